@@ -1,0 +1,266 @@
+"""Variant configuration and presets (spec section 10).
+
+A :class:`Variant` is a frozen, validated value holding every rule flag, the
+deck composition, the grid shape, the player range and the end-of-game
+conditions. Presets are ordinary values (rule 10.2): change any field with
+:meth:`Variant.replace`.
+
+>>> Variant.standard().target_score
+100
+>>> Variant.long().target_score
+150
+>>> Variant.short().max_rounds
+1
+>>> Variant.standard().replace(flip_turn=False).flip_turn
+False
+>>> Variant(rows=1)
+Traceback (most recent call last):
+...
+abyss_rules.errors.ConfigError: [invalid_variant] rows must be an int from 2 to 16, got 1 (rule 10.3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any, Final
+
+import attrs
+
+from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
+from .errors import Code, ConfigError
+from .grid import Geometry
+
+__all__ = ["MAX_GRID_SIDE", "MAX_PLAYERS", "Opener", "Variant"]
+
+MAX_GRID_SIDE: Final = 16
+"""The largest number of rows or columns a variant may have."""
+MAX_PLAYERS: Final = 16
+"""The largest ``max_players`` a variant may have."""
+_MAX_LIMIT: Final = 1_000_000_000
+
+
+class Opener(StrEnum):
+    """Who opens a round (rules 2.3 and 2.4)."""
+
+    HIGHEST_FLIPS = "highest_flips"
+    """Every round: highest sum of opening flips, then highest card, then lowest seat."""
+    PREVIOUS_CLOSER = "previous_closer"
+    """Round 1 as above; later rounds: the previous round's closer."""
+
+
+def _to_composition(deck: Any) -> Any:
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+        return deck  # rejected by validation with a clear message
+    out = []
+    for pair in deck:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2:
+            out.append((pair[0], pair[1]))
+        else:
+            return deck
+    return tuple(out)
+
+
+def _to_opener(value: Any) -> Any:
+    try:
+        return Opener(value)
+    except ValueError:
+        return value  # rejected by validation
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _fail(message: str) -> ConfigError:
+    return ConfigError(Code.INVALID_VARIANT, message)
+
+
+@attrs.frozen(slots=True, kw_only=True, cache_hash=True)
+class Variant:
+    """Every rule setting of a game (spec rule 10.1), validated at construction (rule 10.3).
+
+    Construct a preset with :meth:`standard`, :meth:`short` or :meth:`long`,
+    then change fields with :meth:`replace`. An invalid combination raises
+    :class:`~abyss_rules.ConfigError` with code ``invalid_variant`` naming the
+    field.
+    """
+
+    name: str = "standard"
+    """A label for people; it has no effect on the rules."""
+    deck: Composition = attrs.field(default=STANDARD_DECK, converter=_to_composition)
+    """Deck composition, ``(value, count)`` pairs, values ascending (rule 1.1)."""
+    rows: int = 3
+    """Rows of each grid (rule 1.2); a column is swallowed when all its rows match."""
+    cols: int = 4
+    """Columns of each grid (rule 1.2)."""
+    min_players: int = 2
+    """Fewest players (rule 1.3)."""
+    max_players: int = 8
+    """Most players (rule 1.3)."""
+    initial_flips: int = 2
+    """Cards each player flips at the start of every round (rule 2.1)."""
+    opener: Opener = attrs.field(default=Opener.HIGHEST_FLIPS, converter=_to_opener)
+    """How the opener of a round is chosen (rules 2.3, 2.4)."""
+    flip_turn: bool = True
+    """Whether "flip only" is a turn option (rules 3.2, 3.7)."""
+    swallow_on_final_reveal: bool = True
+    """Whether columns completed by the final reveal are swallowed (rule 4.3)."""
+    reshuffle_keeps_top: bool = True
+    """Whether a reshuffle leaves the top discard in place (rules 5.1, 5.2)."""
+    closer_multiplier: int = 2
+    """The closer-penalty factor; 1 disables the penalty (rule 6.5)."""
+    target_score: int | None = 100
+    """A total at or above this ends the game after the round (rule 7.2); ``None``: no target."""
+    max_rounds: int | None = None
+    """The game ends after this many rounds (rule 7.3); ``None``: no limit."""
+    max_turns_per_round: int | None = None
+    """House rule: a round ends after this many turns (rule 6.7); ``None``: no cap."""
+
+    _geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
+    _unshuffled: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    _memo: dict[str, Any] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """Private per-variant tables the rule modules precompute (e.g. action tables)."""
+
+    def __attrs_post_init__(self) -> None:
+        self._validate()
+        object.__setattr__(self, "_geometry", Geometry.of(self.rows, self.cols))
+        object.__setattr__(self, "_unshuffled", unshuffled_deck(self.deck))
+        object.__setattr__(self, "_memo", {})
+
+    # -- presets (rule 10.2) -------------------------------------------------
+
+    @classmethod
+    def standard(cls) -> Variant:
+        """The rules as written plus every default ruling (ruling 19)."""
+        return _PRESETS["standard"]
+
+    @classmethod
+    def short(cls) -> Variant:
+        """A single round; the final score is that round's score, closer penalty included (ruling 20)."""
+        return _PRESETS["short"]
+
+    @classmethod
+    def long(cls) -> Variant:
+        """Play to 150 instead of 100 (ruling 21)."""
+        return _PRESETS["long"]
+
+    @classmethod
+    def presets(cls) -> dict[str, Variant]:
+        """Every preset by name."""
+        return dict(_PRESETS)
+
+    def replace(self, **changes: Any) -> Variant:
+        """A copy with some fields changed, validated again.
+
+        >>> Variant.short().replace(closer_multiplier=1).closer_multiplier
+        1
+        """
+        unknown = sorted(set(changes) - set(FIELD_NAMES))
+        if unknown:
+            raise _fail(f"unknown variant field(s): {', '.join(unknown)}")
+        return attrs.evolve(self, **changes)
+
+    # -- derived -------------------------------------------------------------
+
+    @property
+    def cells(self) -> int:
+        """Spaces per grid: ``rows * cols``."""
+        return self.rows * self.cols
+
+    @property
+    def deck_size(self) -> int:
+        """Number of cards in the deck."""
+        return len(self._unshuffled)
+
+    @property
+    def geometry(self) -> Geometry:
+        """The precomputed tables of the grid shape."""
+        return self._geometry
+
+    @property
+    def unshuffled_deck(self) -> tuple[int, ...]:
+        """The deck in unshuffled order (rule 9.4)."""
+        return self._unshuffled
+
+    # -- validation (rule 10.3) ----------------------------------------------
+
+    def _validate(self) -> None:
+        if not isinstance(self.name, str) or not 1 <= len(self.name) <= 64:
+            raise _fail(f"name must be a string of 1 to 64 characters, got {self.name!r}")
+        for field in ("rows", "cols"):
+            value = getattr(self, field)
+            low = 2 if field == "rows" else 1
+            if not _is_int(value) or not low <= value <= MAX_GRID_SIDE:
+                raise _fail(f"{field} must be an int from {low} to {MAX_GRID_SIDE}, got {value!r}")
+        for field in ("min_players", "max_players"):
+            value = getattr(self, field)
+            if not _is_int(value) or not 1 <= value <= MAX_PLAYERS:
+                raise _fail(f"{field} must be an int from 1 to {MAX_PLAYERS}, got {value!r}")
+        if self.min_players > self.max_players:
+            raise _fail(f"min_players ({self.min_players}) is more than max_players ({self.max_players})")
+        cells = self.rows * self.cols
+        if not _is_int(self.initial_flips) or not 0 <= self.initial_flips < cells:
+            raise _fail(f"initial_flips must be an int from 0 to {cells - 1}, got {self.initial_flips!r}")
+        if not isinstance(self.opener, Opener):
+            choices = ", ".join(o.value for o in Opener)
+            raise _fail(f"opener must be one of {choices}, got {self.opener!r}")
+        for field in ("flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top"):
+            value = getattr(self, field)
+            if type(value) is not bool:
+                raise _fail(f"{field} must be true or false, got {value!r}")
+        if not _is_int(self.closer_multiplier) or not 1 <= self.closer_multiplier <= 1000:
+            raise _fail(f"closer_multiplier must be an int from 1 to 1000, got {self.closer_multiplier!r}")
+        for field in ("target_score", "max_rounds", "max_turns_per_round"):
+            value = getattr(self, field)
+            if value is not None and (not _is_int(value) or not 1 <= value <= _MAX_LIMIT):
+                raise _fail(f"{field} must be null or an int from 1 to {_MAX_LIMIT}, got {value!r}")
+        if self.target_score is None and self.max_rounds is None:
+            raise _fail("the game could never end: set target_score or max_rounds")
+        self._validate_deck(cells)
+
+    def _validate_deck(self, cells: int) -> None:
+        deck = self.deck
+        if not isinstance(deck, tuple) or not deck:
+            raise _fail(f"deck must be a non-empty list of [value, count] pairs, got {deck!r}")
+        previous: int | None = None
+        total = 0
+        for value, count in deck:
+            if not _is_int(value) or not MIN_CARD_VALUE <= value <= MAX_CARD_VALUE:
+                raise _fail(f"deck: card value must be an int from {MIN_CARD_VALUE} to {MAX_CARD_VALUE}, "
+                            f"got {value!r}")
+            if not _is_int(count) or not 1 <= count <= 10_000:
+                raise _fail(f"deck: count of value {value} must be an int from 1 to 10000, got {count!r}")
+            if previous is not None and value <= previous:
+                raise _fail("deck: values must be distinct and in ascending order")
+            previous = value
+            total += count
+        needed = self.max_players * cells + 2
+        if total < needed:
+            raise _fail(
+                f"deck holds {total} cards; {self.max_players} players need {needed} "
+                f"({cells} each, one to open the discard pile, one to draw)"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The variant as plain JSON-ready data (field names as in rule 10.1).
+
+        >>> Variant.short().to_dict()["max_rounds"]
+        1
+        """
+        out: dict[str, Any] = {name: getattr(self, name) for name in FIELD_NAMES}
+        out["deck"] = [list(pair) for pair in self.deck]
+        out["opener"] = self.opener.value
+        return out
+
+
+_PRESETS: Final[dict[str, Variant]] = {
+    "standard": Variant(),
+    "short": Variant(name="short", max_rounds=1),
+    "long": Variant(name="long", target_score=150),
+}
+
+FIELD_NAMES: Final[tuple[str, ...]] = tuple(
+    f.name for f in attrs.fields(Variant) if f.init
+)
+"""The public field names of :class:`Variant`, in definition order."""

@@ -1,0 +1,138 @@
+"""Typed errors with stable machine-readable codes.
+
+Every error the library raises on bad input is an :class:`AbyssError`. Each
+carries
+
+* ``code`` -- a stable string a program can switch on (see :class:`Code`);
+* ``rule`` -- the id of the spec rule it enforces (``None`` where no game rule
+  is involved, e.g. a wrong Python type);
+* ``message`` -- a sentence a person understands.
+
+>>> err = IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
+>>> err.code, err.rule
+('not_your_turn', '3.9')
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+__all__ = [
+    "AbyssError",
+    "Code",
+    "ConfigError",
+    "IllegalActionError",
+    "MalformedActionError",
+    "RULE_OF_CODE",
+    "SeedError",
+]
+
+
+class Code(StrEnum):
+    """The stable error codes. Values never change once published."""
+
+    # Illegal actions (IllegalActionError)
+    GAME_OVER = "game_over"
+    NO_SUCH_PLAYER = "no_such_player"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"
+    NO_SUCH_SPACE = "no_such_space"
+    SPACE_SWALLOWED = "space_swallowed"
+    SPACE_FACE_UP = "space_face_up"
+    NO_CARD_TO_DRAW = "no_card_to_draw"
+    FLIP_TURN_DISABLED = "flip_turn_disabled"
+    NO_FLIPS_OWED = "no_flips_owed"
+    DISCARD_EMPTY = "discard_empty"
+    ILLEGAL_ACTION = "illegal_action"
+    # Malformed actions (MalformedActionError)
+    MALFORMED_ACTION = "malformed_action"
+    INVALID_STATE = "invalid_state"
+    # Configuration and set-up (ConfigError, SeedError)
+    INVALID_VARIANT = "invalid_variant"
+    INVALID_PLAYERS = "invalid_players"
+    INVALID_DECK_ORDER = "invalid_deck_order"
+    INVALID_SEED = "invalid_seed"
+
+
+RULE_OF_CODE: Final[dict[str, str | None]] = {
+    Code.GAME_OVER: "7.5",
+    Code.NO_SUCH_PLAYER: "1.3",
+    Code.NOT_YOUR_TURN: "3.9",
+    Code.WRONG_PHASE: "3.2",
+    Code.NO_SUCH_SPACE: "1.2",
+    Code.SPACE_SWALLOWED: "3.10",
+    Code.SPACE_FACE_UP: "3.10",
+    Code.NO_CARD_TO_DRAW: "5.4",
+    Code.FLIP_TURN_DISABLED: "3.7",
+    Code.NO_FLIPS_OWED: "2.2",
+    Code.DISCARD_EMPTY: "3.3",
+    Code.ILLEGAL_ACTION: "3.2",
+    Code.MALFORMED_ACTION: None,
+    Code.INVALID_STATE: None,
+    Code.INVALID_VARIANT: "10.3",
+    Code.INVALID_PLAYERS: "1.3",
+    Code.INVALID_DECK_ORDER: "9.6",
+    Code.INVALID_SEED: "9.1",
+}
+"""The spec rule each code enforces (``None``: not a game rule)."""
+
+
+class AbyssError(Exception):
+    """Base class of every error abyss-rules raises on bad input."""
+
+    code: str
+    rule: str | None
+    message: str
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        if rule is None:
+            rule = RULE_OF_CODE.get(code)
+        self.code = str(code)
+        self.rule = rule
+        self.message = message
+        super().__init__(code, message, rule)
+
+    def __str__(self) -> str:
+        where = f" (rule {self.rule})" if self.rule else ""
+        return f"[{self.code}] {self.message}{where}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r}, rule={self.rule!r})"
+
+    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
+        return (type(self), (self.code, self.message, self.rule))
+
+    def to_dict(self) -> dict[str, str | None]:
+        """The error as a JSON-ready mapping: ``code``, ``rule`` and ``message``."""
+        return {"code": self.code, "rule": self.rule, "message": self.message}
+
+
+class IllegalActionError(AbyssError, ValueError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class MalformedActionError(AbyssError, TypeError):
+    """Something that is not a well-formed action (wrong type, non-int field)."""
+
+    def __init__(self, message: str, code: str = Code.MALFORMED_ACTION, rule: str | None = None) -> None:
+        super().__init__(code, message, rule)
+
+    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
+        return (type(self), (self.message, self.code, self.rule))
+
+
+class ConfigError(AbyssError, ValueError):
+    """An invalid variant, player count or deck order."""
+
+
+class SeedError(AbyssError, ValueError):
+    """A seed that is not an int in ``[0, 2**256)`` or exactly 32 bytes."""
+
+    def __init__(self, message: str, code: str = Code.INVALID_SEED, rule: str | None = None) -> None:
+        super().__init__(code, message, rule)
+
+    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
+        return (type(self), (self.message, self.code, self.rule))

@@ -1,0 +1,69 @@
+"""Columns: swallowing three equal face-up cards (spec section 4).
+
+Functions here work on the flat representation of :mod:`abyss_rules.state`:
+``cards`` (a flat tuple), the ``up`` and ``gone`` bit masks, and the discard
+pile listed top first.
+"""
+
+from __future__ import annotations
+
+from ..grid import Geometry
+
+__all__ = ["swallow_column", "swallow_complete_columns"]
+
+Piles = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
+
+def swallow_column(
+    geometry: Geometry,
+    player: int,
+    col: int,
+    cards: tuple[int, ...],
+    up: int,
+    gone: int,
+    discard: tuple[int, ...],
+) -> Piles:
+    """Swallow column ``col`` of ``player`` if it is complete (rules 4.1, 4.2).
+
+    A column is complete when every one of its spaces is face up and all hold
+    the same value (three 0s included). Its cards go onto the discard pile
+    from the top row to the bottom row -- after whatever card the action
+    itself discarded, so the new top discard is a card of the column -- and its
+    spaces become swallowed: no longer face up, holding 0, gone for the rest of
+    the round. Returns ``(cards, up, gone, discard)``, unchanged when the
+    column is not complete.
+    """
+    base = player * geometry.cells
+    mask = geometry.column_masks[col] << base
+    if up & mask != mask:
+        return cards, up, gone, discard
+    spaces = geometry.column_spaces[col]
+    value = cards[base + spaces[0]]
+    for space in spaces:
+        if cards[base + space] != value:
+            return cards, up, gone, discard
+    as_list = list(cards)
+    for space in spaces:
+        as_list[base + space] = 0
+    # Listed top first: the bottom row's card ends up on top (rule 4.2).
+    discard = (value,) * len(spaces) + discard
+    return tuple(as_list), up & ~mask, gone | mask, discard
+
+
+def swallow_complete_columns(
+    geometry: Geometry,
+    players: int,
+    cards: tuple[int, ...],
+    up: int,
+    gone: int,
+    discard: tuple[int, ...],
+) -> Piles:
+    """Swallow every complete column, seat 0 first, columns left to right (rule 4.3).
+
+    Used after the final reveal (rule 6.3) when ``swallow_on_final_reveal``
+    is on.
+    """
+    for player in range(players):
+        for col in range(geometry.cols):
+            cards, up, gone, discard = swallow_column(geometry, player, col, cards, up, gone, discard)
+    return cards, up, gone, discard

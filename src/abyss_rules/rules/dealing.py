@@ -1,0 +1,102 @@
+"""Starting a game and dealing a round (spec rules 1.3, 1.4, 9.5, 9.6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import composition_of
+from ..config import Variant
+from ..errors import Code, ConfigError
+from ..randomness import Seed, normalize_seed, shuffled
+from ..state import Dealer, Phase, RoundResult, State
+from .opening import choose_opener
+
+__all__ = ["deal_round", "new_game"]
+
+_new = tuple.__new__
+
+
+def new_game(
+    players: int = 2,
+    variant: Variant | None = None,
+    seed: Seed | None = None,
+    *,
+    decks: Sequence[Sequence[int]] | None = None,
+) -> State:
+    """Start a game: the state at the opening of round 1.
+
+    ``players`` must be in the variant's range (rule 1.3). ``seed`` is an int
+    in ``[0, 2**256)`` or 32 bytes (rule 9.1); ``None`` draws a fresh secret
+    seed from the operating system. ``decks`` optionally gives explicit deck
+    orders (top first) for the first rounds, each a permutation of the
+    variant's deck (rule 9.6); later rounds are shuffled from the seed.
+
+    >>> state = new_game(players=3, seed=7)
+    >>> state.phase, state.round, len(state.draw_pile), state.top_discard is not None
+    (<Phase.OPENING: 'opening'>, 1, 113, True)
+    """
+    if variant is None:
+        variant = Variant.standard()
+    elif not isinstance(variant, Variant):
+        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant, got {type(variant).__name__}")
+    if type(players) is not int or not variant.min_players <= players <= variant.max_players:
+        raise ConfigError(
+            Code.INVALID_PLAYERS,
+            f"this variant takes {variant.min_players} to {variant.max_players} players, got {players!r}",
+        )
+    orders: tuple[tuple[int, ...], ...] = ()
+    if decks is not None:
+        orders = tuple(_checked_deck_order(variant, order, n) for n, order in enumerate(decks))
+    dealer = Dealer(normalize_seed(seed), 0, orders)
+    return deal_round(variant, 1, (0,) * players, (), dealer, seq=0)
+
+
+def _checked_deck_order(variant: Variant, order: Sequence[int], n: int) -> tuple[int, ...]:
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
+        raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} must be a sequence of ints")
+    cards = tuple(order)
+    if not all(type(card) is int for card in cards):
+        raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} must hold only ints")
+    if composition_of(cards) != variant.deck:
+        raise ConfigError(
+            Code.INVALID_DECK_ORDER,
+            f"deck order {n} is not a permutation of the variant's deck ({variant.deck_size} cards)",
+        )
+    return cards
+
+
+def deal_round(
+    variant: Variant,
+    round_number: int,
+    totals: tuple[int, ...],
+    history: tuple[RoundResult, ...],
+    dealer: Dealer,
+    seq: int,
+) -> State:
+    """Deal round ``round_number`` from the full deck, freshly shuffled (rule 1.4).
+
+    The next explicit deck order is used if one is left (rule 9.6), else the
+    unshuffled deck is shuffled from the dealer's stream (rules 9.4, 9.5).
+    Seat ``p`` gets the cards at ``p * cells`` to ``p * cells + cells - 1`` of
+    the order, on spaces 0 to ``cells - 1``, face down; the next card opens
+    the discard pile; the rest, in order, is the draw pile. The round starts in
+    the opening (rule 2.1); with ``initial_flips = 0`` it starts at once with
+    the opener's turn (rules 2.3, 2.4).
+    """
+    if dealer.decks:
+        order = dealer.decks[0]
+        dealer = Dealer(dealer.seed, dealer.position, dealer.decks[1:])
+    else:
+        order, position = shuffled(dealer.seed, dealer.position, variant.unshuffled_deck)
+        dealer = Dealer(dealer.seed, position, dealer.decks)
+    players = len(totals)
+    dealt = players * variant.cells
+    opening: tuple[tuple[int, ...], ...] = ((),) * players
+    phase, turn = Phase.OPENING, -1
+    if variant.initial_flips == 0:
+        phase, turn = Phase.TURN, choose_opener(variant, opening, history)
+    return _new(State, (
+        variant, phase, round_number, turn,
+        order[:dealt], 0, 0, order[dealt + 1:], order[dealt:dealt + 1],
+        None, None, opening, 0, totals, history, dealer, seq,
+    ))

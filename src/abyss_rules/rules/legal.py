@@ -1,0 +1,138 @@
+"""What may be played: the legal actions of a state (spec rules 2.2, 3.2-3.10, 5.4, 7.5).
+
+:func:`legal_actions` lists every legal action in canonical order:
+
+* opening -- ``Flip`` for every seat that owes flips, by seat, then space;
+* turn -- ``TakeDiscard`` on every remaining space, then ``Draw`` (if a card
+  can be had, rule 5.4), then ``Flip`` on every face-down space (if
+  ``flip_turn``);
+* drawn -- ``PlaceDrawn`` on every remaining space, then ``DiscardDrawn`` on
+  every face-down space;
+* game over -- nothing (rule 7.5).
+
+Spaces go in index order (row-major). Action objects are built once per grid
+shape and seat; the tuples of them on a set of spaces are cached by mask.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..config import Variant
+from ..grid import Geometry
+from ..state import Phase, State
+
+__all__ = ["legal_actions"]
+
+_OPENING = Phase.OPENING
+_TURN = Phase.TURN
+_DRAWN = Phase.DRAWN
+_CACHE_LIMIT: Final = 1 << 14
+
+Actions = tuple[Action, ...]
+
+
+class _BySpaces:
+    """One seat's actions of one kind, and their sub-tuples by space mask (cached)."""
+
+    __slots__ = ("actions", "geometry", "by_mask")
+
+    def __init__(self, actions: Actions, geometry: Geometry) -> None:
+        self.actions = actions
+        self.geometry = geometry
+        self.by_mask: dict[int, Actions] = {}
+
+    def on(self, mask: int) -> Actions:
+        found = self.by_mask.get(mask)
+        if found is None:
+            actions = self.actions
+            found = tuple(actions[s] for s in self.geometry.spaces(mask))
+            if len(self.by_mask) >= _CACHE_LIMIT:
+                self.by_mask.clear()
+            self.by_mask[mask] = found
+        return found
+
+
+class _Seat:
+    """Every action object of one seat, by kind."""
+
+    __slots__ = ("flips", "takes", "places", "discards", "draw")
+
+    def __init__(self, seat: int, geometry: Geometry) -> None:
+        positions = geometry.positions
+        self.flips = _BySpaces(tuple(Flip(seat, r, c) for r, c in positions), geometry)
+        self.takes = _BySpaces(tuple(TakeDiscard(seat, r, c) for r, c in positions), geometry)
+        self.places = _BySpaces(tuple(PlaceDrawn(seat, r, c) for r, c in positions), geometry)
+        self.discards = _BySpaces(tuple(DiscardDrawn(seat, r, c) for r, c in positions), geometry)
+        self.draw: Actions = (Draw(seat),)
+
+
+_SHARED: dict[tuple[int, int, int], tuple[_Seat, ...]] = {}
+
+
+def _seats(variant: Variant) -> tuple[_Seat, ...]:
+    """The action tables of ``variant``'s seats, shared by every variant of the same shape and size."""
+    seats = variant._memo.get("seats")
+    if seats is None:
+        key = (variant.rows, variant.cols, variant.max_players)
+        seats = _SHARED.get(key)
+        if seats is None:
+            geometry = variant.geometry
+            seats = _SHARED[key] = tuple(_Seat(p, geometry) for p in range(variant.max_players))
+        variant._memo["seats"] = seats
+    return seats  # type: ignore[no-any-return]
+
+
+def _player_actions(s: State) -> Actions:
+    """The legal actions of the turn or drawn phase, assembled from per-mask tuples."""
+    v = s.variant
+    seat = (v._memo.get("seats") or _seats(v))[s.turn]
+    g = v._geometry
+    full = g.full_mask
+    base = s.turn * g.cells
+    gone = s.swallowed >> base & full
+    down = full & ~(s.face_up >> base | gone)
+    if s.phase is _TURN:
+        discard = s.discard_pile
+        found = seat.takes.on(full & ~gone) if discard else ()
+        if s.draw_pile or len(discard) >= 2:
+            found += seat.draw
+        if v.flip_turn:
+            found += seat.flips.on(down)
+        return found
+    return seat.places.on(full & ~gone) + seat.discards.on(down)
+
+
+def _opening_actions(s: State) -> Actions:
+    v = s.variant
+    seats = _seats(v)
+    g = v._geometry
+    cells, full, need = g.cells, g.full_mask, v.initial_flips
+    hidden_or_gone = s.face_up | s.swallowed
+    out: Actions = ()
+    for p, flips in enumerate(s.opening):
+        if len(flips) < need:
+            out += seats[p].flips.on(full & ~(hidden_or_gone >> p * cells))
+    return out
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action that may be applied to ``state`` now, in canonical order.
+
+    :func:`~abyss_rules.apply` accepts exactly these (rules 2.2, 3.2-3.10,
+    5.4, 7.5).
+
+    >>> import abyss_rules as ar
+    >>> state = ar.new_game(players=2, seed=1)
+    >>> len(ar.legal_actions(state))        # 2 seats x 12 face-down spaces
+    24
+    >>> ar.legal_actions(state)[0]
+    Flip(player=0, row=0, col=0)
+    """
+    phase = state.phase
+    if phase is _TURN or phase is _DRAWN:
+        return _player_actions(state)
+    if phase is _OPENING:
+        return _opening_actions(state)
+    return ()

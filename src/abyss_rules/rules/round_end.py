@@ -1,0 +1,64 @@
+"""Ending a round: final reveal, scores, and the next round or the end (spec sections 6 and 7)."""
+
+from __future__ import annotations
+
+from ..grid import Grid
+from ..state import Phase, RoundResult, State
+from .columns import swallow_complete_columns
+from .dealing import deal_round
+from .scoring import closer_penalty_applies, game_is_over, round_scores
+
+__all__ = ["end_round"]
+
+_new = tuple.__new__
+
+
+def end_round(
+    s: State,
+    cards: tuple[int, ...],
+    up: int,
+    gone: int,
+    draw_pile: tuple[int, ...],
+    discard: tuple[int, ...],
+    closer: int | None,
+    turns: int,
+) -> State:
+    """End the round of ``s`` after its last turn, given that turn's results.
+
+    1. If the stalling cap ended it, there is no closer (rule 6.7).
+    2. Every face-down card is turned over (rule 6.3) and, with
+       ``swallow_on_final_reveal``, complete columns are swallowed (rule 4.3).
+    3. Each round score is the sum of the player's remaining cards (rule 6.4);
+       the closer's is multiplied when the penalty applies (rule 6.5).
+    4. Totals grow by the round scores (rule 7.1); the round is kept in the
+       history (rule 6.6).
+    5. The game ends (rules 7.2, 7.3), or the next round is dealt (rule 1.4).
+    """
+    v = s.variant
+    g = v._geometry
+    players = len(s.totals)
+    capped = v.max_turns_per_round is not None and turns >= v.max_turns_per_round
+    if capped:
+        closer = None
+    up = ((1 << players * g.cells) - 1) & ~gone
+    if v.swallow_on_final_reveal:
+        cards, up, gone, discard = swallow_complete_columns(g, players, cards, up, gone, discard)
+    raw = round_scores(cards, players, g.cells)
+    scores = raw
+    penalized = False
+    if closer is not None and v.closer_multiplier != 1 and closer_penalty_applies(raw, closer):
+        penalized = True
+        scores = raw[:closer] + (raw[closer] * v.closer_multiplier,) + raw[closer + 1:]
+    totals = tuple(total + score for total, score in zip(s.totals, scores, strict=True))
+    grids = tuple(Grid.from_flat(v.rows, v.cols, cards, up, gone, p) for p in range(players))
+    result = RoundResult(
+        round=s.round, grids=grids, closer=closer, raw_scores=raw, scores=scores,
+        penalized=penalized, capped=capped, turns=turns, totals=totals,
+    )
+    history = (*s.history, result)
+    if game_is_over(v, s.round, totals):
+        return _new(State, (
+            v, Phase.GAME_OVER, s.round, -1, cards, up, gone, draw_pile, discard,
+            None, closer, s.opening, turns, totals, history, s.dealer, s.seq + 1,
+        ))
+    return deal_round(v, s.round + 1, totals, history, s.dealer, s.seq + 1)

@@ -1,0 +1,56 @@
+"""Scoring a round and ending the game (spec sections 6 and 7)."""
+
+from __future__ import annotations
+
+from ..config import Variant
+
+__all__ = ["closer_penalty_applies", "game_is_over", "round_scores", "winners"]
+
+
+def round_scores(cards: tuple[int, ...], players: int, cells: int) -> tuple[int, ...]:
+    """Each player's round score: the sum of their remaining spaces (rule 6.4).
+
+    Swallowed spaces hold 0 in the flat representation, so they add nothing.
+
+    >>> round_scores((1, 2, 0, -2, 12, 12), players=2, cells=3)
+    (3, 22)
+    """
+    return tuple(sum(cards[p * cells:(p + 1) * cells]) for p in range(players))
+
+
+def closer_penalty_applies(scores: tuple[int, ...], closer: int) -> bool:
+    """Whether the closer's score is multiplied (rule 6.5).
+
+    It is when the closer scored more than zero and some other player scored
+    the same or less: the closer must be *strictly* lowest to escape, and a
+    score of zero or below is never multiplied.
+
+    >>> closer_penalty_applies((10, 10), closer=0)   # tied: doubled
+    True
+    >>> closer_penalty_applies((9, 10), closer=0)    # strictly lowest
+    False
+    >>> closer_penalty_applies((0, -5), closer=0)    # zero is never doubled
+    False
+    """
+    mine = scores[closer]
+    if mine <= 0:
+        return False
+    return any(score <= mine for seat, score in enumerate(scores) if seat != closer)
+
+
+def game_is_over(variant: Variant, round_number: int, totals: tuple[int, ...]) -> bool:
+    """Whether the game ends after round ``round_number`` is scored (rules 7.2, 7.3)."""
+    if variant.max_rounds is not None and round_number >= variant.max_rounds:
+        return True
+    target = variant.target_score
+    return target is not None and max(totals) >= target
+
+
+def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats with the lowest total; ties share the win (rule 7.4).
+
+    >>> winners((12, 7, 7))
+    (1, 2)
+    """
+    low = min(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == low)
