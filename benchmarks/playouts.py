@@ -18,7 +18,6 @@ import platform
 import random
 import statistics
 import sys
-import time
 from time import perf_counter
 
 import abyss_rules as ar

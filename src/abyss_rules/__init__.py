@@ -34,6 +34,7 @@ from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
 from .state import Dealer, Phase, RoundResult, State
+from .views import View, view
 
 __version__ = "0.1.0"
 RULES_VERSION = "1.0.0"
@@ -63,9 +64,11 @@ __all__ = [
     "State",
     "TakeDiscard",
     "Variant",
+    "View",
     "__version__",
     "apply",
     "check",
     "legal_actions",
     "new_game",
+    "view",
 ]

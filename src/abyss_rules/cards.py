@@ -13,7 +13,8 @@ each value ``count`` times in that order (rule 9.4).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Final, Iterable
+from collections.abc import Iterable
+from typing import Final
 
 __all__ = [
     "MAX_CARD_VALUE",

@@ -21,12 +21,12 @@ from enum import StrEnum
 from typing import Final
 
 __all__ = [
+    "RULE_OF_CODE",
     "AbyssError",
     "Code",
     "ConfigError",
     "IllegalActionError",
     "MalformedActionError",
-    "RULE_OF_CODE",
     "SeedError",
 ]
 

@@ -104,7 +104,10 @@ class Grid:
     def from_flat(
         cls, rows: int, cols: int, cards: tuple[int, ...], up: int, gone: int, player: int
     ) -> Grid:
-        """Player ``player``'s grid from the engine's flat representation (see :mod:`abyss_rules.state`)."""
+        """Player ``player``'s grid from the engine's flat representation.
+
+        See :mod:`abyss_rules.state` for the representation.
+        """
         cells = rows * cols
         base = player * cells
         up, gone = up >> base, gone >> base
@@ -125,7 +128,9 @@ class Grid:
     def face_down(self) -> tuple[int, ...]:
         """Indices of the face-down spaces."""
         return tuple(
-            s for s, (up, gone) in enumerate(zip(self.face_up, self.swallowed, strict=True)) if not (up or gone)
+            s
+            for s, (up, gone) in enumerate(zip(self.face_up, self.swallowed, strict=True))
+            if not (up or gone)
         )
 
     @property

@@ -23,9 +23,10 @@ does not help predict the next one without the seed (SHA-256 in counter mode).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from operator import mod
 from struct import Struct
-from typing import Final, Sequence, TypeVar
+from typing import Final, TypeVar
 
 from .errors import SeedError
 
@@ -97,7 +98,8 @@ def normalize_seed(seed: Seed | None) -> bytes:
 
 def _digest(seed: bytes, index: int) -> bytes:
     """Block ``index`` of the stream: ``SHA-256(seed || u64be(index))`` (rule 9.2)."""
-    return sha256(seed + _COUNTER.pack(index)).digest()
+    digest: bytes = sha256(seed + _COUNTER.pack(index)).digest()
+    return digest
 
 
 def _block(seed: bytes, index: int) -> tuple[int, ...]:

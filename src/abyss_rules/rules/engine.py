@@ -42,10 +42,11 @@ def apply(state: State, action: object) -> State:
     >>> after = ar.apply(state, ar.Flip(0, 0, 0))
     >>> after.face_up, state.face_up
     (1, 0)
-    >>> ar.apply(state, ar.Draw(0))
-    Traceback (most recent call last):
-    ...
-    abyss_rules.errors.IllegalActionError: [wrong_phase] the round is in its opening: only opening flips are legal, seat 0 cannot draw (rule 3.2)
+    >>> try:
+    ...     ar.apply(state, ar.Draw(0))
+    ... except ar.IllegalActionError as error:
+    ...     print(error.code, error.rule)
+    wrong_phase 3.2
     """
     handler = _HANDLERS.get(type(action))
     if handler is None or type(state) is not State:
@@ -54,7 +55,9 @@ def apply(state: State, action: object) -> State:
 
 
 def check(state: State, action: object) -> AbyssError | None:
-    """Whether ``action`` is legal, without raising: ``None`` if it is, else the error ``apply`` would raise.
+    """Whether ``action`` is legal, without raising.
+
+    Returns ``None`` if it is, else the error :func:`apply` would raise.
 
     >>> import abyss_rules as ar
     >>> state = ar.new_game(players=2, seed=1)
@@ -65,6 +68,7 @@ def check(state: State, action: object) -> AbyssError | None:
     """
     if type(state) is not State:
         return MalformedActionError(
-            f"check() needs a State as its first argument, got {type(state).__name__}", code=Code.INVALID_STATE
+            f"check() needs a State as its first argument, got {type(state).__name__}",
+            code=Code.INVALID_STATE,
         )
     return diagnose(state, action)

@@ -15,7 +15,7 @@ from .draw_pile import can_draw
 
 __all__ = ["diagnose", "rejection"]
 
-_FIELDS = {Draw: ("player",)}
+_FIELDS: dict[type, tuple[str, ...]] = {Draw: ("player",)}
 _SPACE_FIELDS = ("player", "row", "col")
 _WORD = {
     Flip: "flip", TakeDiscard: "take the discard", Draw: "draw",
@@ -69,7 +69,8 @@ def diagnose(state: State, action: object) -> AbyssError | None:
             if kind is PlaceDrawn or kind is DiscardDrawn:
                 return _illegal(Code.WRONG_PHASE, f"seat {player} holds no drawn card: draw first")
             if kind is Flip and not v.flip_turn:
-                return _illegal(Code.FLIP_TURN_DISABLED, "this variant has no flip-only turn (flip_turn is off)")
+                return _illegal(Code.FLIP_TURN_DISABLED,
+                                "this variant has no flip-only turn (flip_turn is off)")
             if kind is Draw and not can_draw(state.draw_pile, state.discard_pile):
                 return _illegal(Code.NO_CARD_TO_DRAW, "the draw pile is empty and the discard pile "
                                                       "is too small to reshuffle")
@@ -97,7 +98,8 @@ def rejection(state: object, action: object) -> AbyssError:
     """The error to raise for an action a rule function refused (see :func:`diagnose`)."""
     if type(state) is not State:
         return MalformedActionError(
-            f"apply() needs a State as its first argument, got {type(state).__name__}", code=Code.INVALID_STATE
+            f"apply() needs a State as its first argument, got {type(state).__name__}",
+            code=Code.INVALID_STATE,
         )
     error = diagnose(state, action)
     if error is None:  # a rule function and diagnose disagree: a bug, reported as such

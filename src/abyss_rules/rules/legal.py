@@ -73,7 +73,7 @@ _SHARED: dict[tuple[int, int, int], tuple[_Seat, ...]] = {}
 
 def _seats(variant: Variant) -> tuple[_Seat, ...]:
     """The action tables of ``variant``'s seats, shared by every variant of the same shape and size."""
-    seats = variant._memo.get("seats")
+    seats: tuple[_Seat, ...] | None = variant._memo.get("seats")
     if seats is None:
         key = (variant.rows, variant.cols, variant.max_players)
         seats = _SHARED.get(key)
@@ -81,7 +81,7 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
             geometry = variant.geometry
             seats = _SHARED[key] = tuple(_Seat(p, geometry) for p in range(variant.max_players))
         variant._memo["seats"] = seats
-    return seats  # type: ignore[no-any-return]
+    return seats
 
 
 def _player_actions(s: State) -> Actions:
