@@ -11,7 +11,7 @@
 * game over -- nothing (rule 7.5).
 
 Spaces go in index order (row-major). Action objects are built once per grid
-shape and seat; the tuples of them on a set of spaces are cached by mask.
+shape and seat; the legal tuples are cached per seat by the grid's masks.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ __all__ = ["legal_actions"]
 _OPENING = Phase.OPENING
 _TURN = Phase.TURN
 _DRAWN = Phase.DRAWN
-_CACHE_LIMIT: Final = 1 << 14
+_CACHE_LIMIT: Final = 1 << 16
+"""Entries per cache; a standard grid has 13,122 reachable turn keys per seat."""
 
 Actions = tuple[Action, ...]
 
@@ -55,9 +56,9 @@ class _BySpaces:
 
 
 class _Seat:
-    """Every action object of one seat, by kind."""
+    """Every action object of one seat, by kind, and the seat's caches of legal lists."""
 
-    __slots__ = ("flips", "takes", "places", "discards", "draw")
+    __slots__ = ("flips", "takes", "places", "discards", "draw", "turn_cache", "drawn_cache")
 
     def __init__(self, seat: int, geometry: Geometry) -> None:
         positions = geometry.positions
@@ -66,6 +67,8 @@ class _Seat:
         self.places = _BySpaces(tuple(PlaceDrawn(seat, r, c) for r, c in positions), geometry)
         self.discards = _BySpaces(tuple(DiscardDrawn(seat, r, c) for r, c in positions), geometry)
         self.draw: Actions = (Draw(seat),)
+        self.turn_cache: dict[int, Actions] = {}
+        self.drawn_cache: dict[int, Actions] = {}
 
 
 _SHARED: dict[tuple[int, int, int], tuple[_Seat, ...]] = {}
@@ -85,23 +88,41 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
 
 
 def _player_actions(s: State) -> Actions:
-    """The legal actions of the turn or drawn phase, assembled from per-mask tuples."""
+    """The legal actions of the turn or drawn phase, cached per seat by grid masks and pile flags."""
     v = s.variant
-    seat = (v._memo.get("seats") or _seats(v))[s.turn]
     g = v._geometry
+    p = s.turn
+    cells = g.cells
+    base = p * cells
     full = g.full_mask
-    base = s.turn * g.cells
     gone = s.swallowed >> base & full
     down = full & ~(s.face_up >> base | gone)
+    seat = (v._memo.get("seats") or _seats(v))[p]
     if s.phase is _TURN:
         discard = s.discard_pile
-        found = seat.takes.on(full & ~gone) if discard else ()
-        if s.draw_pile or len(discard) >= 2:
-            found += seat.draw
-        if v.flip_turn:
-            found += seat.flips.on(down)
+        key = ((down << cells | gone) << 3 | (4 if s.draw_pile or len(discard) >= 2 else 0)
+               | (2 if discard else 0) | v.flip_turn)
+        found = seat.turn_cache.get(key)
+        if found is None:
+            found = seat.takes.on(full & ~gone) if discard else ()
+            if key & 4:
+                found += seat.draw
+            if v.flip_turn:
+                found += seat.flips.on(down)
+            _store(seat.turn_cache, key, found)
         return found
-    return seat.places.on(full & ~gone) + seat.discards.on(down)
+    key = down << cells | gone
+    found = seat.drawn_cache.get(key)
+    if found is None:
+        found = seat.places.on(full & ~gone) + seat.discards.on(down)
+        _store(seat.drawn_cache, key, found)
+    return found
+
+
+def _store(cache: dict[int, Actions], key: int, actions: Actions) -> None:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = actions
 
 
 def _opening_actions(s: State) -> Actions:

@@ -39,10 +39,8 @@ def take_discard(s: State, a: TakeDiscard) -> State:
     if s.swallowed >> i & 1 or not discard:
         raise rejection(s, a)
     replaced = cards[i]
-    return end_turn(
-        s, player, space, cards[:i] + (discard[0],) + cards[i + 1:], s.face_up | 1 << i, s.swallowed,
-        s.draw_pile, (replaced,) + discard[1:],
-    )
+    return end_turn(s, player, space, cards[:i] + (discard[0],) + cards[i + 1:], s.face_up | 1 << i,
+                    (replaced,) + discard[1:])
 
 
 def draw(s: State, a: Draw) -> State:
@@ -80,10 +78,8 @@ def place_drawn(s: State, a: PlaceDrawn) -> State:
     cards = s.cards
     replaced = cards[i]
     drawn: int = s.drawn  # type: ignore[assignment]  # the drawn phase always holds a card
-    return end_turn(
-        s, player, space, cards[:i] + (drawn,) + cards[i + 1:], s.face_up | 1 << i, s.swallowed,
-        s.draw_pile, (replaced,) + s.discard_pile,
-    )
+    return end_turn(s, player, space, cards[:i] + (drawn,) + cards[i + 1:], s.face_up | 1 << i,
+                    (replaced,) + s.discard_pile)
 
 
 def discard_drawn(s: State, a: DiscardDrawn) -> State:
@@ -100,9 +96,7 @@ def discard_drawn(s: State, a: DiscardDrawn) -> State:
     if (s.face_up | s.swallowed) >> i & 1:
         raise rejection(s, a)
     drawn: int = s.drawn  # type: ignore[assignment]
-    return end_turn(
-        s, player, space, s.cards, s.face_up | 1 << i, s.swallowed, s.draw_pile, (drawn,) + s.discard_pile,
-    )
+    return end_turn(s, player, space, s.cards, s.face_up | 1 << i, (drawn,) + s.discard_pile)
 
 
 def flip(s: State, a: Flip) -> State:
@@ -125,7 +119,7 @@ def flip(s: State, a: Flip) -> State:
         raise rejection(s, a)
     if phase is _OPENING:
         return opening_flip(s, player, space, i)
-    return end_turn(s, player, space, s.cards, s.face_up | 1 << i, s.swallowed, s.draw_pile, s.discard_pile)
+    return end_turn(s, player, space, s.cards, s.face_up | 1 << i, s.discard_pile)
 
 
 def opening_flip(s: State, player: int, space: int, i: int) -> State:
@@ -142,8 +136,7 @@ def opening_flip(s: State, player: int, space: int, i: int) -> State:
     mask = g.column_masks[col] << (player * g.cells)
     if up & mask == mask:
         cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
-    need = v.initial_flips
-    if all(len(flips) == need for flips in opening):
+    if sum(map(len, opening)) == v.initial_flips * len(opening):
         phase, turn = _TURN, choose_opener(v, opening, s.history)
     else:
         phase, turn = _OPENING, -1
@@ -154,31 +147,25 @@ def opening_flip(s: State, player: int, space: int, i: int) -> State:
 
 
 def end_turn(
-    before: State,
-    player: int,
-    space: int,
-    cards: tuple[int, ...],
-    up: int,
-    gone: int,
-    draw_pile: tuple[int, ...],
-    discard: tuple[int, ...],
+    before: State, player: int, space: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...]
 ) -> State:
     """Finish ``player``'s turn after a card was placed or turned at ``space``.
 
-    In order: swallow the column if it is now complete (rules 4.1, 4.2);
-    close the round if the player has no face-down card left and nobody has
-    closed it (rule 6.1); pass the turn to the next seat (rule 3.1); end the
-    round when the turn would come back to the closer (rule 6.2) or when the
+    ``cards``, ``up`` and ``discard`` are the grids and pile after the action;
+    the swallowed spaces and the draw pile are still those of ``before``. In
+    order: swallow the column if it is now complete (rules 4.1, 4.2); close
+    the round if the player has no face-down card left and nobody has closed
+    it (rule 6.1); pass the turn to the next seat (rule 3.1); end the round
+    when the turn would come back to the closer (rule 6.2) or when the
     stalling cap is reached (rule 6.7).
     """
     v = before.variant
     g = v._geometry
-    cells = g.cells
-    base = player * cells
-    col = g.column_of[space]
-    mask = g.column_masks[col] << base
+    base = player * g.cells
+    gone = before.swallowed
+    mask = g.column_masks[g.column_of[space]] << base
     if up & mask == mask:
-        cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
+        cards, up, gone, discard = swallow_column(g, player, g.column_of[space], cards, up, gone, discard)
     closer = before.closer
     if closer is None and not g.full_mask & ~((up | gone) >> base):
         closer = player
@@ -187,8 +174,8 @@ def end_turn(
     if nxt == len(before.totals):
         nxt = 0
     if nxt == closer or turns == v.max_turns_per_round:
-        return end_round(before, cards, up, gone, draw_pile, discard, closer, turns)
+        return end_round(before, cards, up, gone, before.draw_pile, discard, closer, turns)
     return _new(State, (
-        v, _TURN, before.round, nxt, cards, up, gone, draw_pile, discard,
+        v, _TURN, before.round, nxt, cards, up, gone, before.draw_pile, discard,
         None, closer, before.opening, turns, before.totals, before.history, before.dealer, before.seq + 1,
     ))
