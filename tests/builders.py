@@ -1,0 +1,214 @@
+"""Helpers for exact rule tests: stacked decks, hand-built states, playing action lists.
+
+A *stacked* game is dealt from an explicit deck order (spec rule 9.6) built so that
+every grid, the opening discard and the top of the draw pile hold chosen cards
+(the deal order is rule 1.4)::
+
+    >>> v = tiny()
+    >>> order = deck_order(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9, draw=[0, -1])
+    >>> order[:11]
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, -1]
+    >>> state = stacked(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9, draw=[0, -1])
+    >>> state.grid(1).cards, state.discard_pile, state.draw_pile[:2]
+    ((5, 6, 7, 8), (9,), (0, -1))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import abyss_rules as ar
+from abyss_rules.state import Dealer
+
+__all__ = [
+    "TINY_DECK",
+    "ZERO_SEED",
+    "cards_in_play",
+    "deck_order",
+    "flat",
+    "hand_built",
+    "open_round",
+    "play",
+    "rule_error",
+    "stacked",
+    "tiny",
+    "trace",
+]
+
+TINY_DECK: tuple[tuple[int, int], ...] = ((-2, 2), (-1, 2)) + tuple((v, 4) for v in range(10))
+"""44 cards: two -2s, two -1s, four each of 0 to 9."""
+
+ZERO_SEED = bytes(32)
+"""The all-zero seed of the spec's test vectors (rule 9.7)."""
+
+
+def tiny(**changes: Any) -> ar.Variant:
+    """A 2 x 2 variant with a 44-card deck for 1 to 4 players (any field can be changed).
+
+    >>> tiny().cells, tiny().deck_size, tiny(initial_flips=1).initial_flips
+    (4, 44, 1)
+    """
+    base = ar.Variant(name="tiny", deck=TINY_DECK, rows=2, cols=2, min_players=1, max_players=4)
+    return base.replace(**changes) if changes else base
+
+
+def flat(grid: Sequence[Any]) -> list[int]:
+    """A grid given as rows (``[[1, 2], [3, 4]]``) or flat (``[1, 2, 3, 4]``) as a flat list."""
+    if grid and isinstance(grid[0], (list, tuple)):
+        return [card for row in grid for card in row]
+    return list(grid)
+
+
+def _spread(cards: Counter[int]) -> list[int]:
+    """The cards of a multiset in an order where neighbours differ as much as possible:
+    one of each value (ascending), then the second copies, and so on."""
+    left = Counter(cards)
+    out: list[int] = []
+    while left:
+        for value in sorted(left):
+            out.append(value)
+            left[value] -= 1
+            if not left[value]:
+                del left[value]
+    return out
+
+
+def deck_order(
+    variant: ar.Variant,
+    players: int,
+    grids: Sequence[Sequence[Any] | None] | None = None,
+    discard: int | None = None,
+    draw: Sequence[int] = (),
+) -> list[int]:
+    """An explicit deck order (top first) that deals exactly these cards (rule 1.4).
+
+    ``grids[p]`` is seat ``p``'s cards in space order (flat or as rows); a grid left
+    ``None`` (or not given) is filled from the cards left over, as is the discard.
+    ``draw`` is the top of the draw pile; the rest of the deck follows it. Raises
+    ``ValueError`` when the deck does not hold the cards asked for.
+    """
+    cells = variant.cells
+    left = Counter(variant.unshuffled_deck)
+
+    def take(cards: Iterable[int], what: str) -> list[int]:
+        taken = list(cards)
+        for card in taken:
+            if left[card] <= 0:
+                raise ValueError(f"the deck has no more {card}s for {what}")
+            left[card] -= 1
+        return taken
+
+    given = list(grids or [])
+    given += [None] * (players - len(given))
+    if len(given) != players:
+        raise ValueError(f"{len(given)} grids for {players} players")
+    chosen: list[list[int] | None] = []
+    for p, grid in enumerate(given):
+        if grid is None:
+            chosen.append(None)
+            continue
+        cards = flat(grid)
+        if len(cards) != cells:
+            raise ValueError(f"grid {p} has {len(cards)} cards, not {cells}")
+        chosen.append(take(cards, f"grid {p}"))
+    top = take([discard], "the discard") if discard is not None else None
+    head = take(draw, "the draw pile")
+    filler = _spread(+left)
+    order: list[int] = []
+    for cards in chosen:
+        if cards is None:
+            cards, filler = filler[:cells], filler[cells:]
+        order += cards
+    if top is None:
+        top, filler = filler[:1], filler[1:]
+    order += top + head + filler
+    assert Counter(order) == Counter(variant.unshuffled_deck)
+    return order
+
+
+def stacked(
+    variant: ar.Variant,
+    players: int,
+    grids: Sequence[Sequence[Any] | None] | None = None,
+    discard: int | None = None,
+    draw: Sequence[int] = (),
+    *,
+    later: Sequence[Sequence[int]] = (),
+    seed: int | bytes = 0,
+) -> ar.State:
+    """A new game whose round 1 is dealt from :func:`deck_order` (rule 9.6); ``later``
+    gives explicit orders for rounds 2, 3, ...; the seed serves later shuffles."""
+    order = deck_order(variant, players, grids, discard, draw)
+    return ar.new_game(players, variant, seed, decks=[order, *later])
+
+
+def open_round(state: ar.State, flips: Mapping[int, Sequence[tuple[int, int]]] | Sequence[Any]) -> ar.State:
+    """Make the opening flips: ``flips[p]`` lists seat ``p``'s spaces; seats in order."""
+    items = flips.items() if isinstance(flips, Mapping) else enumerate(flips)
+    for seat, spaces in items:
+        for row, col in spaces:
+            state = ar.apply(state, ar.Flip(seat, row, col))
+    return state
+
+
+def play(state: ar.State, actions: Iterable[ar.Action]) -> ar.State:
+    """Apply the actions in order; return the last state."""
+    for action in actions:
+        state = ar.apply(state, action)
+    return state
+
+
+def trace(state: ar.State, actions: Iterable[ar.Action]) -> list[ar.State]:
+    """Apply the actions in order; return every state, the first included."""
+    states = [state]
+    for action in actions:
+        states.append(ar.apply(states[-1], action))
+    return states
+
+
+def hand_built(state: ar.State, *, seed: bytes | None = None, position: int = 0, **fields: Any) -> ar.State:
+    """``state`` with some fields replaced (a hand-built state), still a :class:`State`.
+
+    ``seed`` (with ``position``) replaces the dealer, e.g. to use the spec's all-zero seed.
+    """
+    if seed is not None:
+        fields["dealer"] = Dealer(seed, position, ())
+    new = state._replace(**fields)
+    assert type(new) is ar.State
+    return new
+
+
+def cards_in_play(state: ar.State) -> Counter[int]:
+    """Every card of the game as a multiset: remaining grid spaces, both piles, the drawn card."""
+    cells = state.variant.cells
+    out: Counter[int] = Counter()
+    for i, card in enumerate(state.cards):
+        if not state.swallowed >> i & 1:
+            out[card] += 1
+        assert i < cells * state.players
+    out.update(state.draw_pile)
+    out.update(state.discard_pile)
+    if state.drawn is not None:
+        out[state.drawn] += 1
+    return out
+
+
+def rule_error(state: ar.State, action: object) -> ar.AbyssError:
+    """The error ``apply`` raises for ``action`` (fails the test if it raises none), after
+    checking that ``check`` reports the very same error and that ``state`` is unchanged."""
+    before = hash(state)
+    try:
+        ar.apply(state, action)
+    except ar.AbyssError as error:
+        raised = error
+    else:
+        raise AssertionError(f"{action!r} was accepted")
+    assert hash(state) == before
+    reported = ar.check(state, action)
+    assert reported is not None
+    assert (type(reported), reported.code, reported.rule, reported.message) == (
+        type(raised), raised.code, raised.rule, raised.message
+    )
+    return raised
