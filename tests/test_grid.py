@@ -1,0 +1,71 @@
+"""The grid: shape, space indices, snapshots (spec rule 1.2)."""
+
+from __future__ import annotations
+
+import pytest
+from tests.builders import open_round, play, stacked, tiny
+
+import abyss_rules as ar
+from abyss_rules.grid import Geometry
+
+
+@pytest.mark.rule("1.2")
+def test_space_index_is_row_major() -> None:
+    g = Geometry(3, 4)
+    assert g.cells == 12
+    assert g.index(1, 2) == 6 and g.index(2, 3) == 11 and g.index(0, 0) == 0
+    assert [g.position(s) for s in range(12)] == [(r, c) for r in range(3) for c in range(4)]
+    with pytest.raises(KeyError):
+        g.index(3, 0)
+
+
+@pytest.mark.rule("1.2", "4.1")
+def test_columns() -> None:
+    g = Geometry(3, 4)
+    assert g.column_spaces[2] == (2, 6, 10)  # (0, 2), (1, 2), (2, 2)
+    assert g.column_masks[0] == 0b100010001
+    assert g.column_of == (0, 1, 2, 3) * 3
+    assert g.spaces(0b101) == (0, 2)
+    assert Geometry.of(3, 4) is Geometry.of(3, 4)
+
+
+@pytest.mark.rule("1.2", "1.4")
+def test_a_dealt_grid_snapshot() -> None:
+    rows = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    state = stacked(ar.Variant.standard(), 2, grids=[rows, None])
+    grid = state.grid(0)
+    assert (grid.rows, grid.cols) == (3, 4)
+    assert grid.cards == tuple(range(1, 13))
+    assert grid.face_up == (False,) * 12 and grid.swallowed == (False,) * 12
+    assert grid.visible == (None,) * 12
+    assert grid.face_down == tuple(range(12)) and grid.remaining == tuple(range(12))
+    assert str(grid) == "?? ?? ?? ??\n?? ?? ?? ??\n?? ?? ?? ??"
+
+
+@pytest.mark.rule("1.2", "4.1", "3.10")
+def test_snapshot_after_flips_and_a_swallow() -> None:
+    # tiny 2 x 2: seat 0 flips both 5s of column 0 in the opening and the column is swallowed
+    v = tiny()
+    state = stacked(v, 2, grids=[[5, 3, 5, 7], [1, 2, 4, 6]])
+    state = open_round(state, {0: [(0, 0), (1, 0)], 1: [(0, 0), (1, 1)]})
+    grid = state.grid(0)
+    assert grid.swallowed == (True, False, True, False)
+    assert grid.cards == (None, 3, None, 7)
+    assert grid.face_up == (False, False, False, False)
+    assert grid.face_down == (1, 3) and grid.remaining == (1, 3)
+    assert str(grid) == "   ??\n   ??"
+    other = state.grid(1)
+    assert other.visible == (1, None, None, 6)
+    assert str(other) == " 1 ??\n??  6"
+    assert state.turn == 0  # flips 5 + 5 beat 1 + 6 (rule 2.3)
+    state = play(state, [ar.Flip(0, 0, 1)])
+    assert state.grids()[0].rows_of(hidden="#", gone=".") == [[".", " 3"], [".", "#"]]
+
+
+@pytest.mark.rule("1.3")
+def test_grid_of_a_seat_not_in_the_game() -> None:
+    state = ar.new_game(2, seed=1)
+    for bad in (-1, 2, "0", True, None):
+        with pytest.raises(IndexError):
+            state.grid(bad)  # type: ignore[arg-type]
+    assert len(state.grids()) == 2
