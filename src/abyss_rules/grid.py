@@ -75,6 +75,15 @@ class Geometry:
 
 
 _GEOMETRIES: dict[tuple[int, int], Geometry] = {}
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(cells: int) -> tuple[int, ...]:
+    """``(1, 2, 4, ...)``: the bit of each of ``cells`` spaces."""
+    found = _BITS.get(cells)
+    if found is None:
+        found = _BITS[cells] = tuple(1 << s for s in range(cells))
+    return found
 
 
 @attrs.frozen(slots=True)
@@ -110,13 +119,15 @@ class Grid:
         """
         cells = rows * cols
         base = player * cells
+        bits = _bits(cells)
         up, gone = up >> base, gone >> base
+        mine = cards[base:base + cells]
         return cls(
             rows=rows,
             cols=cols,
-            cards=tuple(None if gone >> s & 1 else cards[base + s] for s in range(cells)),
-            face_up=tuple(bool(up >> s & 1) for s in range(cells)),
-            swallowed=tuple(bool(gone >> s & 1) for s in range(cells)),
+            cards=tuple([None if gone & b else c for c, b in zip(mine, bits, strict=True)]),
+            face_up=tuple([up & b != 0 for b in bits]),
+            swallowed=tuple([gone & b != 0 for b in bits]),
         )
 
     @property

@@ -37,11 +37,11 @@ def swallow_column(
     mask = geometry.column_masks[col] << base
     if up & mask != mask:
         return cards, up, gone, discard
+    column = cards[base + col:base + geometry.cells:geometry.cols]
+    value = column[0]
+    if column.count(value) != len(column):
+        return cards, up, gone, discard
     spaces = geometry.column_spaces[col]
-    value = cards[base + spaces[0]]
-    for space in spaces:
-        if cards[base + space] != value:
-            return cards, up, gone, discard
     as_list = list(cards)
     for space in spaces:
         as_list[base + space] = 0

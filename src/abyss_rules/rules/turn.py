@@ -163,9 +163,12 @@ def end_turn(
     g = v._geometry
     base = player * g.cells
     gone = before.swallowed
-    mask = g.column_masks[g.column_of[space]] << base
-    if up & mask == mask:
-        cards, up, gone, discard = swallow_column(g, player, g.column_of[space], cards, up, gone, discard)
+    col = g.column_of[space]
+    mask = g.column_masks[col] << base
+    if up & mask == mask:  # the column is all face up: swallow it if its cards are equal
+        column = cards[base + col:base + g.cells:g.cols]
+        if column.count(column[0]) == len(column):
+            cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
     closer = before.closer
     if closer is None and not g.full_mask & ~((up | gone) >> base):
         closer = player
