@@ -27,6 +27,7 @@ __all__ = [
     "ZERO_SEED",
     "cards_in_play",
     "deck_order",
+    "finish_round",
     "flat",
     "hand_built",
     "open_round",
@@ -157,6 +158,16 @@ def play(state: ar.State, actions: Iterable[ar.Action]) -> ar.State:
     """Apply the actions in order; return the last state."""
     for action in actions:
         state = ar.apply(state, action)
+    return state
+
+
+def finish_round(state: ar.State) -> ar.State:
+    """Play the last legal action (a flip, or a draw then discard-and-flip) until the round
+    changes or the game ends; return the first state of the next round (or the final state).
+    Such a policy never reshuffles while face-down cards last."""
+    start = state.round
+    while state.round == start and not state.is_over:
+        state = ar.apply(state, ar.legal_actions(state)[-1])
     return state
 
 
