@@ -55,6 +55,11 @@ class Code(StrEnum):
     INVALID_PLAYERS = "invalid_players"
     INVALID_DECK_ORDER = "invalid_deck_order"
     INVALID_SEED = "invalid_seed"
+    # Bots, game drivers and simulations (BotError, SimulationError)
+    UNKNOWN_BOT = "unknown_bot"
+    BOT_CANNOT_ACT = "bot_cannot_act"
+    GAME_TOO_LONG = "game_too_long"
+    INVALID_SIMULATION = "invalid_simulation"
 
 
 RULE_OF_CODE: Final[dict[str, str | None]] = {
@@ -76,6 +81,10 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.INVALID_PLAYERS: "1.3",
     Code.INVALID_DECK_ORDER: "9.6",
     Code.INVALID_SEED: "9.1",
+    Code.UNKNOWN_BOT: None,
+    Code.BOT_CANNOT_ACT: None,
+    Code.GAME_TOO_LONG: None,
+    Code.INVALID_SIMULATION: None,
 }
 """The spec rule each code enforces (``None``: not a game rule)."""
 

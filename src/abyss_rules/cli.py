@@ -1,0 +1,522 @@
+"""The ``abyss-rules`` command line (also ``python -m abyss_rules``).
+
+Run without arguments, it plays a whole game between two built-in bots and
+prints it turn by turn. Subcommands (each has ``--help``):
+
+* ``demo`` -- watch bots play a game (the default command);
+
+Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid
+document); 2 a usage error (bad arguments, an unknown bot or variant); 3 bad
+input (an unreadable file, bad JSON); 4 the input of ``play`` ended before the
+game did; 130 interrupted. See ``docs/cli.md``.
+
+>>> main(["demo", "--seed", "3", "--variant", "short", "--bots", "random", "random", "--quiet"])
+Game over after 1 round. Winner: seat 0 (random) with 48 points.
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
+
+from . import __version__
+from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from .bots import BOTS
+from .config import FIELD_NAMES, Variant
+from .errors import AbyssError
+from .grid import Grid
+from .simulate import GameResult, play_game
+from .state import Phase, RoundResult, State
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INPUT_ENDED", "EXIT_NO", "EXIT_OK", "EXIT_USAGE", "main", "render_grids"]
+
+EXIT_OK: Final = 0
+"""Success."""
+EXIT_NO: Final = 1
+"""A "no" verdict: the action is illegal, or the document is invalid."""
+EXIT_USAGE: Final = 2
+"""A usage error: bad arguments or options, an unknown bot or variant."""
+EXIT_BAD_INPUT: Final = 3
+"""Bad input: a file that cannot be read, or is not valid JSON."""
+EXIT_INPUT_ENDED: Final = 4
+"""``play``: the input ended before the game was over."""
+EXIT_INTERRUPTED: Final = 130
+"""Interrupted (Ctrl-C)."""
+
+
+class UsageError(Exception):
+    """A bad command line: reported on stderr with exit status 2."""
+
+
+# ---------------------------------------------------------------------------
+# Text rendering
+# ---------------------------------------------------------------------------
+
+
+def _cell(grid: Grid, space: int) -> str:
+    if grid.swallowed[space]:
+        return "   "
+    if not grid.face_up[space]:
+        return " ??"
+    return f"{grid.cards[space]:>3}"
+
+
+def _grid_lines(title: str, grid: Grid) -> list[str]:
+    """A grid as text lines: a title, column numbers, then one line per row with its number."""
+    header = "   " + "".join(f"{c:>3}" for c in range(grid.cols))
+    lines = [title, header]
+    for r in range(grid.rows):
+        lines.append(f"{r:>3}" + "".join(_cell(grid, r * grid.cols + c) for c in range(grid.cols)))
+    return lines
+
+
+def render_grids(blocks: Sequence[tuple[str, Grid]], width: int = 100, indent: str = "  ") -> str:
+    """Grids side by side, wrapped to ``width`` columns: ``??`` face down, values face up,
+    blanks where a column was swallowed (rule 4.1). Rows and columns are numbered from 0 (rule 1.2).
+
+    >>> g = Grid(rows=2, cols=2, cards=(5, None, -1, None), face_up=(True, False, True, False),
+    ...          swallowed=(False, False, False, False))
+    >>> print(render_grids([("seat 0", g)]))
+      seat 0
+           0  1
+        0  5 ??
+        1 -1 ??
+    """
+    rendered = [_grid_lines(title, grid) for title, grid in blocks]
+    out: list[str] = []
+    line: list[list[str]] = []
+    used = 0
+    for lines in rendered:
+        w = max(len(s) for s in lines) + 4
+        if line and used + w > width:
+            out.append(_join(line))
+            line, used = [], 0
+        line.append(lines)
+        used += w
+    if line:
+        out.append(_join(line))
+    return "\n\n".join("\n".join(indent + s for s in part.split("\n")) for part in out)
+
+
+def _join(blocks: list[list[str]]) -> str:
+    widths = [max(len(s) for s in lines) + 4 for lines in blocks]
+    height = max(len(lines) for lines in blocks)
+    rows = []
+    for i in range(height):
+        parts = [(lines[i] if i < len(lines) else "").ljust(w)
+                 for lines, w in zip(blocks, widths, strict=True)]
+        rows.append("".join(parts).rstrip())
+    return "\n".join(rows)
+
+
+def _a(value: int | None) -> str:
+    """``value`` with its article: "a 7", "an 8", "an 11"."""
+    return f"an {value}" if value in (8, 11, 18) or (value is not None and 80 <= value < 90) else f"a {value}"
+
+
+def _space(row: int, col: int) -> str:
+    return f"({row},{col})"
+
+
+def _seat_label(seat: int, names: Sequence[str] | None) -> str:
+    return f"seat {seat} ({names[seat]})" if names else f"seat {seat}"
+
+
+def _variant_summary(v: Variant) -> str:
+    ends = []
+    if v.max_rounds is not None:
+        ends.append(f"{v.max_rounds} round{'s' if v.max_rounds != 1 else ''}")
+    if v.target_score is not None and (v.max_rounds is None or v.max_rounds > 1):
+        ends.append(f"until a total reaches {v.target_score}")
+    return f"{v.name} ({v.rows}x{v.cols} grids, {' or '.join(ends)})"
+
+
+class _Effect:
+    """What one action did, worked out from the state before it (the round may end with it)."""
+
+    def __init__(self, before: State, action: Action) -> None:
+        v = before.variant
+        g = v.geometry
+        self.action = action
+        player = action.player
+        self.card: int | None = None      # the card placed, or turned face up
+        self.replaced: int | None = None  # the card a placement sent to the discard pile
+        self.replaced_up = False
+        self.discarded: int | None = None  # a drawn card that was discarded
+        self.swallowed: tuple[int, int] | None = None  # (column, value)
+        if isinstance(action, Draw):
+            return
+        space = g.index(action.row, action.col)
+        i = player * v.cells + space
+        cards = list(before.cards)
+        up = before.face_up | 1 << i
+        if isinstance(action, (TakeDiscard, PlaceDrawn)):
+            self.card = before.top_discard if isinstance(action, TakeDiscard) else before.drawn
+            self.replaced = before.cards[i]
+            self.replaced_up = bool(before.face_up >> i & 1)
+            assert self.card is not None
+            cards[i] = self.card
+        else:
+            self.card = before.cards[i]
+            if isinstance(action, DiscardDrawn):
+                self.discarded = before.drawn
+        col = g.column_of[space]
+        base = player * v.cells
+        column = [base + s for s in g.column_spaces[col]]
+        if all(up >> j & 1 for j in column) and len({cards[j] for j in column}) == 1:
+            self.swallowed = (col, cards[i])
+            for j in column:
+                up &= ~(1 << j)
+        self.cards = tuple(cards)
+        self.face_up = up
+        self.gone = before.swallowed | (sum(1 << j for j in column) if self.swallowed else 0)
+
+    def grids(self, before: State) -> list[Grid]:
+        """Every grid right after the action, before any end-of-round reveal."""
+        v = before.variant
+        if isinstance(self.action, Draw):
+            return list(before.grids())
+        return [Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.gone, p)
+                for p in range(before.players)]
+
+
+def _describe(before: State, action: Action) -> str:
+    """One turn (or opening flip) in words, e.g. "seat 1 draws a 7 and places it on (2,3), discarding 11"."""
+    e = _Effect(before, action)
+    who = f"seat {action.player}"
+    if isinstance(action, Flip):
+        text = f"{who} flips {_space(action.row, action.col)}: {e.card}"
+    elif isinstance(action, TakeDiscard):
+        text = (f"{who} takes the {e.card} from the discard pile and places it on "
+                f"{_space(action.row, action.col)}, discarding {_replaced(e)}")
+    elif isinstance(action, PlaceDrawn):
+        text = (f"{who} draws {_a(e.card)} and places it on {_space(action.row, action.col)}, "
+                f"discarding {_replaced(e)}")
+    elif isinstance(action, DiscardDrawn):
+        text = (f"{who} draws {_a(e.discarded)}, discards it and flips "
+                f"{_space(action.row, action.col)}: {e.card}")
+    else:
+        text = f"{who} draws"
+    if e.swallowed is not None:
+        col, value = e.swallowed
+        text += f"; column {col} ({before.variant.rows} x {value}) is swallowed"
+    return text
+
+
+def _replaced(e: _Effect) -> str:
+    return f"{e.replaced}" if e.replaced_up else f"a face-down {e.replaced}"
+
+
+def _opener_reason(state: State, opener: int) -> str:
+    v = state.variant
+    if v.opener.value == "previous_closer" and len(state.history) >= 1 and state.history[-1].closer == opener:
+        return "it closed the previous round"
+    if not v.initial_flips:
+        return "no opening flips: seat 0 opens"
+    sums = [sum(f) for f in state.opening]
+    best = max(sums)
+    tied = [p for p, s in enumerate(sums) if s == best]
+    text = f"opening flips {' + '.join(map(str, state.opening[opener]))} = {best}"
+    if len(tied) == 1:
+        return text + ", the highest sum"
+    highs = [max(state.opening[p]) for p in tied]
+    top = max(highs)
+    if highs.count(top) == 1:
+        return text + f", tied on the sum; highest single card {top}"
+    return text + ", tied on the sum and the highest card; lowest seat"
+
+
+def _round_scores(result: RoundResult, v: Variant) -> str:
+    parts = []
+    for seat, (raw, score) in enumerate(zip(result.raw_scores, result.scores, strict=True)):
+        text = f"seat {seat}: {raw}"
+        if seat == result.closer:
+            if result.penalized:
+                low = min(s for p, s in enumerate(result.raw_scores) if p != seat)
+                text += (f" x {v.closer_multiplier} = {score} (closer penalty: another seat scored "
+                         f"{low} <= {raw})")
+            elif v.closer_multiplier != 1:
+                text += " (closer, no penalty)" if raw <= 0 else " (closer, strictly lowest: no penalty)"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _winners_line(state: State, names: Sequence[str] | None) -> str:
+    winners = state.winners
+    rounds = len(state.history)
+    head = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
+    total = state.totals[winners[0]]
+    if len(winners) == 1:
+        return f"{head} Winner: {_seat_label(winners[0], names)} with {total} points."
+    who = ", ".join(_seat_label(p, names) for p in winners)
+    return f"{head} Shared win: {who} with {total} points each."
+
+
+class Narrator:
+    """Prints a game as it goes: deals, opening flips, turns, reveals, scores (a spectator's view).
+
+    It shows only public facts (rule 8.1): a face-down card is ``??`` until it
+    is flipped, placed over or revealed at the end of the round.
+    """
+
+    def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int = 100) -> None:
+        self.out = out
+        self.names = names
+        self.width = width
+        self.turn_number = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def grids(self, grids: Sequence[Grid], note: dict[int, str] | None = None) -> None:
+        blocks = []
+        for seat, grid in enumerate(grids):
+            title = _seat_label(seat, self.names)
+            if note and seat in note:
+                title += f" {note[seat]}"
+            blocks.append((title, grid))
+        self.say(render_grids(blocks, width=self.width))
+
+    def round_start(self, state: State) -> None:
+        v = state.variant
+        self.turn_number = 0
+        self.say()
+        self.say(f"=== Round {state.round} ===")
+        self.say(f"Deal: {v.cells} cards face down to each seat; the discard pile opens with "
+                 f"{_a(state.top_discard)}; {state.draw_pile_size} cards in the draw pile.")
+        if v.initial_flips:
+            self.say(f"Opening: every seat flips {v.initial_flips} of its cards.")
+
+    def opening_done(self, state: State) -> None:
+        opener = state.turn
+        self.grids(_public_grids(state))
+        self.say(f"Seat {opener} opens the round ({_opener_reason(state, opener)}).")
+
+    def action(self, before: State, action: Action, after: State) -> None:
+        """Report ``action``, applied to ``before`` and giving ``after``."""
+        if before.phase is Phase.OPENING and isinstance(action, Flip):
+            self.say("  " + _describe(before, action))
+            if after.phase is not Phase.OPENING and after.round == before.round:
+                self.opening_done(after)
+            elif after.round != before.round:  # pragma: no cover - a round cannot end in its opening
+                self.round_end(before, action, after)
+            return
+        if isinstance(action, Draw):
+            if not before.draw_pile:
+                how = ("the discard pile under its top card was shuffled into a new draw pile"
+                       if before.variant.reshuffle_keeps_top else
+                       "the whole discard pile was shuffled; its first card opens a new discard pile")
+                self.say(f"     (the draw pile is empty: {how}; {after.draw_pile_size + 1} cards)")
+            return
+        self.turn_number += 1
+        self.say(f"{self.turn_number:>4}. " + _describe(before, action))
+        ended = after.round != before.round or after.is_over
+        closer = after.history[-1].closer if ended else after.closer
+        if before.closer is None and closer == action.player:
+            self.say(f"      seat {action.player} has no face-down card left and closes the round; "
+                     "every other seat plays one last turn")
+        if ended:
+            self.round_end(before, action, after)
+
+    def round_end(self, before: State, action: Action, after: State) -> None:
+        v = before.variant
+        result = after.history[-1]
+        self.say()
+        if result.capped:
+            self.say(f"Round {result.round} ends: the stalling cap of {v.max_turns_per_round} turns "
+                     "is reached (no closer, no penalty).")
+        else:
+            self.say(f"Round {result.round} ends after {result.turns} turns; "
+                     f"seat {result.closer} closed it.")
+        self.say("Before the final reveal:")
+        self.grids(_Effect(before, action).grids(before))
+        self.say("After the final reveal" + (" (and its swallows):" if v.swallow_on_final_reveal else ":"))
+        self.grids(result.grids)
+        self.say(f"Round scores: {_round_scores(result, v)}")
+        totals = ", ".join(f"seat {p}: {t}" for p, t in enumerate(result.totals))
+        self.say(f"Totals after round {result.round}: {totals}")
+        if after.is_over:
+            self.say()
+            self.say(_winners_line(after, self.names))
+        else:
+            self.round_start(after)
+            if after.phase is not Phase.OPENING:
+                self.opening_done(after)
+
+
+def _public_grids(state: State) -> list[Grid]:
+    """Every grid as the table sees it: face-down values left out (rules 8.1, 8.2)."""
+    return [_hide(grid) for grid in state.grids()]
+
+
+def _hide(grid: Grid) -> Grid:
+    cards = tuple(c if up else None for c, up in zip(grid.cards, grid.face_up, strict=True))
+    return Grid(rows=grid.rows, cols=grid.cols, cards=cards, face_up=grid.face_up, swallowed=grid.swallowed)
+
+
+def narrate(result: GameResult, out: TextIO, width: int = 100) -> None:
+    """Print the whole game ``result`` (it must hold its states) with a :class:`Narrator`."""
+    states = result.states
+    assert states is not None
+    narrator = Narrator(out, result.bots, width=width)
+    narrator.round_start(states[0])
+    if states[0].phase is not Phase.OPENING:
+        narrator.opening_done(states[0])
+    for before, action, after in zip(states, result.actions, states[1:], strict=False):
+        narrator.action(before, action, after)
+
+
+# ---------------------------------------------------------------------------
+# Arguments shared by the subcommands
+# ---------------------------------------------------------------------------
+
+
+def _seed_arg(text: str) -> int:
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= seed < 1 << 256:
+        raise argparse.ArgumentTypeError(f"a seed is an integer from 0 to 2**256 - 1 (rule 9.1), got {text}")
+    return seed
+
+
+def _set_arg(text: str) -> tuple[str, Any]:
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
+    if name not in FIELD_NAMES:
+        raise argparse.ArgumentTypeError(f"unknown variant field {name!r}; fields: {', '.join(FIELD_NAMES)}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw  # a bare word, e.g. opener=previous_closer
+    return name, value
+
+
+def _add_variant_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="standard", choices=sorted(Variant.presets()),
+                   help="the preset to play (default: standard; rule 10.2)")
+    p.add_argument("--set", dest="changes", metavar="FIELD=VALUE", type=_set_arg, action="append", default=[],
+                   help="change one variant field, value as JSON (e.g. --set max_turns_per_round=200, "
+                        "--set flip_turn=false); repeatable (rule 10.1)")
+
+
+def _variant(args: argparse.Namespace) -> Variant:
+    v = Variant.presets()[args.variant]
+    if args.changes:
+        try:
+            v = v.replace(**dict(args.changes))
+        except AbyssError as error:
+            raise UsageError(f"invalid variant: {error}") from None
+    return v
+
+
+def _bot_names(names: Sequence[str], v: Variant) -> list[str]:
+    for name in names:
+        if name not in BOTS:
+            raise UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
+    if not v.min_players <= len(names) <= v.max_players:
+        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
+                         "bot(s)")
+    return list(names)
+
+
+# ---------------------------------------------------------------------------
+# demo
+# ---------------------------------------------------------------------------
+
+
+def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    v = _variant(args)
+    names = _bot_names(args.bots, v)
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
+    result = play_game(names, v, seed, keep_states=not args.quiet)
+    if args.quiet:
+        print(_winners_line(result.final, result.bots), file=out)
+        return EXIT_OK
+    print("Abyss: a game between built-in bots", file=out)
+    print("  " + "   ".join(_seat_label(p, names) for p in range(len(names))), file=out)
+    print(f"  variant: {_variant_summary(v)}; seed: {seed}", file=out)
+    again = ["python -m abyss_rules demo", "--seed", str(seed), "--variant", args.variant,
+             *[f"--set {k}={json.dumps(val)}" for k, val in args.changes], "--bots", *names]
+    print(f"  to watch this game again: {' '.join(again)}", file=out)
+    print("  spaces are (row,col), counted from 0; ?? is a face-down card; a blank column was swallowed",
+          file=out)
+    narrate(result, out, width=args.width)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``abyss-rules`` (every subcommand has ``--help``).
+
+    >>> build_parser().parse_args(["demo", "--seed", "5"]).seed
+    5
+    """
+    parser = argparse.ArgumentParser(
+        prog="abyss-rules",
+        description="The Abyss rules engine on the command line. Without a command, watch two built-in "
+                    "bots play a whole game (the same as 'abyss-rules demo').",
+        epilog="Exit status: 0 ok; 1 illegal action or invalid document; 2 usage error; 3 bad input "
+               "(unreadable file, bad JSON); 4 the input of 'play' ended early; 130 interrupted.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="watch built-in bots play a whole game (the default command)",
+                          description="Play a whole game between built-in bots and print it turn by turn: "
+                                      "each round's deal and opening flips, every turn in words, the grids "
+                                      "before and after the final reveal, the scores and the winner.")
+    demo.add_argument("--bots", nargs="+", default=["greedy", "counting"], metavar="BOT",
+                      help=f"one bot per seat, from: {', '.join(BOTS)} (default: greedy counting)")
+    demo.add_argument("--seed", type=_seed_arg, default=None,
+                      help="the game's seed (default: a fresh random one, printed so you can replay it)")
+    _add_variant_args(demo)
+    demo.add_argument("--quiet", action="store_true", help="print only the result")
+    demo.add_argument("--width", type=int, default=100, help="line width for the grids (default: 100)")
+    demo.set_defaults(handler=_cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    >>> main(["demo", "--bots", "greedy", "nobody"], stderr=sys.stdout)
+    abyss-rules: error: unknown bot 'nobody'; built-in bots: random, greedy, counting
+    2
+    """
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")):
+        args_list = ["demo", *args_list]  # the default command, e.g. `abyss-rules --seed 5`
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse has printed the usage and the error (or the help)
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+    args.stdin = stdin if stdin is not None else sys.stdin
+    args.stderr = err
+    try:
+        status: int = args.handler(args, out)
+    except UsageError as error:
+        print(f"abyss-rules: error: {error}", file=err)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("abyss-rules: interrupted", file=err)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `abyss-rules | head`
+        return EXIT_OK
+    return status

@@ -1,0 +1,133 @@
+"""The ``abyss-rules`` command line, run as a real subprocess (``python -m abyss_rules ...``)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "abyss_rules", *args],
+        input=stdin, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+
+
+TURN_LINE = re.compile(
+    r"^ +\d+\. seat \d (takes the -?\d+ from the discard pile and places it on \(\d,\d\), discarding "
+    r"(a face-down )?-?\d+|draws an? -?\d+ and places it on \(\d,\d\), discarding (a face-down )?-?\d+"
+    r"|draws an? -?\d+, discards it and flips \(\d,\d\): -?\d+|flips \(\d,\d\): -?\d+)"
+    r"(; column \d \(\d x -?\d+\) is swallowed)?$"
+)
+
+
+# -- the default command: a whole game between bots ---------------------------
+
+
+def test_no_arguments_plays_and_prints_a_whole_game() -> None:
+    result = run()
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert result.stderr == ""
+    assert out.startswith("Abyss: a game between built-in bots")
+    assert re.search(r"seed: \d+", out)
+    assert "=== Round 1 ===" in out
+    assert re.search(r"^Deal: 12 cards face down to each seat; the discard pile opens with an? -?\d+; "
+                     r"125 cards in the draw pile\.$", out, re.M)
+    assert re.search(r"^  seat 0 flips \(\d,\d\): -?\d+$", out, re.M)
+    assert re.search(r"^Seat \d opens the round \(", out, re.M)
+    turns = [line for line in out.splitlines() if re.match(r"^ +\d+\. ", line)]
+    assert turns and all(TURN_LINE.match(line) for line in turns), [
+        line for line in turns if not TURN_LINE.match(line)
+    ][:3]
+    assert " ??" in out                                 # face-down cards before the reveal
+    assert "Before the final reveal:" in out and "After the final reveal" in out
+    assert re.search(r"^Round scores: seat 0: -?\d+", out, re.M)
+    assert re.search(r"^Totals after round 1: seat 0: -?\d+, seat 1: -?\d+$", out, re.M)
+    last = out.rstrip().splitlines()[-1]
+    assert re.match(r"^Game over after \d+ rounds?\. (Winner: seat \d \(\w+\) with -?\d+ points\."
+                    r"|Shared win: .* with -?\d+ points each\.)$", last), last
+
+
+@pytest.mark.rule("6.5", "7.4")
+def test_demo_is_reproducible_from_its_seed_and_shows_the_closer_penalty() -> None:
+    args = ("--seed", "1", "--variant", "short", "--bots", "random", "random")
+    first = run("demo", *args)
+    second = run(*args)                               # options alone mean the default command
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    out = first.stdout
+    assert "to watch this game again: python -m abyss_rules demo --seed 1 --variant short " in out
+    assert "closes the round; every other seat plays one last turn" in out
+    # Seed 1 with two random bots: the closer is doubled (rule 6.5).
+    match = re.search(r"^Round scores: .*?(-?\d+) x 2 = (-?\d+) \(closer penalty: another seat scored "
+                      r"(-?\d+) <= (-?\d+)\)", out, re.M)
+    assert match, out[-800:]
+    raw, doubled, other, raw_again = map(int, match.groups())
+    assert doubled == 2 * raw and raw == raw_again and other <= raw and raw > 0
+
+
+def _blank_cells(out: str) -> int:
+    """How many blank (swallowed) cells the first grid of each grid row line shows."""
+    blanks = 0
+    for line in out.splitlines():
+        if re.match(r"^    \d ", line):
+            cells = line[5:17].ljust(12)
+            blanks += sum(cells[i:i + 3] == "   " for i in range(0, 12, 3))
+    return blanks
+
+
+@pytest.mark.rule("4.1")
+def test_demo_prints_swallowed_columns_as_blanks() -> None:
+    out = run("demo", "--seed", "1").stdout
+    assert re.search(r"; column \d \(3 x -?\d+\) is swallowed", out), "the seed-1 game has a swallow"
+    assert _blank_cells(out) >= 3
+
+
+def test_demo_quiet_and_other_bots_and_variant() -> None:
+    result = run("demo", "--seed", "5", "--variant", "short", "--bots", "random", "greedy", "counting",
+                 "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"Game over after 1 round\. (Winner|Shared win): .*\n", result.stdout)
+
+
+def test_demo_with_changed_variant_field() -> None:
+    result = run("demo", "--seed", "2", "--set", "max_rounds=2", "--set", "closer_multiplier=1")
+    assert result.returncode == 0, result.stderr
+    assert "=== Round 2 ===" in result.stdout and "=== Round 3 ===" not in result.stdout
+    assert "--set max_rounds=2 --set closer_multiplier=1" in result.stdout
+
+
+# -- help and usage errors ----------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("--help",), ("demo", "--help")])
+def test_help(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: abyss-rules")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("demo", "--bots", "greedy", "nobody"), "unknown bot 'nobody'"),
+        (("demo", "--bots", "greedy"), "takes 2 to 8 players, got 1"),
+        (("demo", "--seed", "abc"), "not an integer"),
+        (("demo", "--seed", "-1"), "a seed is an integer from 0"),
+        (("demo", "--variant", "huge"), "invalid choice: 'huge'"),
+        (("demo", "--set", "rows"), "expected FIELD=VALUE"),
+        (("demo", "--set", "colour=red"), "unknown variant field 'colour'"),
+        (("demo", "--set", "rows=1"), "invalid variant: [invalid_variant] rows must be"),
+        (("frobnicate",), "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_message(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
