@@ -51,7 +51,12 @@ def apply(state: State, action: object) -> State:
     handler = _HANDLERS.get(type(action))
     if handler is None or type(state) is not State:
         raise rejection(state, action)
-    return handler(state, action)
+    try:
+        return handler(state, action)
+    except AbyssError:
+        raise
+    except TypeError:  # a field forged past the action's own check (e.g. None): malformed_action
+        raise rejection(state, action) from None
 
 
 def check(state: State, action: object) -> AbyssError | None:
