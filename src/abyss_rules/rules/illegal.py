@@ -63,11 +63,16 @@ def diagnose(state: State, action: object) -> AbyssError | None:
             return _illegal(Code.NO_FLIPS_OWED, f"seat {player} has already made its "
                                                 f"{v.initial_flips} opening flips")
     else:
+        # Spec section 3, "Rejecting an action": the phase (check 4) before the turn (check 5).
+        if phase is Phase.TURN:
+            if kind is PlaceDrawn or kind is DiscardDrawn:
+                return _illegal(Code.WRONG_PHASE, f"seat {state.turn} holds no drawn card: draw first")
+        elif kind is not PlaceDrawn and kind is not DiscardDrawn:
+            return _illegal(Code.WRONG_PHASE, f"seat {state.turn} holds a drawn card to place or discard: "
+                                              f"seat {player} cannot {_WORD[kind]}")
         if player != state.turn:
             return _illegal(Code.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {player}'s")
         if phase is Phase.TURN:
-            if kind is PlaceDrawn or kind is DiscardDrawn:
-                return _illegal(Code.WRONG_PHASE, f"seat {player} holds no drawn card: draw first")
             if kind is Flip and not v.flip_turn:
                 return _illegal(Code.FLIP_TURN_DISABLED,
                                 "this variant has no flip-only turn (flip_turn is off)")
@@ -76,9 +81,6 @@ def diagnose(state: State, action: object) -> AbyssError | None:
                                                       "is too small to reshuffle")
             if kind is TakeDiscard and not state.discard_pile:
                 return _illegal(Code.DISCARD_EMPTY, "the discard pile is empty")
-        elif kind is not PlaceDrawn and kind is not DiscardDrawn:
-            return _illegal(Code.WRONG_PHASE, f"seat {player} holds a drawn card: place it or discard it, "
-                                              f"it cannot {_WORD[kind]}")
     if kind is Draw:
         return None
     row: int = action.row  # type: ignore[attr-defined]
