@@ -47,7 +47,7 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess by
 
 import attrs
 
-from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip
 from .config import Opener, Variant
 from .errors import Code, ConfigError, IllegalActionError, MalformedActionError
 from .randomness import Seed
@@ -125,7 +125,9 @@ def check_invariants(state: State) -> None:
       excluded), the draw pile, the discard pile and the drawn card are
       exactly the deck, as a multiset (rules 1.1, 1.4);
     * ``swallowed_spaces``: a swallowed space holds 0, is not face up, and
-      swallowed spaces form whole columns (rule 4.1);
+      swallowed spaces form whole columns (rule 4.1); no column is left face
+      up and equal without being swallowed (rule 4.1; after the game, only
+      with ``swallow_on_final_reveal``, rule 4.3);
     * ``discard_pile``: the discard pile is never empty (rules 1.4, 5.1, 5.2);
     * ``drawn_card``: a drawn card is held exactly in the drawn phase (rule 3.4);
     * ``turn``: ``turn`` is a seat in the turn and drawn phases, else ``-1`` (rule 3.1);
@@ -207,6 +209,16 @@ def _check_cards(s: State) -> None:
     for i, card in enumerate(s.cards):
         if gone >> i & 1 and card != 0:
             raise _fail("swallowed_spaces", f"swallowed position {i} holds {card}, not 0", "4.1")
+    if s.phase is not Phase.GAME_OVER or v.swallow_on_final_reveal:
+        up = s.face_up
+        for p in range(len(s.totals)):
+            base = p * cells
+            for col, mask in enumerate(g.column_masks):
+                if up >> base & mask == mask:
+                    values = {s.cards[base + space] for space in g.column_spaces[col]}
+                    if len(values) == 1:
+                        raise _fail("swallowed_spaces", f"seat {p}: column {col} is face up and all "
+                                                        f"{values.pop()}, but not swallowed", "4.1")
     in_play: Counter[int] = Counter(card for i, card in enumerate(s.cards) if not gone >> i & 1)
     in_play.update(s.draw_pile)
     in_play.update(s.discard_pile)
@@ -597,11 +609,20 @@ def _check_setup(variant: object, players: object, who: str) -> tuple[Variant, i
 
 
 @st.composite
+def _actions(draw: st.DrawFn, players: int, rows: int, cols: int) -> Action:
+    kind = draw(st.sampled_from(ACTION_TYPES))
+    player = _near(draw, -1, players)
+    if kind is Draw:
+        return Draw(player)
+    return kind(player, _near(draw, -1, rows), _near(draw, -1, cols))  # type: ignore[call-arg]
+
+
 def _near(draw: st.DrawFn, low: int, high: int) -> int:
-    """An int in ``[low, high]`` (one beyond each end of a range), or now and then any int at all."""
-    if draw(st.integers(0, 15)) == 15:
-        return draw(st.integers(-(1 << 70), 1 << 70))
-    return draw(st.integers(low, high))
+    """An int in ``[low, high]``, or now and then (one time in ``high - low + 2``) any int at all."""
+    value = draw(st.integers(low, high + 1))
+    if value == high + 1:
+        value = draw(st.integers(-(1 << 70), 1 << 70))
+    return value
 
 
 def actions(variant: Variant, players: int) -> SearchStrategy[Action]:
@@ -618,14 +639,7 @@ def actions(variant: Variant, players: int) -> SearchStrategy[Action]:
     Draw(player=2)
     """
     v, p = _check_setup(variant, players, "actions()")
-    seat, row, col = _near(-1, p), _near(-1, v.rows), _near(-1, v.cols)
-    return st.one_of(
-        st.builds(Flip, seat, row, col),
-        st.builds(TakeDiscard, seat, row, col),
-        st.builds(Draw, seat),
-        st.builds(PlaceDrawn, seat, row, col),
-        st.builds(DiscardDrawn, seat, row, col),
-    )
+    return _actions(p, v.rows, v.cols)
 
 
 def action_space(variant: Variant, players: int) -> tuple[Action, ...]:
