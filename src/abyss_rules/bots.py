@@ -206,20 +206,19 @@ class _Model:
         return found
 
     def _value(self, column: Column) -> float:
-        known = [v for v in column if v is not None]
-        hidden = len(column) - len(known)
-        total = sum(known)
-        first = known[0] if known else None
-        equal = all(v == first for v in known)
+        hidden = column.count(None)
         if hidden == 0:
-            return 0.0 if equal else float(total)
+            first = column[0]
+            return 0.0 if column.count(first) == len(column) else float(sum(column))  # type: ignore[arg-type]
         odds = self.odds
-        if not known:
-            return self.swallow_weight * odds.hidden_column(hidden) + (1 - self.swallow_weight) * (
-                hidden * odds.mean
-            )
+        if hidden == len(column):
+            w = self.swallow_weight
+            return w * odds.hidden_column(hidden) + (1 - w) * hidden * odds.mean
+        known = [v for v in column if v is not None]
+        total = sum(known)
         expected = total + hidden * odds.mean
-        if equal and first is not None:
+        first = known[0]
+        if known.count(first) == len(known):  # the hidden cards may match and swallow the column
             expected -= self.swallow_weight * odds.all_equal(first, hidden) * (total + hidden * first)
         return expected
 
@@ -402,8 +401,9 @@ class _Planner:
         return score
 
     def flip_score(self, discarded: int | None) -> float:
-        """Flipping a face-down card (after discarding ``discarded``, if any): no gain on average."""
-        score = 0.0
+        """Flipping a face-down card (after discarding ``discarded``, if any): no gain on average,
+        plus a small bonus for what it tells (a known card can be replaced to more effect)."""
+        score = self.bot.flip_bonus
         if self.my_hidden == 1:
             score -= self.closing_cost(self.my_value)
         if discarded is not None and self.bot.feed_weight:
@@ -489,6 +489,7 @@ class _ModelBot:
     feed_weight: ClassVar[float] = 0.0
     closing_margin: ClassVar[float] = 0.0
     take_threshold: ClassVar[float] = 1.0
+    flip_bonus: ClassVar[float] = 0.5
     patience: ClassVar[int] = 30
     """After ``patience * players`` turns in a round, only moves that reveal a card (so rounds end)."""
 

@@ -19,14 +19,17 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, as_completed
+from fractions import Fraction
+from typing import Any, Final
 
 import attrs
 
 from .actions import Action
-from .bots import Bot, BotError, make_bot
+from .bots import Bot, BotError, BotFactory, make_bot
 from .config import Variant
 from .errors import AbyssError, Code
 from .randomness import normalize_seed
@@ -36,11 +39,16 @@ from .state import RoundResult, State
 from .views import view
 
 __all__ = [
+    "BotStats",
     "GameResult",
+    "GameSummary",
+    "RoundSummary",
     "SimulationError",
+    "SimulationResult",
     "derive_seed",
     "play_game",
     "resolve_variant",
+    "simulate",
 ]
 
 DEFAULT_MAX_ACTIONS: Final = 1_000_000
@@ -219,3 +227,393 @@ def play_game(
         final=state,
         states=None if states is None else tuple(states),
     )
+
+
+# ---------------------------------------------------------------------------
+# Many games: simulate
+# ---------------------------------------------------------------------------
+
+Entry = str | BotFactory
+"""A line-up entry of :func:`simulate`: a built-in bot's name, or a factory ``seed -> Bot``."""
+
+
+@attrs.frozen(slots=True)
+class RoundSummary:
+    """The numbers of one round that :func:`simulate` keeps (rules 6.4-6.7)."""
+
+    scores: tuple[int, ...]
+    """Round scores by seat, after the closer penalty."""
+    closer: int | None
+    """The closer's seat, or ``None`` (stalling cap)."""
+    penalized: bool
+    """Whether the closer's score was multiplied (rule 6.5)."""
+    capped: bool
+    """Whether the stalling cap ended the round (rule 6.7)."""
+    turns: int
+    """Turns played in the round."""
+
+
+@attrs.frozen(slots=True)
+class GameSummary:
+    """One game of a simulation: who sat where and how it went."""
+
+    index: int
+    """The game's number in the simulation, from 0."""
+    seed: int
+    """The game's seed, derived from the master seed and ``index``."""
+    lineup: tuple[int, ...]
+    """For each seat, the index of the line-up entry that played it."""
+    totals: tuple[int, ...]
+    """Final totals by seat (rule 7.1)."""
+    winners: tuple[int, ...]
+    """Winning seats (rule 7.4)."""
+    rounds: tuple[RoundSummary, ...]
+    """Every round."""
+    actions: int
+    """The number of actions in the game."""
+
+
+@attrs.frozen(slots=True)
+class BotStats:
+    """How one line-up entry did over a simulation."""
+
+    label: str
+    """The entry's name (with its line-up position when a bot plays itself, e.g. ``greedy#1``)."""
+    games: int
+    """Games played."""
+    wins: Fraction
+    """Games won, a shared win counting ``1 / number of winners`` (rule 7.4)."""
+    rounds: int
+    """Rounds played."""
+    points: int
+    """Sum of the final totals."""
+    round_points: int
+    """Sum of the round scores (closer penalty included)."""
+    closes: int
+    """Rounds this entry closed (rule 6.1)."""
+    penalties: int
+    """Rounds in which this entry closed and was penalized (rule 6.5)."""
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game."""
+        return float(self.wins / self.games) if self.games else 0.0
+
+    @property
+    def win_rate_margin(self) -> float:
+        """Half-width of the 95% confidence interval of :attr:`win_rate` (normal approximation)."""
+        if not self.games:
+            return 0.0
+        p = self.win_rate
+        return 1.96 * math.sqrt(p * (1 - p) / self.games)
+
+    @property
+    def mean_total(self) -> float:
+        """Mean final total per game."""
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def mean_round_score(self) -> float:
+        """Mean round score (closer penalty included)."""
+        return self.round_points / self.rounds if self.rounds else 0.0
+
+    @property
+    def close_rate(self) -> float:
+        """Share of the rounds this entry closed."""
+        return self.closes / self.rounds if self.rounds else 0.0
+
+    @property
+    def penalty_rate(self) -> float:
+        """Share of this entry's closes that were penalized (0 when it never closed)."""
+        return self.penalties / self.closes if self.closes else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready numbers (``wins`` as a float)."""
+        return {
+            "bot": self.label, "games": self.games, "wins": float(self.wins), "win_rate": self.win_rate,
+            "win_rate_margin95": self.win_rate_margin, "mean_total": self.mean_total,
+            "rounds": self.rounds, "mean_round_score": self.mean_round_score, "closes": self.closes,
+            "close_rate": self.close_rate, "penalties": self.penalties, "penalty_rate": self.penalty_rate,
+        }
+
+
+@attrs.frozen(slots=True)
+class SimulationResult:
+    """What :func:`simulate` returns: the set-up, per-bot statistics and every game's summary.
+
+    Two results of the same line-up, variant, number of games and seed are
+    equal, whatever executor played them.
+    """
+
+    seed: int | bytes
+    """The master seed (each game's seed is ``derive_seed(seed, "game", index)``)."""
+    variant: Variant
+    """The rules played."""
+    rotate: bool
+    """Whether the seats rotate: in game ``i`` seat ``s`` is played by entry ``(s + i) % players``."""
+    bots: tuple[BotStats, ...]
+    """Per line-up entry, in line-up order."""
+    games: tuple[GameSummary, ...]
+    """Every game, by index."""
+
+    @property
+    def players(self) -> int:
+        """Players per game."""
+        return len(self.bots)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played in all."""
+        return sum(len(g.rounds) for g in self.games)
+
+    @property
+    def rounds_per_game(self) -> float:
+        """Mean rounds per game."""
+        return self.rounds / len(self.games) if self.games else 0.0
+
+    @property
+    def turns_per_round(self) -> float:
+        """Mean turns per round."""
+        rounds = self.rounds
+        return sum(r.turns for g in self.games for r in g.rounds) / rounds if rounds else 0.0
+
+    @property
+    def capped_rounds(self) -> int:
+        """Rounds ended by the stalling cap (rule 6.7)."""
+        return sum(r.capped for g in self.games for r in g.rounds)
+
+    @property
+    def penalty_rate(self) -> float:
+        """Share of the closed rounds whose closer was penalized (rule 6.5)."""
+        closed = sum(r.closer is not None for g in self.games for r in g.rounds)
+        penalized = sum(r.penalized for g in self.games for r in g.rounds)
+        return penalized / closed if closed else 0.0
+
+    @property
+    def seat_win_rates(self) -> tuple[float, ...]:
+        """Wins per game by seat, whoever sat there (shared wins counted fractionally)."""
+        wins = [Fraction(0)] * self.players
+        for g in self.games:
+            for seat in g.winners:
+                wins[seat] += Fraction(1, len(g.winners))
+        return tuple(float(w / len(self.games)) if self.games else 0.0 for w in wins)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data (without the per-game summaries)."""
+        seed = self.seed.hex() if isinstance(self.seed, bytes) else self.seed
+        return {
+            "games": len(self.games), "seed": seed, "variant": self.variant.to_dict(),
+            "players": self.players, "rotate": self.rotate,
+            "rounds_per_game": self.rounds_per_game, "turns_per_round": self.turns_per_round,
+            "capped_rounds": self.capped_rounds, "penalty_rate": self.penalty_rate,
+            "seat_win_rates": list(self.seat_win_rates),
+            "bots": [b.to_dict() for b in self.bots],
+        }
+
+    def table(self) -> str:
+        """The per-bot statistics as a text table.
+
+        ``closed`` is the share of its rounds a bot closed, ``penalized`` the
+        share of its closes that were penalized (rule 6.5).
+
+        >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
+        bot     games  win rate  +/- (95%)  mean total  mean round score  closed  penalized
+        greedy      4    100.0%       0.0%        15.2             15.25   75.0%       0.0%
+        random      4      0.0%       0.0%        89.2             89.25   25.0%     100.0%
+        4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
+        """
+        head = ("bot", "games", "win rate", "+/- (95%)", "mean total", "mean round score", "closed",
+                "penalized")
+        rows = [head]
+        for b in self.bots:
+            rows.append((
+                b.label, str(b.games), f"{b.win_rate:.1%}", f"{b.win_rate_margin:.1%}", f"{b.mean_total:.1f}",
+                f"{b.mean_round_score:.2f}", f"{b.close_rate:.1%}", f"{b.penalty_rate:.1%}",
+            ))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        lines = []
+        for r in rows:
+            cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+            lines.append("  ".join(cells))
+        lines.append(
+            f"{len(self.games)} games, {self.rounds_per_game:.2f} rounds per game, "
+            f"{self.turns_per_round:.1f} turns per round, closer penalized in {self.penalty_rate:.1%} of "
+            f"closed rounds" + (f", {self.capped_rounds} rounds capped" if self.capped_rounds else "")
+        )
+        return "\n".join(lines)
+
+
+def _summarize(index: int, seed: int, lineup: tuple[int, ...], result: GameResult) -> GameSummary:
+    return GameSummary(
+        index=index,
+        seed=seed,
+        lineup=lineup,
+        totals=result.totals,
+        winners=result.winners,
+        rounds=tuple(
+            RoundSummary(scores=r.scores, closer=r.closer, penalized=r.penalized, capped=r.capped,
+                         turns=r.turns)
+            for r in result.rounds
+        ),
+        actions=len(result.actions),
+    )
+
+
+def _lineup(index: int, players: int, rotate: bool) -> tuple[int, ...]:
+    return tuple((seat + index) % players for seat in range(players)) if rotate else tuple(range(players))
+
+
+def _play_chunk(
+    entries: tuple[Entry, ...], variant: Variant, seed: int | bytes, start: int, stop: int, rotate: bool,
+    max_actions: int,
+) -> list[GameSummary]:
+    """Play games ``start`` to ``stop - 1`` of a simulation (runs wherever the executor sends it)."""
+    out = []
+    players = len(entries)
+    for index in range(start, stop):
+        game_seed = derive_seed(seed, "game", index)
+        lineup = _lineup(index, players, rotate)
+        bots: list[Bot] = []
+        for seat, entry in enumerate(lineup):
+            factory = entries[entry]
+            bot_seed = derive_seed(game_seed, "bot", seat)
+            bots.append(make_bot(factory, bot_seed) if isinstance(factory, str) else factory(bot_seed))
+        result = play_game(bots, variant, game_seed, max_actions=max_actions)
+        out.append(_summarize(index, game_seed, lineup, result))
+    return out
+
+
+def _labels(entries: Sequence[Entry]) -> list[str]:
+    names = [e if isinstance(e, str) else str(getattr(e, "name", getattr(e, "__name__", "bot")))
+             for e in entries]
+    return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def _aggregate(labels: Sequence[str], summaries: Sequence[GameSummary]) -> tuple[BotStats, ...]:
+    n = len(labels)
+    games, rounds, points, round_points, closes, penalties = ([0] * n for _ in range(6))
+    wins = [Fraction(0)] * n
+    for g in summaries:  # in game order: the sums are exact, so the order does not matter anyway
+        for seat, entry in enumerate(g.lineup):
+            games[entry] += 1
+            points[entry] += g.totals[seat]
+            rounds[entry] += len(g.rounds)
+            for r in g.rounds:
+                round_points[entry] += r.scores[seat]
+                if r.closer == seat:
+                    closes[entry] += 1
+                    penalties[entry] += r.penalized
+        for seat in g.winners:
+            wins[g.lineup[seat]] += Fraction(1, len(g.winners))
+    return tuple(
+        BotStats(label=labels[i], games=games[i], wins=wins[i], rounds=rounds[i], points=points[i],
+                 round_points=round_points[i], closes=closes[i], penalties=penalties[i])
+        for i in range(n)
+    )
+
+
+def simulate(
+    bots: Sequence[Entry],
+    games: int,
+    seed: int | bytes | None = None,
+    executor: Executor | None = None,
+    *,
+    variant: Variant | str | None = None,
+    rotate: bool = True,
+    chunk_size: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> SimulationResult:
+    """Play ``games`` games between the line-up ``bots`` and aggregate the results.
+
+    Each entry of ``bots`` is a built-in bot's name or a factory ``seed ->
+    Bot`` (a bot class such as ``GreedyBot`` is one); every game gets fresh
+    bots. The line-up has one entry per seat; with ``rotate`` (default) the
+    seats rotate from game to game, so with 2 players every entry plays both
+    seat orders equally often (for an even number of games).
+
+    Game ``i`` uses the seed ``derive_seed(seed, "game", i)`` and its bots
+    ``derive_seed(game_seed, "bot", seat)``, so the result depends only on the
+    arguments: ``executor`` may be ``None`` (play here, in order), any
+    :class:`concurrent.futures.Executor` -- a ``ThreadPoolExecutor``, a
+    ``ProcessPoolExecutor``, or a cluster's (Dask's
+    ``Client.get_executor()``) -- and the result is the same. Games are sent
+    in chunks of ``chunk_size``; the factories must be picklable for process
+    or cluster executors (module-level classes or functions, not lambdas).
+    ``progress(done, total)`` is called as games finish. ``seed=None`` picks a
+    fresh seed, kept in the result.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> from abyss_rules.bots import GreedyBot
+    >>> here = simulate([GreedyBot, "random"], games=6, seed=7, variant="short")
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     there = simulate([GreedyBot, "random"], games=6, seed=7, variant="short", executor=pool)
+    >>> here == there, [b.label for b in here.bots], here.bots[0].games
+    (True, ['greedy', 'random'], 6)
+    """
+    v = resolve_variant(variant)
+    entries = _check_entries(bots, v)
+    if type(games) is not int or games < 1:
+        raise SimulationError(Code.INVALID_SIMULATION, f"games must be a positive int, got {games!r}")
+    if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
+        raise SimulationError(Code.INVALID_SIMULATION, f"chunk_size must be a positive int, got "
+                                                       f"{chunk_size!r}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise SimulationError(Code.INVALID_SIMULATION, f"executor must be a concurrent.futures.Executor, "
+                                                       f"got {type(executor).__name__}")
+    if seed is None:
+        seed = secrets.randbits(64)
+    else:
+        normalize_seed(seed)  # a bad seed fails here, not in a worker (rule 9.1)
+    if chunk_size is None:
+        chunk_size = 1 if executor is None else max(1, min(100, games // 32))
+    bounds = [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
+    results: dict[int, list[GameSummary]] = {}
+    done = 0
+    if executor is None:
+        for n, (start, stop) in enumerate(bounds):
+            results[n] = _play_chunk(entries, v, seed, start, stop, rotate, max_actions)
+            done += stop - start
+            if progress is not None:
+                progress(done, games)
+    else:
+        futures: dict[Future[list[GameSummary]], int] = {
+            executor.submit(_play_chunk, entries, v, seed, start, stop, rotate, max_actions): n
+            for n, (start, stop) in enumerate(bounds)
+        }
+        try:
+            for future in as_completed(futures):
+                n = futures[future]
+                results[n] = future.result()
+                done += len(results[n])
+                if progress is not None:
+                    progress(done, games)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    summaries = tuple(g for n in range(len(bounds)) for g in results[n])
+    return SimulationResult(
+        seed=seed, variant=v, rotate=rotate, bots=_aggregate(_labels(entries), summaries), games=summaries,
+    )
+
+
+def _check_entries(bots: object, v: Variant) -> tuple[Entry, ...]:
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise SimulationError(Code.INVALID_SIMULATION, f"bots must be a sequence (one entry per seat), got "
+                                                       f"{bots!r}")
+    if not v.min_players <= len(bots) <= v.max_players:
+        raise SimulationError(
+            Code.INVALID_PLAYERS,
+            f"this variant takes {v.min_players} to {v.max_players} players, got {len(bots)} bot(s)",
+        )
+    for i, entry in enumerate(bots):
+        if isinstance(entry, str):
+            make_bot(entry, 0)  # an unknown name raises BotError (unknown_bot)
+        elif not callable(entry) or (not isinstance(entry, type) and isinstance(entry, Bot)):
+            raise SimulationError(
+                Code.INVALID_SIMULATION,
+                f"line-up entry {i} ({entry!r}) must be a bot name or a factory seed -> Bot (e.g. the class "
+                "GreedyBot), not a bot: every game needs fresh bots",
+            )
+    return tuple(bots)

@@ -1,0 +1,208 @@
+"""Playing games between bots: play_game and simulate (abyss_rules.simulate)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from fractions import Fraction
+
+import pytest
+
+import abyss_rules as ar
+from abyss_rules.bots import BotError, CountingBot, GreedyBot, RandomBot
+from abyss_rules.simulate import (
+    GameResult,
+    SimulationError,
+    derive_seed,
+    play_game,
+    resolve_variant,
+    simulate,
+)
+
+SHORT = ar.Variant.short()
+
+# -- play_game --------------------------------------------------------------------
+
+
+@pytest.mark.rule("9.5")
+def test_play_game_replays_exactly_from_its_seed_and_actions() -> None:
+    result = play_game(["greedy", "counting"], SHORT, seed=21, keep_states=True)
+    assert isinstance(result, GameResult) and result.bots == ("greedy", "counting")
+    assert result.states is not None and result.states[-1] == result.final
+    state = ar.new_game(2, SHORT, result.seed)
+    for action, expected in zip(result.actions, result.states[1:], strict=True):
+        state = ar.apply(state, action)
+        assert state == expected
+    assert result.final.is_over and result.totals == result.final.totals
+    assert result.winners == result.final.winners and result.rounds == result.final.history
+    assert result.players == 2
+
+
+def test_play_game_picks_and_keeps_a_fresh_seed() -> None:
+    a, b = play_game(["random", "random"], "short"), play_game(["random", "random"], "short")
+    assert isinstance(a.seed, int) and a.seed != b.seed
+    again = play_game(["random", "random"], "short", seed=a.seed)
+    assert again.actions == a.actions
+
+
+def test_named_bots_are_seeded_from_the_game_seed_and_seat() -> None:
+    named = play_game(["random", "random"], "short", seed=5)
+    explicit = play_game([RandomBot(derive_seed(5, "bot", 0)), RandomBot(derive_seed(5, "bot", 1))],
+                         "short", seed=5)
+    assert named.actions == explicit.actions
+
+
+class Cheater:
+    name = "cheater"
+
+    def choose(self, view: ar.View) -> ar.Action:
+        return ar.Draw(view.viewer or 0)   # drawing in the opening is never legal
+
+
+class Staller:
+    """Swaps the discard onto its first face-up card forever (legal, but the round never ends)."""
+
+    name = "staller"
+
+    def choose(self, view: ar.View) -> ar.Action:
+        grid = view.grids[view.viewer or 0]
+        for action in view.legal_actions:
+            if isinstance(action, ar.TakeDiscard) and grid.face_up[action.row * grid.cols + action.col]:
+                return action
+        return view.legal_actions[0]
+
+
+@pytest.mark.rule("3.2")
+def test_an_illegal_action_from_a_bot_raises_the_engine_error_naming_the_seat() -> None:
+    with pytest.raises(ar.IllegalActionError) as info:
+        play_game([GreedyBot(), Cheater()], seed=1)
+    assert info.value.code == "wrong_phase"
+    assert any("seat 1's bot (cheater)" in note for note in info.value.__notes__)
+
+
+@pytest.mark.rule("6.7")
+def test_a_stalling_game_stops_with_game_too_long_and_the_cap_ends_it() -> None:
+    with pytest.raises(SimulationError) as info:
+        play_game([Staller(), Staller()], seed=1, max_actions=500)
+    assert info.value.code == "game_too_long" and "max_turns_per_round" in info.value.message
+    capped = play_game([Staller(), Staller()], SHORT.replace(max_turns_per_round=40), seed=1)
+    assert capped.rounds[0].capped and capped.rounds[0].closer is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "code"),
+    [
+        ({"bots": ["greedy"]}, SimulationError, "invalid_players"),
+        ({"bots": "greedy"}, SimulationError, "invalid_simulation"),
+        ({"bots": ["greedy", "nobody"]}, BotError, "unknown_bot"),
+        ({"bots": ["greedy", 42]}, BotError, "unknown_bot"),
+        ({"bots": ["greedy", "random"], "variant": "huge"}, SimulationError, "invalid_variant"),
+        ({"bots": ["greedy", "random"], "max_actions": 0}, SimulationError, "invalid_simulation"),
+        ({"bots": ["greedy", "random"], "seed": -1}, ar.SeedError, "invalid_seed"),
+    ],
+)
+def test_play_game_rejects_bad_arguments(kwargs: dict[str, object], error: type, code: str) -> None:
+    with pytest.raises(error) as info:
+        play_game(**kwargs)  # type: ignore[arg-type]
+    assert info.value.code == code
+
+
+def test_resolve_variant() -> None:
+    assert resolve_variant(None) == ar.Variant.standard()
+    assert resolve_variant("long") == ar.Variant.long()
+    assert resolve_variant(SHORT) is SHORT
+
+
+# -- simulate -------------------------------------------------------------------
+
+
+def test_simulate_is_the_same_whatever_executor_runs_it() -> None:
+    here = simulate(["greedy", "random"], games=12, seed=2024, variant=SHORT)
+    with ThreadPoolExecutor(3) as threads:
+        threaded = simulate(["greedy", "random"], 12, 2024, threads, variant=SHORT, chunk_size=1)
+    with ProcessPoolExecutor(2) as processes:
+        forked = simulate(["greedy", "random"], 12, 2024, processes, variant=SHORT, chunk_size=5)
+    assert here == threaded == forked
+    assert here.to_dict() == forked.to_dict()
+    assert [g.index for g in forked.games] == list(range(12))
+
+
+def test_simulate_depends_on_the_seed() -> None:
+    a = simulate(["random", "random"], games=6, seed=1, variant=SHORT)
+    b = simulate(["random", "random"], games=6, seed=2, variant=SHORT)
+    assert [g.seed for g in a.games] == [derive_seed(1, "game", i) for i in range(6)]
+    assert a.games != b.games
+
+
+@pytest.mark.rule("7.4")
+def test_simulate_aggregates_wins_fractionally_and_rotates_seats() -> None:
+    result = simulate(["greedy", "counting", "random"], games=9, seed=3, variant=SHORT)
+    assert [b.label for b in result.bots] == ["greedy", "counting", "random"]
+    assert sum(b.wins for b in result.bots) == 9            # shared wins split, nothing lost
+    for g in result.games:
+        assert g.lineup == tuple((seat + g.index) % 3 for seat in range(3))
+    for i, stats in enumerate(result.bots):
+        expected = Fraction(0)
+        for g in result.games:
+            seat = g.lineup.index(i)
+            if seat in g.winners:
+                expected += Fraction(1, len(g.winners))
+        assert stats.wins == expected and stats.games == 9
+        assert stats.rounds == 9 and stats.round_points == stats.points  # one round per game (short)
+        assert stats.closes == sum(r.closer == g.lineup.index(i) for g in result.games for r in g.rounds)
+    assert result.rounds_per_game == 1.0
+    assert sum(result.seat_win_rates) == pytest.approx(1.0)
+
+
+@pytest.mark.rule("6.5")
+def test_simulate_counts_closer_penalties() -> None:
+    result = simulate(["random", "random"], games=20, seed=8, variant=SHORT)
+    closed = [r for g in result.games for r in g.rounds if r.closer is not None]
+    penalized = [r for r in closed if r.penalized]
+    assert penalized  # random bots close with high scores
+    assert result.penalty_rate == len(penalized) / len(closed)
+    assert sum(b.penalties for b in result.bots) == len(penalized)
+    for stats in result.bots:
+        assert stats.penalty_rate == (stats.penalties / stats.closes if stats.closes else 0.0)
+
+
+def test_simulate_fixed_seats_and_factories_and_progress() -> None:
+    calls: list[tuple[int, int]] = []
+    result = simulate([CountingBot, lambda seed: RandomBot(seed)], games=4, seed=1, variant=SHORT,
+                      rotate=False, progress=lambda done, total: calls.append((done, total)))
+    assert all(g.lineup == (0, 1) for g in result.games)
+    assert [b.label for b in result.bots] == ["counting", "<lambda>"]
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    same = simulate(["greedy", "greedy"], games=2, seed=1, variant=SHORT)
+    assert [b.label for b in same.bots] == ["greedy#0", "greedy#1"]
+
+
+def test_simulate_result_table_and_json() -> None:
+    result = simulate(["greedy", "random"], games=4, seed=1, variant=SHORT)
+    table = result.table().splitlines()
+    assert table[0].split()[:4] == ["bot", "games", "win", "rate"]
+    assert table[1].startswith("greedy") and table[2].startswith("random")
+    data = result.to_dict()
+    assert data["games"] == 4 and data["seed"] == 1 and data["variant"]["name"] == "short"
+    assert {b["bot"] for b in data["bots"]} == {"greedy", "random"}
+    assert data["bots"][0]["wins"] + data["bots"][1]["wins"] == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "code"),
+    [
+        ((["greedy", "random"], 0), {}, "invalid_simulation"),
+        ((["greedy", "random"], "10"), {}, "invalid_simulation"),
+        ((["greedy", GreedyBot()], 2), {}, "invalid_simulation"),   # an instance, not a factory
+        ((["greedy", "random"], 2), {"chunk_size": 0}, "invalid_simulation"),
+        ((["greedy", "random"], 2), {"executor": "threads"}, "invalid_simulation"),
+        ((["greedy"], 2), {}, "invalid_players"),
+        ((["greedy", "nobody"], 2), {}, "unknown_bot"),
+        ((["greedy", "random"], 2), {"seed": 2**256}, "invalid_seed"),
+    ],
+)
+def test_simulate_rejects_bad_arguments(
+    args: tuple[object, ...], kwargs: dict[str, object], code: str
+) -> None:
+    with pytest.raises(ar.AbyssError) as info:
+        simulate(*args, **kwargs)  # type: ignore[arg-type]
+    assert info.value.code == code
