@@ -78,10 +78,11 @@ CASES: list[tuple[str, Callable[[], ar.State], ar.Action, str, str]] = [
     ("turn-other-takes", turn, ar.TakeDiscard(1, 1, 1), "not_your_turn", "3.9"),
     ("turn-other-flips", turn, ar.Flip(1, 1, 1), "not_your_turn", "3.9"),
     ("drawn-other-places", drawn, ar.PlaceDrawn(1, 1, 1), "not_your_turn", "3.9"),
-    # Known and intended: outside the opening the engine checks the player before the phase,
-    # where the spec's list (check 4 before check 5) would report wrong_phase.
-    ("turn-other-places", turn, ar.PlaceDrawn(1, 1, 1), "not_your_turn", "3.9"),
-    ("drawn-other-takes", drawn, ar.TakeDiscard(1, 1, 1), "not_your_turn", "3.9"),
+    # the phase (check 4) before the player (check 5), outside the opening too
+    ("turn-other-places", turn, ar.PlaceDrawn(1, 1, 1), "wrong_phase", "3.2"),
+    ("turn-other-discards", turn, ar.DiscardDrawn(1, 1, 1), "wrong_phase", "3.2"),
+    ("drawn-other-takes", drawn, ar.TakeDiscard(1, 1, 1), "wrong_phase", "3.2"),
+    ("drawn-other-draws", drawn, ar.Draw(1), "wrong_phase", "3.2"),
     ("no-flip-turn", lambda: turn(False), ar.Flip(0, 1, 1), "flip_turn_disabled", "3.7"),
     ("no-flip-turn-before-space", lambda: turn(False), ar.Flip(0, 5, 5), "flip_turn_disabled", "3.7"),
     ("no-flip-turn-before-swallowed", lambda: turn(False), ar.Flip(0, 0, 0), "flip_turn_disabled", "3.7"),
