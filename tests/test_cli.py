@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -131,3 +132,99 @@ def test_usage_errors_exit_2_with_a_message(args: tuple[str, ...], message: str)
     assert result.stdout == ""
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# -- play: a human against bots, scripted ----------------------------------------
+
+EVERY_SPACE = "".join(f"f {r} {c}\n" for r in range(3) for c in range(4))
+
+
+@pytest.mark.rule("2.1", "3.7", "6.1")
+def test_play_a_whole_short_game_by_flipping() -> None:
+    # Flip every space in order: opening flips, then flip-only turns; repeats are rejected.
+    result = run("play", "--seed", "4", "--variant", "short", stdin=EVERY_SPACE * 2)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    out = result.stdout
+    assert out.startswith("Abyss: you are seat 0, against seat 1 (counting)")
+    assert "opening: flip one of your face-down cards (2 left): f R C" in out
+    assert re.search(r"^ +\d+\. seat 0 flips \(\d,\d\): -?\d+$", out, re.M)
+    assert re.search(r"^ +\d+\. seat 1 ", out, re.M)               # the bot's turns are told too
+    assert "Before the final reveal:" in out and "Round scores: seat 0:" in out
+    assert re.search(r"^Game over after 1 round\. ", out, re.M)
+
+
+@pytest.mark.rule("1.2", "3.2", "3.10")
+def test_play_explains_rejected_moves_and_bad_input() -> None:
+    script = "f 0 0\nf 0 0\nf 1 1\nzz\nt 1\nd 2\n?\nt 9 9\np 0 0\nd\nd\nx 0 0\nx 0 1\n"
+    result = run("play", "--seed", "4", "--variant", "short", stdin=script)
+    assert result.returncode == 4                                   # the input ended first
+    out = result.stdout
+    assert "rejected: space (0, 0) of seat 0 is already face up" in out
+    assert "[space_face_up, rule 3.10]" in out
+    assert "unknown move 'zz': type ? for help" in out
+    assert "'t' needs a space: row and column" in out
+    assert "'d' takes no space" in out
+    assert "t R C   take the top discard and place it on (R, C)" in out   # the help
+    assert "[no_such_space, rule 1.2]" in out
+    assert "[wrong_phase, rule 3.2]" in out                           # p before drawing; d twice
+    assert "you drew a 7: p R C place it | x R C discard it and flip (R, C)" in out
+    assert "seat 0 draws a 7, discards it and flips (0,1):" in out
+    assert out.rstrip().endswith("The input ended before the game was over.")
+
+
+def test_play_other_seat_quit_and_usage_errors() -> None:
+    result = run("play", "--seat", "1", "--bots", "random", "greedy", "--seed", "2", stdin="g\nq\n")
+    assert result.returncode == 0
+    assert result.stdout.startswith("Abyss: you are seat 1, against seat 0 (random), seat 2 (greedy)")
+    assert "You left the game." in result.stdout
+    bad = run("play", "--seat", "5")
+    assert bad.returncode == 2 and "--seat must be from 0 to 1" in bad.stderr
+    bad = run("play", "--bots", *["random"] * 8)
+    assert bad.returncode == 2 and "you and 8 bot(s) make 9" in bad.stderr
+
+
+# -- simulate --------------------------------------------------------------------
+
+
+def test_simulate_prints_a_table() -> None:
+    result = run("simulate", "--games", "6", "--seed", "3", "--variant", "short",
+                 "--bots", "random", "greedy")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("6 games of short (3x4 grids, 1 round) between random and greedy; seed 3")
+    assert lines[1].split()[:3] == ["bot", "games", "win"]
+    assert lines[2].startswith("random") and lines[3].startswith("greedy")
+    assert result.stderr == ""                                    # no progress bar off a terminal
+
+
+def test_simulate_json_is_the_same_with_processes_and_shows_progress_on_request() -> None:
+    args = ("simulate", "--games", "8", "--seed", "11", "--variant", "short", "--json")
+    one = run(*args)
+    two = run(*args, "--jobs", "2", "--progress")
+    assert one.returncode == two.returncode == 0
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    data = json.loads(one.stdout)
+    assert data["games"] == 8 and data["seed"] == 11 and data["players"] == 2
+    assert [b["bot"] for b in data["bots"]] == ["greedy", "counting"]
+    assert sum(b["wins"] for b in data["bots"]) == 8
+    assert "8/8 games 100%" in two.stderr and one.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("simulate", "--games", "0"), "--games must be at least 1"),
+        (("simulate", "--games", "x"), "invalid int value"),
+        (("simulate", "--bots", "greedy", "hal"), "unknown bot 'hal'"),
+        (("simulate", "--progress", "--no-progress"), "not allowed with argument"),
+    ],
+)
+def test_simulate_usage_errors(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2 and message in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_subcommand_help(command: str) -> None:
+    result = run(command, "--help")
+    assert result.returncode == 0 and result.stdout.startswith(f"usage: abyss-rules {command}")

@@ -4,6 +4,8 @@ Run without arguments, it plays a whole game between two built-in bots and
 prints it turn by turn. Subcommands (each has ``--help``):
 
 * ``demo`` -- watch bots play a game (the default command);
+* ``play`` -- play a game against bots in the terminal;
+* ``simulate`` -- play many games between bots and print win rates;
 
 Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid
 document); 2 a usage error (bad arguments, an unknown bot or variant); 3 bad
@@ -19,19 +21,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
+import time
 from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Final, TextIO
 
 from . import __version__
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .bots import BOTS
+from .bots import BOTS, make_bot
 from .config import FIELD_NAMES, Variant
 from .errors import AbyssError
 from .grid import Grid
-from .simulate import GameResult, play_game
+from .rules.dealing import new_game
+from .rules.engine import apply, check
+from .rules.legal import legal_actions
+from .simulate import GameResult, derive_seed, play_game, simulate
 from .state import Phase, RoundResult, State
+from .views import view
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INPUT_ENDED", "EXIT_NO", "EXIT_OK", "EXIT_USAGE", "main", "render_grids"]
 
@@ -269,6 +278,8 @@ class Narrator:
         self.names = names
         self.width = width
         self.turn_number = 0
+        self.grids_shown_at = -1
+        """The ``seq`` of the state whose grids were printed last (-1: none)."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -295,6 +306,7 @@ class Narrator:
     def opening_done(self, state: State) -> None:
         opener = state.turn
         self.grids(_public_grids(state))
+        self.grids_shown_at = state.seq
         self.say(f"Seat {opener} opens the round ({_opener_reason(state, opener)}).")
 
     def action(self, before: State, action: Action, after: State) -> None:
@@ -454,6 +466,233 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------------
+# play
+# ---------------------------------------------------------------------------
+
+_PLAY_HELP = """\
+Spaces are (row, col), counted from 0 as on the grids: "t 1 2" is row 1, column 2.
+  t R C   take the top discard and place it on (R, C)      (rule 3.3)
+  d       draw the top card of the draw pile                (rule 3.4)
+  p R C   place the drawn card on (R, C)                    (rule 3.5)
+  x R C   discard the drawn card and flip (R, C)            (rule 3.6)
+  f R C   flip (R, C): an opening flip, or a flip-only turn (rules 2.1, 3.7)
+  g       show the table again
+  ?       this help
+  q       leave the game
+Long forms work too (take, draw, place, discard, flip), and "1,2" or "(1,2)" for a space."""
+
+_WORDS: Final[dict[str, str]] = {
+    "t": "t", "take": "t", "d": "d", "draw": "d", "p": "p", "place": "p", "x": "x", "discard": "x",
+    "f": "f", "flip": "f", "g": "g", "grids": "g", "show": "g", "?": "?", "h": "?", "help": "?",
+    "q": "q", "quit": "q", "exit": "q",
+}
+
+
+_SPACE_ACTIONS: Final[dict[str, type[TakeDiscard | PlaceDrawn | DiscardDrawn | Flip]]] = {
+    "t": TakeDiscard, "p": PlaceDrawn, "x": DiscardDrawn, "f": Flip,
+}
+
+
+def parse_move(text: str, seat: int) -> Action | str:
+    """A typed move as an action of ``seat``, or one of the words ``"g"``, ``"?"``, ``"q"``.
+
+    Raises :class:`ValueError` with a message for text that is not a move.
+
+    >>> parse_move("t 1 2", 0)
+    TakeDiscard(player=0, row=1, col=2)
+    >>> parse_move("flip (2,3)", 1)
+    Flip(player=1, row=2, col=3)
+    >>> parse_move("d", 0)
+    Draw(player=0)
+    >>> parse_move("t 1", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: 't' needs a space: row and column, e.g. "t 1 2"
+    """
+    cleaned = text.strip().lower()
+    for ch in "(),;":
+        cleaned = cleaned.replace(ch, " ")
+    parts = cleaned.split()
+    if not parts:
+        raise ValueError("type a move, or ? for help")
+    word = parts[0]
+    if word[0] in "tpxf" and word[1:].isdigit() and len(parts) == 2:  # "t1 2"
+        parts = [word[0], word[1:], parts[1]]
+        word = parts[0]
+    kind = _WORDS.get(word)
+    if kind is None:
+        raise ValueError(f"unknown move {parts[0]!r}: type ? for help")
+    if kind in ("g", "?", "q", "d"):
+        if len(parts) != 1:
+            raise ValueError(f"{parts[0]!r} takes no space")
+        return Draw(seat) if kind == "d" else kind
+    numbers = parts[1:]
+    if len(numbers) != 2 or not all(n.lstrip("-").isdigit() for n in numbers):
+        raise ValueError(f"{parts[0]!r} needs a space: row and column, e.g. \"{kind} 1 2\"")
+    row, col = int(numbers[0]), int(numbers[1])
+    cls: type[TakeDiscard | PlaceDrawn | DiscardDrawn | Flip] = _SPACE_ACTIONS[kind]
+    return cls(seat, row, col)
+
+
+def _choices(state: State, seat: int) -> str:
+    """The moves open to ``seat`` now, in words."""
+    v = state.variant
+    if state.phase is Phase.OPENING:
+        left = v.initial_flips - len(state.opening[seat])
+        return f"opening: flip one of your face-down cards ({left} left): f R C"
+    if state.phase is Phase.DRAWN:
+        return f"you drew {_a(state.drawn)}: p R C place it | x R C discard it and flip (R, C)"
+    options = [f"t R C take the {state.top_discard}"]
+    if any(isinstance(a, Draw) for a in legal_actions(state)):
+        options.append("d draw")
+    if v.flip_turn:
+        options.append("f R C flip only")
+    return "your turn: " + " | ".join(options)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _show_table(state: State, narrator: Narrator) -> None:
+    """The status line and, unless the narrator has just drawn them, the grids."""
+    narrator.say()
+    narrator.say(f"Round {state.round}: discard pile {state.top_discard} on top "
+                 f"({_cards(len(state.discard_pile))}); draw pile {_cards(state.draw_pile_size)}; totals "
+                 + ", ".join(f"seat {p}: {t}" for p, t in enumerate(state.totals)))
+    if narrator.grids_shown_at != state.seq:
+        narrator.grids(_public_grids(state))
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    v = _variant(args)
+    players = len(args.bots) + 1
+    if not v.min_players <= players <= v.max_players:
+        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
+                         f"{len(args.bots)} bot(s) make {players}")
+    _bot_names(args.bots, v.replace(min_players=1))
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
+    me = args.seat
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
+    names = list(args.bots)
+    names.insert(me, "you")
+    bots = {p: make_bot(name, derive_seed(seed, "bot", p)) for p, name in enumerate(names) if p != me}
+    stdin: TextIO = args.stdin
+    narrator = Narrator(out, names, width=args.width)
+    narrator.say(f"Abyss: you are seat {me}, against " + ", ".join(f"seat {p} ({n})" for p, n in
+                                                                   enumerate(names) if p != me))
+    narrator.say(f"  variant: {_variant_summary(v)}; seed: {seed}. Type ? for help.")
+    state = new_game(players, v, seed)
+    narrator.round_start(state)
+    if state.phase is not Phase.OPENING:
+        narrator.opening_done(state)
+    shown = -1
+    while not state.is_over:
+        waiting = [p for p in state.to_act if p != me]
+        if waiting:  # bots first (in the opening they flip before you)
+            p = waiting[0]
+            action = bots[p].choose(view(state, p))
+        else:
+            if shown != state.seq and state.phase is not Phase.DRAWN:
+                _show_table(state, narrator)
+                shown = state.seq
+            narrator.say(_choices(state, me))
+            out.write("> ")
+            out.flush()
+            line = stdin.readline()
+            if not line:
+                narrator.say()
+                narrator.say("The input ended before the game was over.")
+                return EXIT_INPUT_ENDED
+            if not out.isatty():
+                out.write(line if line.endswith("\n") else line + "\n")  # echo scripted input
+            try:
+                move = parse_move(line, me)
+            except ValueError as error:
+                narrator.say(f"  {error}")
+                continue
+            if move == "?":
+                narrator.say(_PLAY_HELP)
+                continue
+            if move == "g":
+                shown = narrator.grids_shown_at = -1
+                continue
+            if move == "q":
+                narrator.say("You left the game.")
+                return EXIT_OK
+            assert not isinstance(move, str)
+            action = move
+            problem = check(state, action)
+            if problem is not None:
+                rule = f", rule {problem.rule}" if problem.rule else ""
+                narrator.say(f"  rejected: {problem.message} [{problem.code}{rule}]")
+                continue
+        after = apply(state, action)
+        narrator.action(state, action, after)
+        state = after
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# simulate
+# ---------------------------------------------------------------------------
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream: ``[#####.....] 120/400 games 30% 12 s``."""
+
+    def __init__(self, stream: TextIO, total: int, width: int = 30) -> None:
+        self.stream = stream
+        self.total = total
+        self.width = width
+        self.start = time.monotonic()
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        if filled == self.shown and done != total:
+            return
+        self.shown = filled
+        elapsed = time.monotonic() - self.start
+        bar = "#" * filled + "." * (self.width - filled)
+        percent = 100 * done // max(total, 1)
+        self.stream.write(f"\r[{bar}] {done}/{total} games {percent:3d}% {elapsed:5.0f} s")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    v = _variant(args)
+    names = _bot_names(args.bots, v)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
+    err: TextIO = args.stderr
+    show = args.progress or (args.progress is None and err.isatty() and args.games >= 20)
+    progress = ProgressBar(err, args.games) if show else None
+    executor: Executor | None = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        result = simulate(names, args.games, seed, executor, variant=v, rotate=not args.fixed_seats,
+                          progress=progress)
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if args.json:
+        data = result.to_dict()
+        data["bots_requested"] = names
+        json.dump(data, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    print(f"{args.games} games of {_variant_summary(v)} between {' and '.join(names)}; seed {seed}"
+          + ("" if args.fixed_seats else "; seats rotate from game to game"), file=out)
+    print(result.table(), file=out)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------
 
@@ -486,6 +725,47 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--width", type=int, default=100, help="line width for the grids (default: 100)")
     demo.set_defaults(handler=_cmd_demo)
+
+    play = sub.add_parser("play", help="play a game against bots in the terminal",
+                          description="Play a whole game against built-in bots. Before each of your moves "
+                                      "the grids are drawn (?? face down, blanks where a column was "
+                                      "swallowed), with the discard pile's top card, the draw pile and the "
+                                      "totals. Type a move and press Enter; spaces are (row, col) counted "
+                                      "from 0, as on the grids:\n\n" + _PLAY_HELP,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("--bots", nargs="+", default=["counting"], metavar="BOT",
+                      help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
+    play.add_argument("--seed", type=_seed_arg, default=None, help="the game's seed (default: random)")
+    _add_variant_args(play)
+    play.add_argument("--width", type=int, default=100, help="line width for the grids (default: 100)")
+    play.set_defaults(handler=_cmd_play)
+
+    sim = sub.add_parser("simulate", help="play many games between bots and print win rates",
+                         description="Play many games between built-in bots and print a results table: "
+                                     "win rate (a shared win counts 1/number of winners) with its 95% "
+                                     "margin, mean final total, mean round score, share of rounds closed "
+                                     "and of closes penalized (rule 6.5), rounds per game. The results "
+                                     "depend only on the bots, the variant, --games and --seed, not on "
+                                     "--jobs.")
+    sim.add_argument("--bots", nargs="+", default=["greedy", "counting"], metavar="BOT",
+                     help=f"the line-up, one bot per seat, from: {', '.join(BOTS)} "
+                          "(default: greedy counting)")
+    sim.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    sim.add_argument("--seed", type=_seed_arg, default=None,
+                     help="master seed (default: a fresh random one, printed); game i's seed is derived "
+                          "from it and i")
+    _add_variant_args(sim)
+    sim.add_argument("--jobs", type=int, default=1,
+                     help="worker processes; 0 = one per CPU core (default: 1, no extra process)")
+    sim.add_argument("--fixed-seats", action="store_true",
+                     help="keep every bot in its seat (default: seats rotate from game to game)")
+    sim.add_argument("--json", action="store_true", help="print the results as JSON")
+    bar = sim.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar on stderr (default: only on a terminal, for 20+ games)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show it")
+    sim.set_defaults(handler=_cmd_simulate)
     return parser
 
 
