@@ -33,6 +33,7 @@ from .grid import Grid
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
+from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import Dealer, Phase, RoundResult, State
 from .views import View, view
 
@@ -53,6 +54,7 @@ __all__ = [
     "DiscardDrawn",
     "Draw",
     "Flip",
+    "GameResult",
     "Grid",
     "IllegalActionError",
     "MalformedActionError",
@@ -61,6 +63,7 @@ __all__ = [
     "PlaceDrawn",
     "RoundResult",
     "SeedError",
+    "SimulationResult",
     "State",
     "TakeDiscard",
     "Variant",
@@ -70,5 +73,7 @@ __all__ = [
     "check",
     "legal_actions",
     "new_game",
+    "play_game",
+    "simulate",
     "view",
 ]
