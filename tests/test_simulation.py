@@ -1,4 +1,4 @@
-"""Playing games between bots: play_game and simulate (abyss_rules.simulate)."""
+"""Playing games between bots: play_game and simulate (abyss_rules.simulation)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules.bots import BotError, CountingBot, GreedyBot, RandomBot
-from abyss_rules.simulate import (
+from abyss_rules.simulation import (
     GameResult,
     SimulationError,
     derive_seed,

@@ -38,7 +38,7 @@ from .grid import Grid
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
-from .simulate import GameResult, derive_seed, play_game, simulate
+from .simulation import GameResult, derive_seed, play_game, simulate
 from .state import Phase, RoundResult, State
 from .views import view
 

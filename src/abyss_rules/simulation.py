@@ -10,7 +10,7 @@
   into a :class:`SimulationResult`. The result depends only on the line-up,
   the variant, the number of games and the seed -- never on what ran the games.
 
->>> from abyss_rules.simulate import play_game
+>>> from abyss_rules.simulation import play_game
 >>> result = play_game(["random", "random"], variant="short", seed=1)
 >>> result.totals, result.winners
 ((61, 122), (0,))
