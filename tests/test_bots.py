@@ -11,7 +11,7 @@ from tests.builders import hand_built, open_round, stacked
 
 import abyss_rules as ar
 from abyss_rules.bots import BOTS, Bot, BotError, CountingBot, GreedyBot, RandomBot, make_bot
-from abyss_rules.simulate import play_game
+from abyss_rules.simulation import play_game
 
 STD = ar.Variant.standard()
 ALL = (RandomBot, GreedyBot, CountingBot)
