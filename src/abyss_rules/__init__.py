@@ -1,6 +1,15 @@
 """abyss-rules: the reference rules engine for the card game *Abyss*.
 
-Immutable state, pure functions::
+Immutable state, pure functions: [`new_game`][abyss_rules.new_game] deals a game,
+[`legal_actions`][abyss_rules.legal_actions] lists what may be played now, and
+[`apply`][abyss_rules.apply] returns the state after an action, leaving its input
+untouched. Every name listed in `__all__` is importable from `abyss_rules` itself.
+
+The spec rules each function implements are cited by id in its docstring
+(see `spec/rules.md`, the rules page of the documentation).
+
+Examples:
+    A whole 3-player game of the standard variant, with random choices:
 
     >>> import random
     >>> import abyss_rules as ar
@@ -10,9 +19,6 @@ Immutable state, pure functions::
     ...     state = ar.apply(state, rng.choice(ar.legal_actions(state)))
     >>> state.totals, state.winners
     ((56, 140, 40), (2,))
-
-The spec rules each function implements are cited by id in its docstring
-(see ``spec/rules.md``).
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from .views import View, view
 
 __version__ = "0.1.0"
 RULES_VERSION = "1.0.0"
-"""The version of ``spec/rules.md`` this engine implements."""
+"""The version of `spec/rules.md` (its `rules_version` line) this engine implements."""
 
 __all__ = [
     "ACTION_TYPES",

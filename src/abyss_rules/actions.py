@@ -1,27 +1,26 @@
 """Actions: small frozen values that name the acting player (spec section 3).
 
-==================  ===============================================  ==========
-action              meaning                                          rules
-==================  ===============================================  ==========
-``Flip``            an opening flip, or the flip-only turn            2.1, 3.7
-``TakeDiscard``     take the top discard and place it on a space      3.3, 3.8
-``Draw``            draw the top card of the draw pile                3.4, 5.1
-``PlaceDrawn``      place the drawn card on a space                   3.5, 3.8
-``DiscardDrawn``    discard the drawn card and flip that space        3.6
-==================  ===============================================  ==========
+| action | meaning | rules |
+|---|---|---|
+| [`Flip`][abyss_rules.Flip] | an opening flip, or the flip-only turn | 2.1, 3.7 |
+| [`TakeDiscard`][abyss_rules.TakeDiscard] | take the top discard and place it on a space | 3.3, 3.8 |
+| [`Draw`][abyss_rules.Draw] | draw the top card of the draw pile | 3.4, 5.1 |
+| [`PlaceDrawn`][abyss_rules.PlaceDrawn] | place the drawn card on a space | 3.5, 3.8 |
+| [`DiscardDrawn`][abyss_rules.DiscardDrawn] | discard the drawn card and flip that space | 3.6 |
 
-Spaces are ``(row, col)``, 0-based. Constructing an action with a field that
-is not an ``int`` raises :class:`~abyss_rules.MalformedActionError`; whether
-the action is *legal* is decided by :func:`abyss_rules.apply`.
+Spaces are `(row, col)`, 0-based. Constructing an action with a field that
+is not an `int` raises [`MalformedActionError`][abyss_rules.MalformedActionError];
+whether the action is *legal* is decided by [`apply`][abyss_rules.apply].
 
->>> Flip(0, 1, 2)
-Flip(player=0, row=1, col=2)
->>> Flip(0, 1, 2) == Flip(0, 1, 2), Flip(0, 1, 2) == TakeDiscard(0, 1, 2)
-(True, False)
->>> Flip(0, "1", 2)
-Traceback (most recent call last):
-...
-abyss_rules.errors.MalformedActionError: [malformed_action] Flip.row must be an int, got '1'
+Examples:
+    >>> Flip(0, 1, 2)
+    Flip(player=0, row=1, col=2)
+    >>> Flip(0, 1, 2) == Flip(0, 1, 2), Flip(0, 1, 2) == TakeDiscard(0, 1, 2)
+    (True, False)
+    >>> Flip(0, "1", 2)
+    Traceback (most recent call last):
+    ...
+    abyss_rules.errors.MalformedActionError: [malformed_action] Flip.row must be an int, got '1'
 """
 
 from __future__ import annotations
@@ -47,7 +46,13 @@ class Flip:
     """Turn one of your face-down cards face up.
 
     In the opening it is one of your opening flips (rule 2.1); on your turn it
-    is the whole turn (rule 3.7, only when ``flip_turn`` is on).
+    is the whole turn (rule 3.7, only when `flip_turn` is on).
+
+    Examples:
+        >>> Flip(player=1, row=0, col=3)
+        Flip(player=1, row=0, col=3)
+        >>> Flip.KIND
+        'flip'
     """
 
     KIND: ClassVar[str] = "flip"
@@ -61,7 +66,14 @@ class Flip:
 
 @attrs.frozen(slots=True, cache_hash=True)
 class TakeDiscard:
-    """Take the top discard and place it on ``(row, col)`` (rule 3.3)."""
+    """Take the top discard and place it on `(row, col)` (rule 3.3).
+
+    The replaced card goes face up on top of the discard pile (rule 3.8).
+
+    Examples:
+        >>> TakeDiscard(0, 2, 1)
+        TakeDiscard(player=0, row=2, col=1)
+    """
 
     KIND: ClassVar[str] = "take_discard"
     player: int
@@ -74,7 +86,15 @@ class TakeDiscard:
 
 @attrs.frozen(slots=True, cache_hash=True)
 class Draw:
-    """Draw the top card of the draw pile, reshuffling first if it is empty (rules 3.4, 5.1)."""
+    """Draw the top card of the draw pile, reshuffling first if it is empty (rules 3.4, 5.1).
+
+    The drawn card is public; the same player then plays
+    [`PlaceDrawn`][abyss_rules.PlaceDrawn] or [`DiscardDrawn`][abyss_rules.DiscardDrawn].
+
+    Examples:
+        >>> Draw(3)
+        Draw(player=3)
+    """
 
     KIND: ClassVar[str] = "draw"
     player: int
@@ -85,7 +105,14 @@ class Draw:
 
 @attrs.frozen(slots=True, cache_hash=True)
 class PlaceDrawn:
-    """Place the drawn card on ``(row, col)`` (rule 3.5)."""
+    """Place the drawn card on `(row, col)` (rule 3.5).
+
+    The replaced card goes face up on top of the discard pile (rule 3.8).
+
+    Examples:
+        >>> PlaceDrawn(3, 0, 0)
+        PlaceDrawn(player=3, row=0, col=0)
+    """
 
     KIND: ClassVar[str] = "place_drawn"
     player: int
@@ -98,7 +125,12 @@ class PlaceDrawn:
 
 @attrs.frozen(slots=True, cache_hash=True)
 class DiscardDrawn:
-    """Discard the drawn card and flip the face-down card at ``(row, col)`` (rule 3.6)."""
+    """Discard the drawn card and flip the face-down card at `(row, col)` (rule 3.6).
+
+    Examples:
+        >>> DiscardDrawn(1, 1, 3)
+        DiscardDrawn(player=1, row=1, col=3)
+    """
 
     KIND: ClassVar[str] = "discard_drawn"
     player: int

@@ -1,13 +1,14 @@
 """Cards and decks (spec rule 1.1).
 
-A card is a plain ``int``: its value. A deck composition is a tuple of
-``(value, count)`` pairs in ascending value order; the *unshuffled* deck lists
-each value ``count`` times in that order (rule 9.4).
+A card is a plain `int`: its value. A deck composition is a tuple of
+`(value, count)` pairs in ascending value order; the *unshuffled* deck lists
+each value `count` times in that order (rule 9.4).
 
->>> len(unshuffled_deck(STANDARD_DECK))
-150
->>> unshuffled_deck(((0, 2), (5, 1)))
-(0, 0, 5)
+Examples:
+    >>> len(unshuffled_deck(STANDARD_DECK))
+    150
+    >>> unshuffled_deck(((0, 2), (5, 1)))
+    (0, 0, 5)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 Composition = tuple[tuple[int, int], ...]
-"""A deck composition: ``(value, count)`` pairs, values ascending and distinct."""
+"""A deck composition: `(value, count)` pairs, values ascending and distinct."""
 
 STANDARD_DECK: Final[Composition] = ((-2, 5), (-1, 10), (0, 15)) + tuple((v, 10) for v in range(1, 13))
 """The 150-card deck of rule 1.1: five -2s, ten -1s, fifteen 0s, ten each of 1 to 12."""
@@ -38,14 +39,20 @@ MAX_CARD_VALUE: Final = 1_000_000
 
 
 def unshuffled_deck(composition: Composition) -> tuple[int, ...]:
-    """The deck in its unshuffled order: values ascending, each repeated (rule 9.4)."""
+    """The deck in its unshuffled order: values ascending, each repeated its count (rule 9.4).
+
+    Examples:
+        >>> unshuffled_deck(((-2, 2), (0, 1), (7, 3)))
+        (-2, -2, 0, 7, 7, 7)
+    """
     return tuple(value for value, count in composition for _ in range(count))
 
 
 def composition_of(cards: Iterable[int]) -> Composition:
-    """The composition (multiset) of some cards, as ``(value, count)`` pairs.
+    """The composition (multiset) of some cards, as `(value, count)` pairs.
 
-    >>> composition_of([3, -2, 3])
-    ((-2, 1), (3, 2))
+    Examples:
+        >>> composition_of([3, -2, 3])
+        ((-2, 1), (3, 2))
     """
     return tuple(sorted(Counter(cards).items()))

@@ -1,22 +1,23 @@
 """Variant configuration and presets (spec section 10).
 
-A :class:`Variant` is a frozen, validated value holding every rule flag, the
-deck composition, the grid shape, the player range and the end-of-game
+A [`Variant`][abyss_rules.Variant] is a frozen, validated value holding every rule flag,
+the deck composition, the grid shape, the player range and the end-of-game
 conditions. Presets are ordinary values (rule 10.2): change any field with
-:meth:`Variant.replace`.
+[`Variant.replace`][abyss_rules.Variant.replace].
 
->>> Variant.standard().target_score
-100
->>> Variant.long().target_score
-150
->>> Variant.short().max_rounds
-1
->>> Variant.standard().replace(flip_turn=False).flip_turn
-False
->>> Variant(rows=1)
-Traceback (most recent call last):
-...
-abyss_rules.errors.ConfigError: [invalid_variant] rows must be an int from 2 to 16, got 1 (rule 10.3)
+Examples:
+    >>> Variant.standard().target_score
+    100
+    >>> Variant.long().target_score
+    150
+    >>> Variant.short().max_rounds
+    1
+    >>> Variant.standard().replace(flip_turn=False).flip_turn
+    False
+    >>> Variant(rows=1)
+    Traceback (most recent call last):
+    ...
+    abyss_rules.errors.ConfigError: [invalid_variant] rows must be an int from 2 to 16, got 1 (rule 10.3)
 """
 
 from __future__ import annotations
@@ -36,12 +37,21 @@ __all__ = ["MAX_GRID_SIDE", "MAX_PLAYERS", "Opener", "Variant"]
 MAX_GRID_SIDE: Final = 16
 """The largest number of rows or columns a variant may have."""
 MAX_PLAYERS: Final = 16
-"""The largest ``max_players`` a variant may have."""
+"""The largest `max_players` a variant may have."""
 _MAX_LIMIT: Final = 1_000_000_000
 
 
 class Opener(StrEnum):
-    """Who opens a round (rules 2.3 and 2.4)."""
+    """Who opens a round (rules 2.3 and 2.4): the type of [`Variant.opener`][abyss_rules.Variant.opener].
+
+    A string enum: a plain string is accepted wherever an `Opener` is.
+
+    Examples:
+        >>> Opener("previous_closer") is Opener.PREVIOUS_CLOSER
+        True
+        >>> Variant(opener="previous_closer").opener
+        <Opener.PREVIOUS_CLOSER: 'previous_closer'>
+    """
 
     HIGHEST_FLIPS = "highest_flips"
     """Every round: highest sum of opening flips, then highest card, then lowest seat."""
@@ -80,16 +90,25 @@ def _fail(message: str) -> ConfigError:
 class Variant:
     """Every rule setting of a game (spec rule 10.1), validated at construction (rule 10.3).
 
-    Construct a preset with :meth:`standard`, :meth:`short` or :meth:`long`,
-    then change fields with :meth:`replace`. An invalid combination raises
-    :class:`~abyss_rules.ConfigError` with code ``invalid_variant`` naming the
-    field.
+    Construct a preset with [`standard`][abyss_rules.Variant.standard],
+    [`short`][abyss_rules.Variant.short] or [`long`][abyss_rules.Variant.long], then change
+    fields with [`replace`][abyss_rules.Variant.replace]. An invalid combination raises
+    [`ConfigError`][abyss_rules.ConfigError] with code `invalid_variant` naming the
+    field. Variants compare and hash by value.
+
+    Examples:
+        >>> Variant(rows=2, cols=3, max_rounds=2) == Variant.standard().replace(rows=2, cols=3, max_rounds=2)
+        True
+        >>> Variant(target_score=None)
+        Traceback (most recent call last):
+        ...
+        abyss_rules.errors.ConfigError: [invalid_variant] the game could never end: ...
     """
 
     name: str = "standard"
     """A label for people; it has no effect on the rules."""
     deck: Composition = attrs.field(default=STANDARD_DECK, converter=_to_composition)
-    """Deck composition, ``(value, count)`` pairs, values ascending (rule 1.1)."""
+    """Deck composition, `(value, count)` pairs, values ascending (rule 1.1)."""
     rows: int = 3
     """Rows of each grid (rule 1.2); a column is swallowed when all its rows match."""
     cols: int = 4
@@ -111,11 +130,11 @@ class Variant:
     closer_multiplier: int = 2
     """The closer-penalty factor; 1 disables the penalty (rule 6.5)."""
     target_score: int | None = 100
-    """A total at or above this ends the game after the round (rule 7.2); ``None``: no target."""
+    """A total at or above this ends the game after the round (rule 7.2); `None`: no target."""
     max_rounds: int | None = None
-    """The game ends after this many rounds (rule 7.3); ``None``: no limit."""
+    """The game ends after this many rounds (rule 7.3); `None`: no limit."""
     max_turns_per_round: int | None = None
-    """House rule: a round ends after this many turns (rule 6.7); ``None``: no cap."""
+    """House rule: a round ends after this many turns (rule 6.7); `None`: no cap."""
 
     _geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
     _unshuffled: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
@@ -132,29 +151,64 @@ class Variant:
 
     @classmethod
     def standard(cls) -> Variant:
-        """The rules as written plus every default ruling (ruling 19)."""
+        """The rules as written plus every default ruling (ruling 19).
+
+        Examples:
+            >>> Variant.standard() == Variant()
+            True
+        """
         return _PRESETS["standard"]
 
     @classmethod
     def short(cls) -> Variant:
-        """A single round; the final score is that round's score, closer penalty included (ruling 20)."""
+        """A single round; the final score is that round's score, closer penalty included (ruling 20).
+
+        Examples:
+            >>> Variant.short().name, Variant.short().max_rounds
+            ('short', 1)
+        """
         return _PRESETS["short"]
 
     @classmethod
     def long(cls) -> Variant:
-        """Play to 150 instead of 100 (ruling 21)."""
+        """Play to 150 instead of 100 (ruling 21).
+
+        Examples:
+            >>> Variant.long().name, Variant.long().target_score
+            ('long', 150)
+        """
         return _PRESETS["long"]
 
     @classmethod
     def presets(cls) -> dict[str, Variant]:
-        """Every preset by name."""
+        """Every preset by name (a new dict each call).
+
+        Examples:
+            >>> sorted(Variant.presets())
+            ['long', 'short', 'standard']
+        """
         return dict(_PRESETS)
 
     def replace(self, **changes: Any) -> Variant:
-        """A copy with some fields changed, validated again.
+        """A copy with some fields changed, validated again (rules 10.2, 10.3).
 
-        >>> Variant.short().replace(closer_multiplier=1).closer_multiplier
-        1
+        Args:
+            **changes: New values by field name (the names of rule 10.1).
+
+        Returns:
+            The new variant; `self` is unchanged.
+
+        Raises:
+            ConfigError: With code `invalid_variant` for an unknown field name or a
+                value that fails validation.
+
+        Examples:
+            >>> Variant.short().replace(closer_multiplier=1).closer_multiplier
+            1
+            >>> Variant.short().replace(colour="red")
+            Traceback (most recent call last):
+            ...
+            abyss_rules.errors.ConfigError: [invalid_variant] unknown variant field(s): colour (rule 10.3)
         """
         unknown = sorted(set(changes) - set(FIELD_NAMES))
         if unknown:
@@ -165,7 +219,7 @@ class Variant:
 
     @property
     def cells(self) -> int:
-        """Spaces per grid: ``rows * cols``."""
+        """Spaces per grid: `rows * cols`."""
         return self.rows * self.cols
 
     @property
@@ -245,8 +299,11 @@ class Variant:
     def to_dict(self) -> dict[str, Any]:
         """The variant as plain JSON-ready data (field names as in rule 10.1).
 
-        >>> Variant.short().to_dict()["max_rounds"]
-        1
+        Examples:
+            >>> Variant.short().to_dict()["max_rounds"]
+            1
+            >>> Variant().to_dict()["deck"][:2]
+            [[-2, 5], [-1, 10]]
         """
         out: dict[str, Any] = {name: getattr(self, name) for name in FIELD_NAMES}
         out["deck"] = [list(pair) for pair in self.deck]
@@ -263,4 +320,4 @@ _PRESETS: Final[dict[str, Variant]] = {
 FIELD_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in attrs.fields(Variant) if f.init
 )
-"""The public field names of :class:`Variant`, in definition order."""
+"""The public field names of [`Variant`][abyss_rules.Variant], in definition order (rule 10.1)."""

@@ -1,18 +1,21 @@
 """Typed errors with stable machine-readable codes.
 
-Every error the library raises on bad input is an :class:`AbyssError`. Each
-carries
+Every error the library raises on bad input is an [`AbyssError`][abyss_rules.AbyssError].
+Each carries
 
-* ``code`` -- a stable string a program can switch on (see :class:`Code`);
-* ``rule`` -- the id of the spec rule it enforces (``None`` where no game rule
+* `code` -- a stable string a program can switch on (see [`Code`][abyss_rules.Code]);
+* `rule` -- the id of the spec rule it enforces (`None` where no game rule
   is involved, e.g. a wrong Python type);
-* ``message`` -- a sentence a person understands.
+* `message` -- a sentence a person understands.
 
->>> err = IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
->>> err.code, err.rule
-('not_your_turn', '3.9')
->>> isinstance(err, ValueError)
-True
+Examples:
+    >>> err = IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
+    >>> err.code, err.rule
+    ('not_your_turn', '3.9')
+    >>> isinstance(err, ValueError)
+    True
+    >>> str(err)
+    "[not_your_turn] it is seat 1's turn, not seat 0's (rule 3.9)"
 """
 
 from __future__ import annotations
@@ -32,7 +35,18 @@ __all__ = [
 
 
 class Code(StrEnum):
-    """The stable error codes. Values never change once published."""
+    """The stable error codes. Values never change once published.
+
+    A string enum: a code compares equal to its plain string value. The spec's
+    "Error codes" table lists the codes of the rules engine and when each is reported;
+    [`RULE_OF_CODE`][abyss_rules.RULE_OF_CODE] gives the rule each one enforces.
+
+    Examples:
+        >>> Code.NOT_YOUR_TURN == "not_your_turn"
+        True
+        >>> Code("space_face_up") is Code.SPACE_FACE_UP
+        True
+    """
 
     # Illegal actions (IllegalActionError)
     GAME_OVER = "game_over"
@@ -86,11 +100,28 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.GAME_TOO_LONG: None,
     Code.INVALID_SIMULATION: None,
 }
-"""The spec rule each code enforces (``None``: not a game rule)."""
+"""The spec rule each code enforces (`None`: not a game rule).
+
+Examples:
+    >>> RULE_OF_CODE["not_your_turn"], RULE_OF_CODE["malformed_action"]
+    ('3.9', None)
+"""
 
 
 class AbyssError(Exception):
-    """Base class of every error abyss-rules raises on bad input."""
+    """Base class of every error abyss-rules raises on bad input.
+
+    Args:
+        code: The stable code (a [`Code`][abyss_rules.Code] or its string value).
+        message: A sentence for people.
+        rule: The spec rule id; by default the one [`RULE_OF_CODE`][abyss_rules.RULE_OF_CODE]
+            gives for `code`.
+
+    Examples:
+        >>> error = AbyssError(Code.SPACE_SWALLOWED, "space (1, 0) of seat 2 was swallowed")
+        >>> error.code, error.rule, error.message
+        ('space_swallowed', '3.10', 'space (1, 0) of seat 2 was swallowed')
+    """
 
     code: str
     rule: str | None
@@ -115,16 +146,42 @@ class AbyssError(Exception):
         return (type(self), (self.code, self.message, self.rule))
 
     def to_dict(self) -> dict[str, str | None]:
-        """The error as a JSON-ready mapping: ``code``, ``rule`` and ``message``."""
+        """The error as a JSON-ready mapping: `code`, `rule` and `message`.
+
+        Examples:
+            >>> IllegalActionError(Code.GAME_OVER, "the game is over").to_dict()
+            {'code': 'game_over', 'rule': '7.5', 'message': 'the game is over'}
+        """
         return {"code": self.code, "rule": self.rule, "message": self.message}
 
 
 class IllegalActionError(AbyssError, ValueError):
-    """A well-formed action that the rules do not allow in this state."""
+    """A well-formed action that the rules do not allow in this state (also a `ValueError`).
+
+    Raised by [`apply`][abyss_rules.apply]; [`check`][abyss_rules.check] returns it instead.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> try:
+        ...     ar.apply(state, ar.Draw(0))
+        ... except ar.IllegalActionError as error:
+        ...     print(error)
+        [wrong_phase] the round is in its opening: only opening flips are legal, seat 0 cannot draw (rule 3.2)
+    """
 
 
 class MalformedActionError(AbyssError, TypeError):
-    """Something that is not a well-formed action (wrong type, non-int field)."""
+    """Something that is not a well-formed action (wrong type, non-int field); also a `TypeError`.
+
+    Its code is `malformed_action`, or `invalid_state` when a library call is given
+    something that is not a game state.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> ar.check(ar.new_game(seed=1), "draw").code
+        'malformed_action'
+    """
 
     def __init__(self, message: str, code: str = Code.MALFORMED_ACTION, rule: str | None = None) -> None:
         super().__init__(code, message, rule)
@@ -134,11 +191,28 @@ class MalformedActionError(AbyssError, TypeError):
 
 
 class ConfigError(AbyssError, ValueError):
-    """An invalid variant, player count or deck order."""
+    """An invalid variant, player count or deck order (also a `ValueError`).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.new_game(players=9)
+        ... except ar.ConfigError as error:
+        ...     print(error.code, error.rule)
+        invalid_players 1.3
+    """
 
 
 class SeedError(AbyssError, ValueError):
-    """A seed that is not an int in ``[0, 2**256)`` or exactly 32 bytes."""
+    """A seed that is not an int in `[0, 2**256)` or exactly 32 bytes (rule 9.1; also a `ValueError`).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> ar.new_game(seed=b"too short")
+        Traceback (most recent call last):
+        ...
+        abyss_rules.errors.SeedError: [invalid_seed] a bytes seed must be exactly 32 bytes long, got 9 ...
+    """
 
     def __init__(self, message: str, code: str = Code.INVALID_SEED, rule: str | None = None) -> None:
         super().__init__(code, message, rule)

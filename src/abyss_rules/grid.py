@@ -1,19 +1,20 @@
 """Grid geometry and per-player grid snapshots (spec rule 1.2).
 
-A grid has ``rows x cols`` spaces. Space ``(row, col)`` has the *index*
-``row * cols + col`` (row-major). The engine keeps every player's grid in one
-flat tuple of card values (player ``p``'s space ``s`` at ``p * cells + s``)
+A grid has `rows x cols` spaces. Space `(row, col)` has the *index*
+`row * cols + col` (row-major). The engine keeps every player's grid in one
+flat tuple of card values (player `p`'s space `s` at `p * cells + s`)
 and two bit masks over the same positions: face-up spaces and swallowed
-spaces. :class:`Geometry` holds the precomputed tables for one shape;
-:class:`Grid` is a friendly read-only snapshot of one player's grid.
+spaces. [`Geometry`][abyss_rules.grid.Geometry] holds the precomputed tables for one shape;
+[`Grid`][abyss_rules.Grid] is a friendly read-only snapshot of one player's grid.
 
->>> g = Geometry(3, 4)
->>> g.index(1, 2)
-6
->>> g.position(6)
-(1, 2)
->>> bin(g.column_masks[0])
-'0b100010001'
+Examples:
+    >>> g = Geometry(3, 4)
+    >>> g.index(1, 2)
+    6
+    >>> g.position(6)
+    (1, 2)
+    >>> bin(g.column_masks[0])
+    '0b100010001'
 """
 
 from __future__ import annotations
@@ -23,9 +24,15 @@ import attrs
 __all__ = ["Geometry", "Grid"]
 
 class Geometry:
-    """Precomputed tables for a ``rows x cols`` grid (rule 1.2).
+    """Precomputed tables for a `rows x cols` grid (rule 1.2).
 
-    Not part of the state: every :class:`~abyss_rules.Variant` owns one.
+    Not part of the state: every [`Variant`][abyss_rules.Variant] owns one
+    ([`Variant.geometry`][abyss_rules.Variant.geometry]).
+
+    Examples:
+        >>> g = Geometry.of(3, 4)
+        >>> g.cells, g.column_spaces[1]
+        (12, (1, 5, 9))
     """
 
     __slots__ = ("rows", "cols", "cells", "full_mask", "space_of", "positions", "column_masks",
@@ -49,7 +56,12 @@ class Geometry:
 
     @classmethod
     def of(cls, rows: int, cols: int) -> Geometry:
-        """The shared tables of a shape (built once per shape)."""
+        """The shared tables of a shape (built once per shape).
+
+        Examples:
+            >>> Geometry.of(3, 4) is Geometry.of(3, 4)
+            True
+        """
         key = (rows, cols)
         found = _GEOMETRIES.get(key)
         if found is None:
@@ -57,15 +69,30 @@ class Geometry:
         return found
 
     def index(self, row: int, col: int) -> int:
-        """The index of space ``(row, col)``."""
+        """The index of space `(row, col)`: `row * cols + col`.
+
+        Examples:
+            >>> Geometry.of(3, 4).index(2, 3)
+            11
+        """
         return self.space_of[(row, col)]
 
     def position(self, index: int) -> tuple[int, int]:
-        """The ``(row, col)`` of space ``index``."""
+        """The `(row, col)` of space `index`.
+
+        Examples:
+            >>> Geometry.of(3, 4).position(11)
+            (2, 3)
+        """
         return self.positions[index]
 
     def spaces(self, mask: int) -> tuple[int, ...]:
-        """The space indices whose bits are set in ``mask``, ascending (cached)."""
+        """The space indices whose bits are set in `mask`, ascending (cached).
+
+        Examples:
+            >>> Geometry.of(3, 4).spaces(0b100000101)
+            (0, 2, 8)
+        """
         found = self.spaces_of_mask.get(mask)
         if found is None:
             found = tuple(s for s in range(self.cells) if mask >> s & 1)
@@ -79,7 +106,7 @@ _BITS: dict[int, tuple[int, ...]] = {}
 
 
 def _bits(cells: int) -> tuple[int, ...]:
-    """``(1, 2, 4, ...)``: the bit of each of ``cells`` spaces."""
+    """`(1, 2, 4, ...)`: the bit of each of `cells` spaces."""
     found = _BITS.get(cells)
     if found is None:
         found = _BITS[cells] = tuple(1 << s for s in range(cells))
@@ -90,14 +117,19 @@ def _bits(cells: int) -> tuple[int, ...]:
 class Grid:
     """One player's grid at one moment: a read-only snapshot.
 
-    ``cards`` holds every card value, face-down ones included -- only the
-    authoritative :class:`~abyss_rules.State` can build it that way; a view
-    holds ``None`` for face-down spaces. Swallowed spaces hold ``None`` in
-    both.
+    `cards` holds every card value, face-down ones included -- only the
+    authoritative [`State`][abyss_rules.State] can build it that way; a view
+    holds `None` for face-down spaces. Swallowed spaces hold `None` in
+    both. Every tuple is indexed by space index (`row * cols + col`).
 
-    >>> grid = Grid(rows=1, cols=2, cards=(5, None), face_up=(True, False), swallowed=(False, False))
-    >>> grid.visible
-    (5, None)
+    Examples:
+        >>> grid = Grid(rows=1, cols=2, cards=(5, None), face_up=(True, False), swallowed=(False, False))
+        >>> grid.visible
+        (5, None)
+        >>> grid.face_down, grid.remaining
+        ((1,), (0, 1))
+        >>> print(grid)
+         5 ??
     """
 
     rows: int
@@ -113,9 +145,13 @@ class Grid:
     def from_flat(
         cls, rows: int, cols: int, cards: tuple[int, ...], up: int, gone: int, player: int
     ) -> Grid:
-        """Player ``player``'s grid from the engine's flat representation.
+        """Player `player`'s grid from the engine's flat representation.
 
-        See :mod:`abyss_rules.state` for the representation.
+        See [`abyss_rules.state`][abyss_rules.state] for the representation.
+
+        Examples:
+            >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0100, gone=0b1000, player=1).cards
+            (9, None)
         """
         cells = rows * cols
         base = player * cells
@@ -132,7 +168,7 @@ class Grid:
 
     @property
     def visible(self) -> tuple[int | None, ...]:
-        """Face-up values by space index, ``None`` where face down or swallowed."""
+        """Face-up values by space index, `None` where face down or swallowed."""
         return tuple(c if up else None for c, up in zip(self.cards, self.face_up, strict=True))
 
     @property
@@ -150,7 +186,17 @@ class Grid:
         return tuple(s for s, gone in enumerate(self.swallowed) if not gone)
 
     def rows_of(self, hidden: str = "??", gone: str = "  ") -> list[list[str]]:
-        """The grid as rows of short strings, for printing."""
+        """The grid as rows of short strings, for printing.
+
+        Face-up cards show their value, face-down ones `hidden`, swallowed spaces `gone`;
+        `str(grid)` joins these rows.
+
+        Examples:
+            >>> grid = Grid(rows=2, cols=2, cards=(5, None, -1, None), face_up=(True, False, True, False),
+            ...             swallowed=(False, False, False, True))
+            >>> grid.rows_of()
+            [[' 5', '??'], ['-1', '  ']]
+        """
         out: list[list[str]] = []
         for r in range(self.rows):
             line = []

@@ -3,21 +3,24 @@
 Every random choice in a game -- each round's deal and each reshuffle -- comes
 from one stream of 32-bit words derived from a secret 32-byte seed:
 
-* block ``i`` is ``SHA-256(seed || i)``, ``i`` as an 8-byte big-endian
+* block `i` is `SHA-256(seed || i)`, `i` as an 8-byte big-endian
   unsigned integer (rule 9.2);
 * the stream is the blocks' bytes read as big-endian 32-bit words, eight words
   per block, in order;
-* a bounded integer below ``n`` is drawn by rejection sampling (rule 9.3);
-* a shuffle is the Fisher--Yates shuffle from the last position down (rule 9.4).
+* a bounded integer below `n` is drawn by rejection sampling (rule 9.3);
+* a shuffle is the Fisher-Yates shuffle from the last position down (rule 9.4).
 
-The generator never uses :mod:`random`. Knowing every card revealed so far
+The generator never uses Python's `random` module. Knowing every card revealed so far
 does not help predict the next one without the seed (SHA-256 in counter mode).
+The functions are pure: each takes the seed and a *position* (words consumed so far)
+and returns the new position with its result.
 
->>> seed = bytes(32)
->>> words(seed, 0, 2)
-(741658141, 4063986572)
->>> shuffled(seed, 0, [1, 2, 3, 4, 5])
-((3, 5, 4, 1, 2), 4)
+Examples:
+    >>> seed = bytes(32)
+    >>> words(seed, 0, 2)
+    (741658141, 4063986572)
+    >>> shuffled(seed, 0, [1, 2, 3, 4, 5])
+    ((3, 5, 4, 1, 2), 4)
 """
 
 from __future__ import annotations
@@ -59,27 +62,37 @@ _COUNTER = Struct(">Q")
 T = TypeVar("T")
 
 Seed = int | bytes
-"""What :func:`normalize_seed` accepts: 32 raw bytes or an int in ``[0, 2**256)``."""
+"""What [`normalize_seed`][abyss_rules.randomness.normalize_seed] accepts: 32 raw bytes or an int
+in `[0, 2**256)`."""
 
 
 def fresh_seed() -> bytes:
-    """Return a new secret seed from the operating system's secure source (rule 9.1)."""
+    """Return a new secret seed from the operating system's secure source (rule 9.1).
+
+    Examples:
+        >>> len(fresh_seed()), fresh_seed() != fresh_seed()
+        (32, True)
+    """
     return secrets.token_bytes(SEED_BYTES)
 
 
 def normalize_seed(seed: Seed | None) -> bytes:
     """Turn a user-given seed into the 32 bytes the generator uses (rule 9.1).
 
-    ``None`` draws a fresh secret seed; an ``int`` ``s`` with
-    ``0 <= s < 2**256`` becomes ``s.to_bytes(32, "big")``; ``bytes`` must be
+    `None` draws a fresh secret seed; an `int` `s` with
+    `0 <= s < 2**256` becomes `s.to_bytes(32, "big")`; `bytes` must be
     exactly 32 long.
 
-    >>> normalize_seed(1).hex()[-4:]
-    '0001'
-    >>> normalize_seed(-1)
-    Traceback (most recent call last):
-    ...
-    abyss_rules.errors.SeedError: [invalid_seed] an int seed must be in [0, 2**256), got -1 (rule 9.1)
+    Raises:
+        SeedError: With code `invalid_seed` for anything else (a `bool` too).
+
+    Examples:
+        >>> normalize_seed(1).hex()[-4:]
+        '0001'
+        >>> normalize_seed(-1)
+        Traceback (most recent call last):
+        ...
+        abyss_rules.errors.SeedError: [invalid_seed] an int seed must be in [0, 2**256), got -1 (rule 9.1)
     """
     if seed is None:
         return fresh_seed()
@@ -97,7 +110,7 @@ def normalize_seed(seed: Seed | None) -> bytes:
 
 
 def _digest(seed: bytes, index: int) -> bytes:
-    """Block ``index`` of the stream: ``SHA-256(seed || u64be(index))`` (rule 9.2)."""
+    """Block `index` of the stream: `SHA-256(seed || u64be(index))` (rule 9.2)."""
     digest: bytes = sha256(seed + _COUNTER.pack(index)).digest()
     return digest
 
@@ -107,7 +120,7 @@ def _block(seed: bytes, index: int) -> tuple[int, ...]:
 
 
 class _Stream:
-    """Reads words from ``position`` on; ``position`` ends at the next unread word."""
+    """Reads words from `position` on; `position` ends at the next unread word."""
 
     __slots__ = ("seed", "position", "_buffer", "_offset")
 
@@ -135,18 +148,29 @@ class _Stream:
 
 
 def words(seed: bytes, position: int, count: int) -> tuple[int, ...]:
-    """Return ``count`` words of the stream starting at word ``position`` (rule 9.2)."""
+    """Return `count` words of the stream starting at word `position` (rule 9.2).
+
+    Examples:
+        >>> words(bytes(32), 8, 2)          # block 1 starts at word 8
+        (148898406, 4293962444)
+    """
     stream = _Stream(seed, position)
     return tuple(stream.next_word() for _ in range(count))
 
 
 def randbelow(seed: bytes, position: int, n: int) -> tuple[int, int]:
-    """Draw an unbiased integer in ``[0, n)`` (rule 9.3).
+    """Draw an unbiased integer in `[0, n)` (rule 9.3).
 
-    Returns ``(value, new_position)``. ``n`` must be in ``[1, 2**32]``.
+    Returns `(value, new_position)`. `n` must be in `[1, 2**32]`.
 
-    >>> randbelow(bytes(32), 0, 6)
-    (1, 1)
+    Raises:
+        ValueError: `n` is out of range.
+
+    Examples:
+        >>> randbelow(bytes(32), 0, 6)
+        (1, 1)
+        >>> randbelow(bytes(32), 1, 3_000_000_000)   # one word rejected
+        (1522477695, 3)
     """
     if not 1 <= n <= _TWO_32:
         raise ValueError(f"n must be in [1, 2**32], got {n}")
@@ -156,11 +180,17 @@ def randbelow(seed: bytes, position: int, n: int) -> tuple[int, int]:
 
 
 def shuffled(seed: bytes, position: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
-    """Fisher--Yates shuffle of ``items`` (rule 9.4).
+    """Fisher-Yates shuffle of `items` (rule 9.4).
 
-    For ``i`` from ``len(items) - 1`` down to ``1``: draw ``j = below(i + 1)``
-    and swap positions ``i`` and ``j``. Returns ``(shuffled_items,
-    new_position)``; index 0 of the result is the top of the pile it forms.
+    For `i` from `len(items) - 1` down to `1`: draw `j = below(i + 1)`
+    and swap positions `i` and `j`. Returns `(shuffled_items,
+    new_position)`; index 0 of the result is the top of the pile it forms.
+
+    Examples:
+        >>> shuffled(bytes(32), 0, range(1, 11))
+        ((9, 5, 1, 4, 3, 10, 7, 8, 6, 2), 9)
+        >>> shuffled(bytes(32), 0, ["only"])        # fewer than 2 items: no word used
+        (('only',), 0)
     """
     cards = list(items)
     n = len(cards)
@@ -189,7 +219,7 @@ def _shuffle_with_rejections(seed: bytes, position: int, cards: list[T]) -> tupl
 
 
 def _tables(n: int) -> tuple[int, list[int]]:
-    """For a shuffle of ``n``: the lowest rejection limit of its draws, and their moduli in order."""
+    """For a shuffle of `n`: the lowest rejection limit of its draws, and their moduli in order."""
     found = _TABLES.get(n)
     if found is None:
         moduli = list(range(n, 1, -1))
@@ -201,7 +231,7 @@ _TABLES: dict[int, tuple[int, list[int]]] = {}
 
 
 def _words_from(seed: bytes, block: int, count: int) -> list[int]:
-    """At least ``count`` words, from the start of ``block`` on, in whole blocks."""
+    """At least `count` words, from the start of `block` on, in whole blocks."""
     blocks = range(block, block - (-count // _WORDS_PER_BLOCK))
     data = b"".join([_digest(seed, b) for b in blocks])
     return list(Struct(f">{len(blocks) * _WORDS_PER_BLOCK}I").unpack(data))

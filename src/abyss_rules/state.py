@@ -1,24 +1,32 @@
 """The game state: one immutable, hashable value (spec sections 1-7).
 
-:class:`State` holds everything about a game, secret cards included: it is
+[`State`][abyss_rules.State] holds everything about a game, secret cards included: it is
 the authoritative state a server keeps. It never changes; the rule functions
 return new states. It compares and hashes by value.
 
-Representation (chosen for speed, see ``benchmarks/playouts.py``):
+Representation (chosen for speed, see `benchmarks/playouts.py`):
 
-* ``cards`` -- every player's grid in one flat tuple of ints: player ``p``'s
-  space ``s`` is ``cards[p * cells + s]`` (space ``s = row * cols + col``).
-  A swallowed space holds ``0``.
-* ``face_up`` and ``swallowed`` -- bit masks over the same positions (bit
-  ``p * cells + s``).
-* ``draw_pile`` and ``discard_pile`` -- tuples of ints listed **top first**.
+* `cards` -- every player's grid in one flat tuple of ints: player `p`'s
+  space `s` is `cards[p * cells + s]` (space `s = row * cols + col`).
+  A swallowed space holds `0`.
+* `face_up` and `swallowed` -- bit masks over the same positions (bit
+  `p * cells + s`).
+* `draw_pile` and `discard_pile` -- tuples of ints listed **top first**.
 
-:meth:`State.grid` and the other properties give friendlier read access.
+[`State.grid`][abyss_rules.State.grid] and the other properties give friendlier read access.
 
-``State`` is a :class:`typing.NamedTuple` underneath -- a frozen attrs class
+`State` is a `typing.NamedTuple` underneath -- a frozen attrs class
 with 17 fields took 3.2 µs to build on the reference machine against 0.2 µs
 for a tuple, and a state is built on every action -- but it is not equal to
-any plain tuple, and its ``repr`` never shows secret information.
+any plain tuple, and its `repr` never shows secret information.
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> state = ar.new_game(players=2, seed=42)
+    >>> state
+    <State round=1 phase=opening turn=-1 players=2 seq=0 totals=[0, 0]>
+    >>> state.cards[:4], state.face_up, state.discard_pile
+    ((3, 6, 3, 8), 0, (-1,))
 """
 
 from __future__ import annotations
@@ -36,14 +44,21 @@ __all__ = ["Dealer", "Phase", "RoundResult", "State"]
 
 
 class Phase(StrEnum):
-    """What the game is waiting for (spec section 3, "Phases")."""
+    """What the game is waiting for (spec section 3, "Phases").
+
+    A string enum: each phase compares equal to its value.
+
+    Examples:
+        >>> Phase.OPENING == "opening", Phase("drawn")
+        (True, <Phase.DRAWN: 'drawn'>)
+    """
 
     OPENING = "opening"
     """Players still owe opening flips (rules 2.1, 2.2); any of them may act."""
     TURN = "turn"
-    """``State.turn`` chooses a turn option (rule 3.2)."""
+    """`State.turn` chooses a turn option (rule 3.2)."""
     DRAWN = "drawn"
-    """``State.turn`` holds a drawn card and must place or discard it (rule 3.4)."""
+    """`State.turn` holds a drawn card and must place or discard it (rule 3.4)."""
     GAME_OVER = "game_over"
     """The game has ended (rules 7.2-7.5)."""
 
@@ -53,7 +68,12 @@ class Dealer:
     """The secret source of every future card: the seed, the generator's
     position, and any explicit deck orders still to deal (rules 9.1-9.6).
 
-    Never shown to a player (rule 8.2); its ``repr`` hides the seed.
+    Never shown to a player (rule 8.2); its `repr` hides the seed.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> ar.new_game(players=2, seed=42).dealer      # round 1's deal used words 0 to 148
+        Dealer(<secret>, position=149, decks=0)
     """
 
     seed: bytes
@@ -69,14 +89,26 @@ class Dealer:
 
 @attrs.frozen(slots=True)
 class RoundResult:
-    """The end of one round, kept in :attr:`State.history` (rule 6.6)."""
+    """The end of one round, kept in [`State.history`][abyss_rules.State] (rule 6.6).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=5)
+        >>> while not state.is_over:                   # always the last legal action: flips
+        ...     state = ar.apply(state, ar.legal_actions(state)[-1])
+        >>> result = state.last_round
+        >>> result.round, result.closer, result.raw_scores, result.penalized
+        (1, 0, (48, 64), False)
+        >>> result.scores == result.totals == state.totals
+        True
+    """
 
     round: int
     """The round number, from 1."""
     grids: tuple[Grid, ...]
     """Every player's grid after the final reveal (rule 6.3) and its swallows (rule 4.3)."""
     closer: int | None
-    """The seat that closed the round (rule 6.1); ``None`` when the stalling cap ended it (rule 6.7)."""
+    """The seat that closed the round (rule 6.1); `None` when the stalling cap ended it (rule 6.7)."""
     raw_scores: tuple[int, ...]
     """Each player's round score before the closer penalty (rule 6.4)."""
     scores: tuple[int, ...]
@@ -112,24 +144,34 @@ class _Fields(NamedTuple):
 
 
 class State(_Fields):
-    """The whole game at one moment. Build one with :func:`abyss_rules.new_game`.
+    """The whole game at one moment. Build one with [`new_game`][abyss_rules.new_game].
 
     Fields (all public, all immutable):
 
-    * ``variant`` -- the :class:`~abyss_rules.Variant`;
-    * ``phase`` -- the :class:`Phase`;
-    * ``round`` -- the round number, from 1;
-    * ``turn`` -- the seat to act in the turn and drawn phases, else ``-1``;
-    * ``cards``, ``face_up``, ``swallowed`` -- every grid (see the module docs);
-    * ``draw_pile``, ``discard_pile`` -- the piles, top first;
-    * ``drawn`` -- the drawn card in the drawn phase, else ``None``;
-    * ``closer`` -- the seat that closed this round (rule 6.1), else ``None``;
-    * ``opening`` -- per seat, the values of this round's opening flips (rule 2.1);
-    * ``turns`` -- turns completed this round (rule 6.7);
-    * ``totals`` -- every seat's total of the rounds already scored (rule 7.1);
-    * ``history`` -- a :class:`RoundResult` per finished round (rule 6.6);
-    * ``dealer`` -- the secret :class:`Dealer` (rule 8.2);
-    * ``seq`` -- the number of actions applied since the game began.
+    * `variant` -- the [`Variant`][abyss_rules.Variant];
+    * `phase` -- the [`Phase`][abyss_rules.Phase];
+    * `round` -- the round number, from 1;
+    * `turn` -- the seat to act in the turn and drawn phases, else `-1`;
+    * `cards`, `face_up`, `swallowed` -- every grid (see [`abyss_rules.state`][abyss_rules.state]);
+    * `draw_pile`, `discard_pile` -- the piles, top first;
+    * `drawn` -- the drawn card in the drawn phase, else `None`;
+    * `closer` -- the seat that closed this round (rule 6.1), else `None`;
+    * `opening` -- per seat, the values of this round's opening flips (rule 2.1);
+    * `turns` -- turns completed this round (rule 6.7);
+    * `totals` -- every seat's total of the rounds already scored (rule 7.1);
+    * `history` -- a [`RoundResult`][abyss_rules.RoundResult] per finished round (rule 6.6);
+    * `dealer` -- the secret [`Dealer`][abyss_rules.Dealer] (rule 8.2);
+    * `seq` -- the number of actions applied since the game began.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=42)
+        >>> state.phase, state.round, state.turn, state.owing_flips
+        (<Phase.OPENING: 'opening'>, 1, -1, (0, 1))
+        >>> state.top_discard, state.draw_pile_size
+        (-1, 125)
+        >>> ar.apply(state, ar.Flip(0, 0, 3)).opening
+        ((8,), ())
     """
 
     __slots__ = ()
@@ -168,14 +210,14 @@ class State(_Fields):
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats with the lowest total once the game is over (rule 7.4); ``()`` before."""
+        """The seats with the lowest total once the game is over (rule 7.4); `()` before."""
         if self.phase is not Phase.GAME_OVER:
             return ()
         return winners(self.totals)
 
     @property
     def current_player(self) -> int | None:
-        """The seat whose turn it is, or ``None`` in the opening and after the game."""
+        """The seat whose turn it is, or `None` in the opening and after the game."""
         return self.turn if self.turn >= 0 else None
 
     @property
@@ -189,7 +231,7 @@ class State(_Fields):
 
     @property
     def owing_flips(self) -> tuple[int, ...]:
-        """The seats that still owe opening flips (rule 2.1); ``()`` outside the opening."""
+        """The seats that still owe opening flips (rule 2.1); `()` outside the opening."""
         if self.phase is not Phase.OPENING:
             return ()
         need = self.variant.initial_flips
@@ -197,7 +239,7 @@ class State(_Fields):
 
     @property
     def top_discard(self) -> int | None:
-        """The top card of the discard pile, or ``None`` if it is empty."""
+        """The top card of the discard pile, or `None` if it is empty."""
         return self.discard_pile[0] if self.discard_pile else None
 
     @property
@@ -207,14 +249,24 @@ class State(_Fields):
 
     @property
     def last_round(self) -> RoundResult | None:
-        """The most recently finished round, or ``None`` during round 1 (rule 6.6)."""
+        """The most recently finished round, or `None` during round 1 (rule 6.6)."""
         return self.history[-1] if self.history else None
 
     def grid(self, player: int) -> Grid:
-        """A snapshot of ``player``'s grid, face-down values included.
+        """A snapshot of `player`'s grid, face-down values included.
 
         This is the authoritative state; never send it to a client. Use
-        ``abyss_rules.view`` for what a player may see (rule 8.3).
+        [`view`][abyss_rules.view] for what a player may see (rule 8.3).
+
+        Raises:
+            IndexError: `player` is not a seat of the game.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> print(ar.apply(ar.new_game(players=2, seed=42), ar.Flip(0, 0, 3)).grid(0))
+            ?? ?? ??  8
+            ?? ?? ?? ??
+            ?? ?? ?? ??
         """
         if type(player) is not int or not 0 <= player < len(self.totals):
             raise IndexError(f"no seat {player!r} in a {len(self.totals)}-player game")
@@ -222,11 +274,17 @@ class State(_Fields):
         return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.swallowed, player)
 
     def grids(self) -> tuple[Grid, ...]:
-        """Every player's grid (see :meth:`grid`)."""
+        """Every player's grid (see [`grid`][abyss_rules.State.grid])."""
         return tuple(self.grid(p) for p in range(len(self.totals)))
 
     def face_down_count(self, player: int) -> int:
-        """How many face-down cards ``player`` has (rule 6.1)."""
+        """How many face-down cards `player` has (rule 6.1).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.new_game(players=2, seed=42).face_down_count(0)
+            12
+        """
         cells = self.variant.cells
         shift = player * cells
         full = (1 << cells) - 1

@@ -1,22 +1,23 @@
 """What one player (or a spectator) may see: views built from public information (spec section 8).
 
-:func:`view` copies, field by field, only what rule 8.1 makes public -- an
+[`view`][abyss_rules.view] copies, field by field, only what rule 8.1 makes public -- an
 allow-list: face-up values, the discard pile, the size of the draw pile, the
 drawn card, the scores, whose turn it is. Face-down values, the draw pile's
 contents and the dealer's seed are never read into a view (rule 8.2), so a
 view is safe to send to a client.
 
 Since no player holds private information in *Abyss* (ruling 26), every
-seat's view holds the same game facts; ``viewer`` and ``legal_actions`` (the
+seat's view holds the same game facts; `viewer` and `legal_actions` (the
 viewer's own) differ.
 
->>> import abyss_rules as ar
->>> state = ar.new_game(players=2, seed=3)
->>> v = ar.view(state, 0)
->>> v.grids[0].cards          # all twelve cards face down: no values
-(None, None, None, None, None, None, None, None, None, None, None, None)
->>> v.draw_pile_size, len(v.legal_actions)
-(125, 12)
+Examples:
+    >>> import abyss_rules as ar
+    >>> state = ar.new_game(players=2, seed=3)
+    >>> v = ar.view(state, 0)
+    >>> v.grids[0].cards          # all twelve cards face down: no values
+    (None, None, None, None, None, None, None, None, None, None, None, None)
+    >>> v.draw_pile_size, len(v.legal_actions)
+    (125, 12)
 """
 
 from __future__ import annotations
@@ -35,10 +36,27 @@ __all__ = ["View", "view"]
 
 @attrs.frozen(slots=True)
 class View:
-    """The public facts of a game as one seat (or a spectator) sees them (rules 8.1, 8.3)."""
+    """The public facts of a game as one seat (or a spectator) sees them (rules 8.1, 8.3).
+
+    Build one with [`view`][abyss_rules.view]. Its grids are
+    [`Grid`][abyss_rules.Grid] snapshots whose `cards` are `None` on face-down spaces.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=42)
+        >>> for action in [ar.Flip(0, 0, 3), ar.Flip(0, 1, 0), ar.Flip(1, 1, 1), ar.Flip(1, 1, 2)]:
+        ...     state = ar.apply(state, action)
+        >>> v = ar.view(state, 1)
+        >>> v.phase, v.turn, v.opener, v.opening
+        (<Phase.TURN: 'turn'>, 1, 1, ((8, 2), (9, 1)))
+        >>> print(v.grids[1])
+        ?? ?? ?? ??
+        ??  9  1 ??
+        ?? ?? ?? ??
+    """
 
     viewer: int | None
-    """The seat this view is for; ``None`` for a spectator."""
+    """The seat this view is for; `None` for a spectator."""
     variant: Variant
     """The rules in play (public, rule 8.1)."""
     players: int
@@ -48,11 +66,11 @@ class View:
     phase: Phase
     """What the game waits for."""
     turn: int | None
-    """The seat to act in the turn and drawn phases, else ``None``."""
+    """The seat to act in the turn and drawn phases, else `None`."""
     opener: int | None
     """The seat that opened this round, once the opening is over."""
     grids: tuple[Grid, ...]
-    """Every seat's grid; ``cards`` is ``None`` on face-down and swallowed spaces."""
+    """Every seat's grid; `cards` is `None` on face-down and swallowed spaces."""
     opening: tuple[tuple[int, ...], ...]
     """Per seat, the values of this round's opening flips (rule 2.1)."""
     owing_flips: tuple[int, ...]
@@ -72,15 +90,15 @@ class View:
     history: tuple[RoundResult, ...]
     """The finished rounds, reveals included (rule 6.6)."""
     winners: tuple[int, ...]
-    """The winners once the game is over, else ``()`` (rule 7.4)."""
+    """The winners once the game is over, else `()` (rule 7.4)."""
     seq: int
     """The number of actions applied since the game began (for stale-action checks)."""
     legal_actions: tuple[Action, ...]
-    """The actions the viewer may take now (``()`` for a spectator)."""
+    """The actions the viewer may take now (`()` for a spectator)."""
 
     @property
     def top_discard(self) -> int | None:
-        """The top card of the discard pile, or ``None``."""
+        """The top card of the discard pile, or `None`."""
         return self.discard_pile[0] if self.discard_pile else None
 
     @property
@@ -90,9 +108,27 @@ class View:
 
 
 def view(state: State, player: int | None = None) -> View:
-    """The view of ``state`` for seat ``player``, or for a spectator when ``player`` is ``None`` (rule 8.3).
+    """The view of `state` for seat `player`, or for a spectator when `player` is `None` (rule 8.3).
 
-    Raises :class:`IndexError` for a seat that is not in the game.
+    Args:
+        state: The authoritative game state.
+        player: The viewer's seat, or `None` for a spectator.
+
+    Returns:
+        The public facts (rule 8.1) and the viewer's legal actions; two states that differ
+        only in secret information (rule 8.2) give equal views.
+
+    Raises:
+        IndexError: `player` is not a seat of the game.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=42)
+        >>> ar.view(state, 1).legal_actions[0]
+        Flip(player=1, row=0, col=0)
+        >>> spectator = ar.view(state)
+        >>> spectator.viewer, spectator.legal_actions, spectator.discard_pile
+        (None, (), (-1,))
     """
     players = state.players
     if player is not None and (type(player) is not int or not 0 <= player < players):
@@ -130,7 +166,7 @@ def view(state: State, player: int | None = None) -> View:
 
 
 def _public_grid(state: State, player: int) -> Grid:
-    """Seat ``player``'s grid from public facts only: face-up values, masks (rules 8.1, 8.2)."""
+    """Seat `player`'s grid from public facts only: face-up values, masks (rules 8.1, 8.2)."""
     v = state.variant
     cells = v.cells
     base = player * cells

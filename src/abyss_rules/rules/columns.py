@@ -1,7 +1,7 @@
 """Columns: swallowing three equal face-up cards (spec section 4).
 
-Functions here work on the flat representation of :mod:`abyss_rules.state`:
-``cards`` (a flat tuple), the ``up`` and ``gone`` bit masks, and the discard
+Functions here work on the flat representation of [`abyss_rules.state`][abyss_rules.state]:
+`cards` (a flat tuple), the `up` and `gone` bit masks, and the discard
 pile listed top first.
 """
 
@@ -23,15 +23,22 @@ def swallow_column(
     gone: int,
     discard: tuple[int, ...],
 ) -> Piles:
-    """Swallow column ``col`` of ``player`` if it is complete (rules 4.1, 4.2).
+    """Swallow column `col` of `player` if it is complete (rules 4.1, 4.2).
 
     A column is complete when every one of its spaces is face up and all hold
     the same value (three 0s included). Its cards go onto the discard pile
     from the top row to the bottom row -- after whatever card the action
     itself discarded, so the new top discard is a card of the column -- and its
     spaces become swallowed: no longer face up, holding 0, gone for the rest of
-    the round. Returns ``(cards, up, gone, discard)``, unchanged when the
+    the round. Returns `(cards, up, gone, discard)`, unchanged when the
     column is not complete.
+
+    Examples:
+        A 2 x 1 grid whose column shows 4 and 4, face up (mask `0b11`):
+
+        >>> from abyss_rules.grid import Geometry
+        >>> swallow_column(Geometry.of(2, 1), 0, 0, (4, 4), 0b11, 0, (9,))
+        ((0, 0), 0, 3, (4, 4, 9))
     """
     base = player * geometry.cells
     mask = geometry.column_masks[col] << base
@@ -60,8 +67,15 @@ def swallow_complete_columns(
 ) -> Piles:
     """Swallow every complete column, seat 0 first, columns left to right (rule 4.3).
 
-    Used after the final reveal (rule 6.3) when ``swallow_on_final_reveal``
+    Used after the final reveal (rule 6.3) when `swallow_on_final_reveal`
     is on.
+
+    Examples:
+        Two players with 2 x 1 grids, all face up; only seat 1's column matches:
+
+        >>> from abyss_rules.grid import Geometry
+        >>> swallow_complete_columns(Geometry.of(2, 1), 2, (1, 2, 5, 5), 0b1111, 0, (9,))
+        ((1, 2, 0, 0), 3, 12, (5, 5, 9))
     """
     for player in range(players):
         for col in range(geometry.cols):

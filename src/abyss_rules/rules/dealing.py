@@ -25,15 +25,36 @@ def new_game(
 ) -> State:
     """Start a game: the state at the opening of round 1.
 
-    ``players`` must be in the variant's range (rule 1.3). ``seed`` is an int
-    in ``[0, 2**256)`` or 32 bytes (rule 9.1); ``None`` draws a fresh secret
-    seed from the operating system. ``decks`` optionally gives explicit deck
-    orders (top first) for the first rounds, each a permutation of the
-    variant's deck (rule 9.6); later rounds are shuffled from the seed.
+    Round 1 is dealt at once (rule 1.4): every grid face down, one card opening the
+    discard pile, the rest the draw pile.
 
-    >>> state = new_game(players=3, seed=7)
-    >>> state.phase, state.round, len(state.draw_pile), state.top_discard is not None
-    (<Phase.OPENING: 'opening'>, 1, 113, True)
+    Args:
+        players: The number of players, in the variant's range (rule 1.3).
+        variant: The rules in play; `None` means [`Variant.standard`][abyss_rules.Variant.standard].
+        seed: An int in `[0, 2**256)` or 32 bytes (rule 9.1); `None` draws a fresh secret
+            seed from the operating system.
+        decks: Optional explicit deck orders (top first) for the first rounds, each a
+            permutation of the variant's deck (rule 9.6); later rounds are shuffled
+            from the seed.
+
+    Returns:
+        The state in the opening of round 1 (or in the opener's turn when
+        `initial_flips` is 0).
+
+    Raises:
+        ConfigError: `invalid_players` for a player count out of range,
+            `invalid_variant` when `variant` is not a [`Variant`][abyss_rules.Variant],
+            `invalid_deck_order` for a deck order that is not a permutation of the deck.
+        SeedError: `invalid_seed` for a seed that is not 32 bytes or an int in range.
+
+    Examples:
+        >>> state = new_game(players=3, seed=7)
+        >>> state.phase, state.round, len(state.draw_pile), state.top_discard is not None
+        (<Phase.OPENING: 'opening'>, 1, 113, True)
+        >>> tiny = Variant(deck=((0, 4), (1, 4)), rows=2, cols=1, max_players=2, initial_flips=0)
+        >>> state = new_game(players=2, variant=tiny, decks=[[1, 0, 0, 1, 0, 1, 0, 1]])
+        >>> state.cards, state.discard_pile, state.draw_pile, state.phase
+        ((1, 0, 0, 1), (0,), (1, 0, 1), <Phase.TURN: 'turn'>)
     """
     if variant is None:
         variant = Variant.standard()
@@ -73,15 +94,22 @@ def deal_round(
     dealer: Dealer,
     seq: int,
 ) -> State:
-    """Deal round ``round_number`` from the full deck, freshly shuffled (rule 1.4).
+    """Deal round `round_number` from the full deck, freshly shuffled (rule 1.4).
 
     The next explicit deck order is used if one is left (rule 9.6), else the
     unshuffled deck is shuffled from the dealer's stream (rules 9.4, 9.5).
-    Seat ``p`` gets the cards at ``p * cells`` to ``p * cells + cells - 1`` of
-    the order, on spaces 0 to ``cells - 1``, face down; the next card opens
+    Seat `p` gets the cards at `p * cells` to `p * cells + cells - 1` of
+    the order, on spaces 0 to `cells - 1`, face down; the next card opens
     the discard pile; the rest, in order, is the draw pile. The round starts in
-    the opening (rule 2.1); with ``initial_flips = 0`` it starts at once with
+    the opening (rule 2.1); with `initial_flips = 0` it starts at once with
     the opener's turn (rules 2.3, 2.4).
+
+    Examples:
+        >>> from abyss_rules.randomness import normalize_seed
+        >>> from abyss_rules.state import Dealer
+        >>> state = deal_round(Variant.standard(), 1, (0, 0), (), Dealer(normalize_seed(42)), seq=0)
+        >>> state == new_game(players=2, seed=42)
+        True
     """
     if dealer.decks:
         order = dealer.decks[0]

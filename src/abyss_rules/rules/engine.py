@@ -1,10 +1,10 @@
-"""``apply``: the one way to move a game forward (spec section 3).
+"""`apply`: the one way to move a game forward (spec section 3).
 
-:func:`apply` checks the action itself -- each rule function first tests the
+[`apply`][abyss_rules.apply] checks the action itself -- each rule function first tests the
 conditions of its rule and, if one fails, raises the error
-:func:`~.illegal.diagnose` names -- so it never changes its input and never
-returns a half-applied state. The property tests prove that it accepts
-exactly the actions :func:`~.legal.legal_actions` lists.
+[`diagnose`][abyss_rules.rules.illegal.diagnose] names -- so it never changes its input and never
+returns a half-applied state. The property tests check that it accepts
+exactly the actions [`legal_actions`][abyss_rules.legal_actions] lists.
 """
 
 from __future__ import annotations
@@ -30,23 +30,36 @@ _HANDLERS: Final[dict[type, Callable[[State, Any], State]]] = {
 
 
 def apply(state: State, action: object) -> State:
-    """Apply ``action`` to ``state`` and return the new state; ``state`` is untouched.
+    """Apply `action` to `state` and return the new state; `state` is untouched.
 
-    Raises :class:`~abyss_rules.IllegalActionError` (a ``ValueError``) with
-    a stable ``code`` and the ``rule`` it enforces when the action is not
-    legal now, and :class:`~abyss_rules.MalformedActionError` (a
-    ``TypeError``) when it is not a well-formed action at all.
+    When the action ends a round, the returned state is already the opening of the
+    next round (or the game's end); the finished round is in `history` (rule 6.6).
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=1)
-    >>> after = ar.apply(state, ar.Flip(0, 0, 0))
-    >>> after.face_up, state.face_up
-    (1, 0)
-    >>> try:
-    ...     ar.apply(state, ar.Draw(0))
-    ... except ar.IllegalActionError as error:
-    ...     print(error.code, error.rule)
-    wrong_phase 3.2
+    Args:
+        state: The game state.
+        action: One of the five actions, naming the acting player.
+
+    Returns:
+        The state after the action.
+
+    Raises:
+        IllegalActionError: The action is not legal now (a `ValueError`); its `code` is
+            stable and `rule` names the rule it enforces (spec section 3, "Rejecting an
+            action", gives the order of the checks).
+        MalformedActionError: It is not a well-formed action at all (a `TypeError`), or
+            `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> after = ar.apply(state, ar.Flip(0, 0, 0))
+        >>> after.face_up, state.face_up
+        (1, 0)
+        >>> try:
+        ...     ar.apply(state, ar.Draw(0))
+        ... except ar.IllegalActionError as error:
+        ...     print(error.code, error.rule)
+        wrong_phase 3.2
     """
     handler = _HANDLERS.get(type(action))
     if handler is None or type(state) is not State:
@@ -60,16 +73,17 @@ def apply(state: State, action: object) -> State:
 
 
 def check(state: State, action: object) -> AbyssError | None:
-    """Whether ``action`` is legal, without raising.
+    """Whether `action` is legal, without raising.
 
-    Returns ``None`` if it is, else the error :func:`apply` would raise.
+    Returns `None` if it is, else the error [`apply`][abyss_rules.apply] would raise.
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=1)
-    >>> ar.check(state, ar.Flip(0, 0, 0)) is None
-    True
-    >>> ar.check(state, ar.Flip(9, 0, 0)).code
-    'no_such_player'
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> ar.check(state, ar.Flip(0, 0, 0)) is None
+        True
+        >>> ar.check(state, ar.Flip(9, 0, 0)).code
+        'no_such_player'
     """
     if type(state) is not State:
         return MalformedActionError(

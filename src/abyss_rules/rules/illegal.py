@@ -1,7 +1,8 @@
 """Why an action is not legal: the error for each broken rule (spec sections 2, 3, 5, 7).
 
-:func:`diagnose` returns the error :func:`abyss_rules.apply` raises for an
-action that :func:`~abyss_rules.legal_actions` does not list, or ``None``
+[`diagnose`][abyss_rules.rules.illegal.diagnose] returns the error
+[`apply`][abyss_rules.apply] raises for an action that
+[`legal_actions`][abyss_rules.legal_actions] does not list, or `None`
 for a legal action. The checks go from the most general to the most
 specific, so each illegal action gets exactly one, stable code.
 """
@@ -28,16 +29,19 @@ def _illegal(code: Code, message: str) -> IllegalActionError:
 
 
 def diagnose(state: State, action: object) -> AbyssError | None:
-    """The error that applying ``action`` to ``state`` raises, or ``None`` if it is legal.
+    """The error that applying `action` to `state` raises, or `None` if it is legal.
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=1)
-    >>> diagnose(state, ar.Draw(0)).code
-    'wrong_phase'
-    >>> diagnose(state, ar.Flip(0, 5, 0)).code
-    'no_such_space'
-    >>> diagnose(state, ar.Flip(0, 0, 0)) is None
-    True
+    The checks are made in the order of spec section 3, "Rejecting an action".
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> diagnose(state, ar.Draw(0)).code
+        'wrong_phase'
+        >>> diagnose(state, ar.Flip(0, 5, 0)).code
+        'no_such_space'
+        >>> diagnose(state, ar.Flip(0, 0, 0)) is None
+        True
     """
     kind = type(action)
     if kind not in ACTION_TYPES:
@@ -97,7 +101,18 @@ def diagnose(state: State, action: object) -> AbyssError | None:
 
 
 def rejection(state: object, action: object) -> AbyssError:
-    """The error to raise for an action a rule function refused (see :func:`diagnose`)."""
+    """The error to raise for an action a rule function refused.
+
+    It is the error [`diagnose`][abyss_rules.rules.illegal.diagnose] names, or `illegal_action`
+    if `diagnose` finds the action legal (a bug in the engine, reported as such).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> rejection(ar.new_game(seed=1), ar.Draw(0)).code
+        'wrong_phase'
+        >>> rejection("not a state", ar.Draw(0)).code
+        'invalid_state'
+    """
     if type(state) is not State:
         return MalformedActionError(
             f"apply() needs a State as its first argument, got {type(state).__name__}",

@@ -1,12 +1,12 @@
 """What may be played: the legal actions of a state (spec rules 2.2, 3.2-3.10, 5.4, 7.5).
 
-:func:`legal_actions` lists every legal action in canonical order:
+[`legal_actions`][abyss_rules.legal_actions] lists every legal action in canonical order:
 
-* opening -- ``Flip`` for every seat that owes flips, by seat, then space;
-* turn -- ``TakeDiscard`` on every remaining space, then ``Draw`` (if a card
-  can be had, rule 5.4), then ``Flip`` on every face-down space (if
-  ``flip_turn``);
-* drawn -- ``PlaceDrawn`` on every remaining space, then ``DiscardDrawn`` on
+* opening -- `Flip` for every seat that owes flips, by seat, then space;
+* turn -- `TakeDiscard` on every remaining space, then `Draw` (if a card
+  can be had, rule 5.4), then `Flip` on every face-down space (if
+  `flip_turn`);
+* drawn -- `PlaceDrawn` on every remaining space, then `DiscardDrawn` on
   every face-down space;
 * game over -- nothing (rule 7.5).
 
@@ -75,7 +75,7 @@ _SHARED: dict[tuple[int, int, int], tuple[_Seat, ...]] = {}
 
 
 def _seats(variant: Variant) -> tuple[_Seat, ...]:
-    """The action tables of ``variant``'s seats, shared by every variant of the same shape and size."""
+    """The action tables of `variant`'s seats, shared by every variant of the same shape and size."""
     seats: tuple[_Seat, ...] | None = variant._memo.get("seats")
     if seats is None:
         key = (variant.rows, variant.cols, variant.max_players)
@@ -139,17 +139,19 @@ def _opening_actions(s: State) -> Actions:
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
-    """Every action that may be applied to ``state`` now, in canonical order.
+    """Every action that may be applied to `state` now, in canonical order.
 
-    :func:`~abyss_rules.apply` accepts exactly these (rules 2.2, 3.2-3.10,
-    5.4, 7.5).
+    [`apply`][abyss_rules.apply] accepts exactly these (rules 2.2, 3.2-3.10,
+    5.4, 7.5). The canonical order is that of spec section 3: by seat, kind and
+    space index; `()` once the game is over.
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=1)
-    >>> len(ar.legal_actions(state))        # 2 seats x 12 face-down spaces
-    24
-    >>> ar.legal_actions(state)[0]
-    Flip(player=0, row=0, col=0)
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> len(ar.legal_actions(state))        # 2 seats x 12 face-down spaces
+        24
+        >>> ar.legal_actions(state)[0]
+        Flip(player=0, row=0, col=0)
     """
     phase = state.phase
     if phase is _TURN or phase is _DRAWN:

@@ -23,11 +23,11 @@ def end_round(
     closer: int | None,
     turns: int,
 ) -> State:
-    """End the round of ``s`` after its last turn, given that turn's results.
+    """End the round of `s` after its last turn, given that turn's results.
 
     1. If the stalling cap ended it, there is no closer (rule 6.7).
     2. Every face-down card is turned over (rule 6.3) and, with
-       ``swallow_on_final_reveal``, complete columns are swallowed (rule 4.3).
+       `swallow_on_final_reveal`, complete columns are swallowed (rule 4.3).
     3. Each round score is the sum of the player's remaining cards (rule 6.4);
        the closer's is multiplied when the penalty applies (rule 6.5).
     4. Totals grow by the round scores (rule 7.1); the round is kept in the

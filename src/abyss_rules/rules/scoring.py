@@ -12,8 +12,9 @@ def round_scores(cards: tuple[int, ...], players: int, cells: int) -> tuple[int,
 
     Swallowed spaces hold 0 in the flat representation, so they add nothing.
 
-    >>> round_scores((1, 2, 0, -2, 12, 12), players=2, cells=3)
-    (3, 22)
+    Examples:
+        >>> round_scores((1, 2, 0, -2, 12, 12), players=2, cells=3)
+        (3, 22)
     """
     return tuple(sum(cards[p * cells:(p + 1) * cells]) for p in range(players))
 
@@ -25,12 +26,13 @@ def closer_penalty_applies(scores: tuple[int, ...], closer: int) -> bool:
     the same or less: the closer must be *strictly* lowest to escape, and a
     score of zero or below is never multiplied.
 
-    >>> closer_penalty_applies((10, 10), closer=0)   # tied: doubled
-    True
-    >>> closer_penalty_applies((9, 10), closer=0)    # strictly lowest
-    False
-    >>> closer_penalty_applies((0, -5), closer=0)    # zero is never doubled
-    False
+    Examples:
+        >>> closer_penalty_applies((10, 10), closer=0)   # tied: doubled
+        True
+        >>> closer_penalty_applies((9, 10), closer=0)    # strictly lowest
+        False
+        >>> closer_penalty_applies((0, -5), closer=0)    # zero is never doubled
+        False
     """
     mine = scores[closer]
     if mine <= 0:
@@ -39,7 +41,15 @@ def closer_penalty_applies(scores: tuple[int, ...], closer: int) -> bool:
 
 
 def game_is_over(variant: Variant, round_number: int, totals: tuple[int, ...]) -> bool:
-    """Whether the game ends after round ``round_number`` is scored (rules 7.2, 7.3)."""
+    """Whether the game ends after round `round_number` is scored (rules 7.2, 7.3).
+
+    Examples:
+        >>> standard = Variant.standard()
+        >>> game_is_over(standard, 6, (87, 100, 64)), game_is_over(standard, 6, (87, 99, 64))
+        (True, False)
+        >>> game_is_over(Variant.short(), 1, (3, 5))
+        True
+    """
     if variant.max_rounds is not None and round_number >= variant.max_rounds:
         return True
     target = variant.target_score
@@ -49,8 +59,9 @@ def game_is_over(variant: Variant, round_number: int, totals: tuple[int, ...]) -
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
 
-    >>> winners((12, 7, 7))
-    (1, 2)
+    Examples:
+        >>> winners((12, 7, 7))
+        (1, 2)
     """
     low = min(totals)
     return tuple(seat for seat, total in enumerate(totals) if total == low)

@@ -1,8 +1,9 @@
 """A turn: take the discard, draw, or flip (spec section 3).
 
 Each function first tests the conditions of its rule and raises the error
-:func:`~.illegal.rejection` names if one fails; then it builds the next state
-directly (``tuple.__new__``), because this is the engine's hot path.
+[`rejection`][abyss_rules.rules.illegal.rejection] names if one fails; then it builds the
+next state directly (`tuple.__new__`), because this is the engine's hot path. Call them
+through [`apply`][abyss_rules.apply].
 """
 
 from __future__ import annotations
@@ -149,10 +150,10 @@ def opening_flip(s: State, player: int, space: int, i: int) -> State:
 def end_turn(
     before: State, player: int, space: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...]
 ) -> State:
-    """Finish ``player``'s turn after a card was placed or turned at ``space``.
+    """Finish `player`'s turn after a card was placed or turned at `space`.
 
-    ``cards``, ``up`` and ``discard`` are the grids and pile after the action;
-    the swallowed spaces and the draw pile are still those of ``before``. In
+    `cards`, `up` and `discard` are the grids and pile after the action;
+    the swallowed spaces and the draw pile are still those of `before`. In
     order: swallow the column if it is now complete (rules 4.1, 4.2); close
     the round if the player has no face-down card left and nobody has closed
     it (rule 6.1); pass the turn to the next seat (rule 3.1); end the round
