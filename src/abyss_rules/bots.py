@@ -1,32 +1,26 @@
-"""Built-in bots: players that choose their actions from a :class:`~abyss_rules.View` alone.
+"""Built-in bots: players that choose their actions from a [`View`][abyss_rules.View] alone.
 
-A bot is anything with a ``choose(view) -> Action`` method (the :class:`Bot`
+A bot is anything with a `choose(view) -> Action` method (the [`Bot`][abyss_rules.bots.Bot]
 protocol). It is handed the public view of its own seat (rule 8.3) -- never the
-:class:`~abyss_rules.State`, so it cannot see a face-down card or the draw pile
-(rule 8.2) -- and must return one of ``view.legal_actions``.
+[`State`][abyss_rules.State], so it cannot see a face-down card or the draw pile (rule 8.2) --
+and must return one of `view.legal_actions`.
 
-Three bots come with the library (their measured strength is in ``docs/bots.md``):
+Three bots come with the library (their measured strength is on the Bots page of the docs):
 
-========================  =================================================================
-bot                       how it plays
-========================  =================================================================
-:class:`RandomBot`        a uniformly random legal action (a seeded :class:`random.Random`)
-:class:`GreedyBot`        one-step greedy on the expected score of its own grid, with a
-                          fixed guess (the deck's mean) for every face-down card
-:class:`CountingBot`      the same search, but it counts cards: the unseen cards are the
-                          deck minus every public card (rule 8.1), which gives the odds of
-                          the next draw; it also weighs what its discards give the next
-                          player and the risk of the closer penalty (rule 6.5)
-========================  =================================================================
+| bot | how it plays |
+|---|---|
+| [`RandomBot`][abyss_rules.bots.RandomBot] | a uniformly random legal action (a seeded `random.Random`) |
+| [`GreedyBot`][abyss_rules.bots.GreedyBot] | one-step greedy on the expected score of its own grid, with a fixed guess (the deck's mean) for every face-down card |
+| [`CountingBot`][abyss_rules.bots.CountingBot] | the same search, but it counts cards: the unseen cards are the deck minus every public card (rule 8.1), which gives the odds of the next draw; it also weighs what its discards give the next player and the risk of the closer penalty (rule 6.5) |
 
->>> import abyss_rules as ar
->>> from abyss_rules.bots import GreedyBot
->>> state = ar.new_game(players=2, seed=5)
->>> bot = GreedyBot()
->>> action = bot.choose(ar.view(state, 0))
->>> action in ar.legal_actions(state)
-True
-"""
+Examples:
+    >>> import abyss_rules as ar
+    >>> from abyss_rules.bots import GreedyBot
+    >>> state = ar.new_game(players=2, seed=5)
+    >>> action = GreedyBot().choose(ar.view(state, 0))
+    >>> action in ar.legal_actions(state)
+    True
+"""  # noqa: E501  (the table's rows)
 
 from __future__ import annotations
 
@@ -53,35 +47,40 @@ __all__ = [
 
 @runtime_checkable
 class Bot(Protocol):
-    """What a player program must provide: ``choose(view) -> Action``.
+    """What a player program must provide: `choose(view) -> Action`.
 
-    ``view`` is the viewer's own :class:`~abyss_rules.View` (public facts only,
-    rule 8.3); the bot must return one of ``view.legal_actions``. A bot may keep
-    state between calls, but the built-in ones do not need to.
+    `view` is the bot's own [`View`][abyss_rules.View] (public facts only, rule 8.3); the
+    bot must return one of `view.legal_actions`. A bot may keep state between calls (the
+    built-in ones need none). [`play_game`][abyss_rules.play_game] and the command line
+    only ever hand bots views.
 
-    >>> class FirstLegal:
-    ...     def choose(self, view):
-    ...         return view.legal_actions[0]
-    >>> isinstance(FirstLegal(), Bot)
-    True
+    Examples:
+        >>> class FirstLegal:
+        ...     def choose(self, view):
+        ...         return view.legal_actions[0]
+        >>> isinstance(FirstLegal(), Bot)
+        True
     """
 
     def choose(self, view: View) -> Action:
-        """The action to play in ``view`` (one of ``view.legal_actions``)."""
+        """The action to play in `view` (one of `view.legal_actions`)."""
         ...
 
 
 BotFactory = Callable[[int], Bot]
-"""Makes a fresh bot from an integer seed; every built-in bot class is one (``RandomBot(seed)``)."""
+"""Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
 
 
 class BotError(AbyssError, ValueError):
-    """A bot was asked to act where it cannot, or a bot name is unknown.
+    """A bot was asked to act where it cannot (`bot_cannot_act`), or a bot name is unknown
+    (`unknown_bot`).
 
-    >>> make_bot("nobody")
-    Traceback (most recent call last):
-    ...
-    abyss_rules.bots.BotError: [unknown_bot] no built-in bot 'nobody'; choose one of: random, greedy, counting
+    Examples:
+        >>> try:
+        ...     make_bot("nobody")
+        ... except BotError as error:
+        ...     print(error.code, "|", error.message)
+        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting
     """
 
 
@@ -97,26 +96,35 @@ def _no_action(bot: object, view: object) -> BotError:
 
 
 class RandomBot:
-    """Plays a uniformly random legal action (the baseline).
+    """Plays a uniformly random legal action: the baseline.
 
-    Its choices come from :class:`random.Random` seeded with ``seed``, so the
-    same seed and the same views give the same actions. ``seed=None`` seeds it
-    from the operating system.
+    Its choices come from a `random.Random` seeded with `seed`, so the same seed and the
+    same views give the same actions.
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=1)
-    >>> RandomBot(7).choose(ar.view(state, 1)) == RandomBot(7).choose(ar.view(state, 1))
-    True
+    Args:
+        seed: The seed of its random choices; `None` seeds them from the operating system.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> RandomBot(7).choose(ar.view(state, 1)) == RandomBot(7).choose(ar.view(state, 1))
+        True
     """
 
     name: ClassVar[str] = "random"
+    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        """A uniformly random action of ``view.legal_actions``."""
+        """A uniformly random action of `view.legal_actions`.
+
+        Raises:
+            BotError: `view` is not a [`View`][abyss_rules.View] or lists no legal
+                action (code `bot_cannot_act`).
+        """
         if not isinstance(view, View) or not view.legal_actions:
             raise _no_action(self, view)
         return self._rng.choice(view.legal_actions)
@@ -130,7 +138,7 @@ class RandomBot:
 # ---------------------------------------------------------------------------
 
 Column = tuple[int | None, ...]
-"""One column of a grid, top row first: a face-up value, or ``None`` for a face-down card."""
+"""One column of a grid, top row first: a face-up value, or `None` for a face-down card."""
 
 
 class _Odds:
@@ -146,7 +154,7 @@ class _Odds:
         self._hidden_column: dict[int, float] = {}
 
     def all_equal(self, value: int, k: int) -> float:
-        """The chance that ``k`` unseen cards (drawn without replacement) are all ``value``."""
+        """The chance that `k` unseen cards (drawn without replacement) are all `value`."""
         key = (value, k)
         found = self._all_equal.get(key)
         if found is None:
@@ -157,7 +165,7 @@ class _Odds:
         return found
 
     def hidden_column(self, k: int) -> float:
-        """The expected score of a column of ``k`` face-down cards (swallowing included)."""
+        """The expected score of a column of `k` face-down cards (swallowing included)."""
         found = self._hidden_column.get(k)
         if found is None:
             found = k * self.mean - sum(self.all_equal(w, k) * k * w for w in self.counts)
@@ -197,7 +205,7 @@ class _Model:
         return out
 
     def value(self, column: Column | None) -> float:
-        """The expected score of ``column`` (0 for a swallowed one)."""
+        """The expected score of `column` (0 for a swallowed one)."""
         if column is None:
             return 0.0
         found = self._cache.get(column)
@@ -223,27 +231,27 @@ class _Model:
         return expected
 
     def grid_value(self, seat: int) -> float:
-        """The expected round score of ``seat``'s grid."""
+        """The expected round score of `seat`'s grid."""
         return sum(self.value(col) for col in self.columns[seat])
 
     def hidden(self, seat: int) -> int:
-        """How many face-down cards ``seat`` has."""
+        """How many face-down cards `seat` has."""
         return sum(col.count(None) for col in self.columns[seat] if col is not None)
 
     @staticmethod
     def put(column: Column, row: int, value: int) -> Column:
-        """``column`` with a face-up ``value`` at ``row``."""
+        """`column` with a face-up `value` at `row`."""
         return column[:row] + (value,) + column[row + 1:]
 
     def place_gain(self, seat: int, row: int, col: int, value: int) -> float:
-        """How much placing a face-up ``value`` at ``(row, col)`` lowers ``seat``'s expected score."""
+        """How much placing a face-up `value` at `(row, col)` lowers `seat`'s expected score."""
         column = self.columns[seat][col]
         if column is None:
             return float("-inf")
         return self.value(column) - self.value(self.put(column, row, value))
 
     def best_place_gain(self, seat: int, value: int) -> float:
-        """The best :meth:`place_gain` of ``value`` over ``seat``'s remaining spaces."""
+        """The best `place_gain` of `value` over `seat`'s remaining spaces."""
         key = (seat, value)
         found = self._best.get(key)
         if found is not None:
@@ -261,7 +269,7 @@ class _Model:
         return best
 
     def draw_gain(self, seat: int) -> float:
-        """The expected gain of drawing for ``seat``: place the card if it helps, else discard it."""
+        """The expected gain of drawing for `seat`: place the card if it helps, else discard it."""
         odds = self.odds
         if not odds.total:
             return 0.0
@@ -345,7 +353,7 @@ class _Planner:
         return max(options, key=lambda o: o[0])[1]
 
     def drawn_options(self, card: int) -> list[tuple[float, Action]]:
-        """Every (score, action) worth comparing in the drawn phase, ``card`` in hand."""
+        """Every (score, action) worth comparing in the drawn phase, `card` in hand."""
         options: list[tuple[float, Action]] = []
         flips: list[tuple[int, int]] = []
         for a in self.view.legal_actions:
@@ -384,7 +392,7 @@ class _Planner:
     # -- scoring one action --------------------------------------------------
 
     def place_score(self, row: int, col: int, card: int) -> float:
-        """Placing ``card`` at ``(row, col)``: the gain, minus the closer risk and what it feeds."""
+        """Placing `card` at `(row, col)`: the gain, minus the closer risk and what it feeds."""
         model, me = self.model, self.me
         column = model.columns[me][col]
         assert column is not None
@@ -401,7 +409,7 @@ class _Planner:
         return score
 
     def flip_score(self, discarded: int | None) -> float:
-        """Flipping a face-down card (after discarding ``discarded``, if any): no gain on average,
+        """Flipping a face-down card (after discarding `discarded`, if any): no gain on average,
         plus a small bonus for what it tells (a known card can be replaced to more effect)."""
         score = self.bot.flip_bonus
         if self.my_hidden == 1:
@@ -411,14 +419,14 @@ class _Planner:
         return score
 
     def reveals(self, action: Action) -> bool:
-        """Whether ``action`` targets one of the bot's face-down cards."""
+        """Whether `action` targets one of the bot's face-down cards."""
         if isinstance(action, Draw):
             return False
         column = self.model.columns[self.me][action.col]
         return column is not None and column[action.row] is None
 
     def closing_cost(self, my_score: float) -> float:
-        """The expected extra points of closing now with ``my_score`` (the penalty, rule 6.5)."""
+        """The expected extra points of closing now with `my_score` (the penalty, rule 6.5)."""
         if self.hurry or my_score <= 0 or self.view.closer is not None:
             return 0.0  # (someone else already closed: this is a last turn, rule 6.2)
         multiplier = self.view.variant.closer_multiplier
@@ -445,7 +453,7 @@ class _Planner:
         return self._opponents
 
     def feed_cost(self, card: int) -> float:
-        """How much leaving ``card`` on the discard pile helps the next player (more than a draw)."""
+        """How much leaving `card` on the discard pile helps the next player (more than a draw)."""
         found = self._feed.get(card)
         if found is not None:
             return found
@@ -491,13 +499,18 @@ class _ModelBot:
     take_threshold: ClassVar[float] = 1.0
     flip_bonus: ClassVar[float] = 0.5
     patience: ClassVar[int] = 30
-    """After ``patience * players`` turns in a round, only moves that reveal a card (so rounds end)."""
+    """After `patience * players` turns in a round, only moves that reveal a card (so rounds end)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # accepted for a uniform factory signature; these bots use no randomness
 
     def choose(self, view: View) -> Action:
-        """The best action of ``view.legal_actions`` by the bot's model (see the class docs)."""
+        """The best action of `view.legal_actions` by the bot's model (see the class docs).
+
+        Raises:
+            BotError: `view` is not a [`View`][abyss_rules.View], is a spectator's, or lists
+                no legal action (code `bot_cannot_act`).
+        """
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
         return _Planner(self, view).choose()
@@ -509,60 +522,71 @@ class _ModelBot:
 class GreedyBot(_ModelBot):
     """One-step greedy: keeps low cards, builds columns, avoids a doubled close.
 
-    It guesses every face-down card at the deck's mean (about 5.07 with the
-    standard deck) and scores a grid column by column, counting the chance
-    that a column's hidden cards match its face-up ones (a swallowed column
-    scores 0, rules 4.1, 4.3). On its turn it takes the discard when that
-    lowers its expected score by at least 1 (placing it where it helps most:
-    on a high card, on a face-down card, or completing a column); otherwise
-    it draws, places the drawn card where it helps, or discards it and flips
-    a face-down card when nothing helps. It does not close the round (rule
-    6.1) when some other player already shows a score at or below its own,
-    since the closer's score would be doubled (rule 6.5). After ``30 x
-    players`` turns in a round it only makes moves that reveal a card, so
-    every round ends. Deterministic: ``seed`` is accepted and unused.
+    It guesses every face-down card at the deck's mean (about 5.07 with the standard
+    deck) and scores its grid column by column, counting the chance that a column's
+    face-down cards match its face-up ones (a swallowed column scores 0, rules 4.1, 4.3).
+    On its turn it takes the discard when that lowers its expected score by at least 1,
+    placing it where it helps most (on a high card, on a face-down card, or completing a
+    column); otherwise it draws, then places the drawn card where it helps, or discards it
+    and flips a face-down card when nothing helps (in the column it knows most about). It
+    does not close the round (rule 6.1) when another player already shows a score at or
+    below its own, since the closer's score would be doubled (rule 6.5).
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=2)
-    >>> bot = GreedyBot()
-    >>> while not state.is_over:
-    ...     seat = state.to_act[0]
-    ...     state = ar.apply(state, bot.choose(ar.view(state, seat)))
-    >>> state.is_over, max(state.totals) >= 100
-    (True, True)
+    Every round ends: after `30 x players` turns in a round it only makes moves that turn
+    one of its face-down cards up. Its opening flips are the two top cards of its first
+    column.
+
+    Args:
+        seed: Accepted so that the class is a [`BotFactory`][abyss_rules.bots.BotFactory];
+            unused (the bot is deterministic: the same view gives the same action).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=2)
+        >>> bot = GreedyBot()
+        >>> while not state.is_over:
+        ...     seat = state.to_act[0]
+        ...     state = ar.apply(state, bot.choose(ar.view(state, seat)))
+        >>> state.is_over, max(state.totals) >= 100
+        (True, True)
     """
 
     name: ClassVar[str] = "greedy"
+    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
     closing_margin: ClassVar[float] = 1.0
 
 
 class CountingBot(_ModelBot):
     """Counts cards: plays the odds of the unseen cards, weighs its discards and the closer risk.
 
-    The unseen cards are the deck minus every public card: the face-up cards
-    of all grids, the discard pile since the last reshuffle and a drawn card
-    (rules 5.3, 8.1). They give the expected value of a face-down card and of
-    the next draw, and the chance that a column's hidden cards match. On its
-    turn it compares taking the discard (best placement), drawing (the best
-    choice for every possible card, averaged over the odds) and flipping, and
-    plays the best. It charges each move for the card it leaves on the
-    discard pile, by how much that card would help the next player more than
-    a draw, and it closes the round only when its score cannot be doubled by
-    its estimate of the others' scores after their last turn (rules 6.2,
-    6.5). Same end-of-round safety as :class:`GreedyBot`. Deterministic:
-    ``seed`` is accepted and unused.
+    The unseen cards are the deck minus every public card: the face-up cards of all
+    grids, the discard pile since the last reshuffle and a drawn card (rules 5.3, 8.1).
+    They give the expected value of a face-down card and of the next draw, and the chance
+    that a column's face-down cards match. On its turn it compares taking the discard (at
+    its best place), drawing (the best choice for every card it could draw, averaged over
+    the odds) and flipping, and plays the best. It charges each move for the card it
+    leaves on the discard pile, by how much more that card would help the next player
+    than a draw, and it closes the round only when its score cannot be doubled by its
+    estimate of the others' scores after their last turn (rules 6.2, 6.5). The same
+    end-of-round safety as [`GreedyBot`][abyss_rules.bots.GreedyBot].
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=2)
-    >>> bot = CountingBot()
-    >>> while not state.is_over:
-    ...     seat = state.to_act[0]
-    ...     state = ar.apply(state, bot.choose(ar.view(state, seat)))
-    >>> state.is_over, len(state.history)
-    (True, 1)
+    Args:
+        seed: Accepted so that the class is a [`BotFactory`][abyss_rules.bots.BotFactory];
+            unused (the bot is deterministic: the same view gives the same action).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=2)
+        >>> bot = CountingBot()
+        >>> while not state.is_over:
+        ...     seat = state.to_act[0]
+        ...     state = ar.apply(state, bot.choose(ar.view(state, seat)))
+        >>> state.is_over, len(state.history)
+        (True, 1)
     """
 
     name: ClassVar[str] = "counting"
+    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
     counts_cards: ClassVar[bool] = True
     feed_weight: ClassVar[float] = 0.5
     closing_margin: ClassVar[float] = 0.0
@@ -573,14 +597,27 @@ BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot]]]
     "greedy": GreedyBot,
     "counting": CountingBot,
 }
-"""The built-in bots by name; each class is a :data:`BotFactory` (``BOTS["greedy"](seed)``)."""
+"""The built-in bots by name; each class is a [`BotFactory`][abyss_rules.bots.BotFactory]
+(`BOTS["greedy"](seed)`)."""
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A built-in bot by name (``"random"``, ``"greedy"`` or ``"counting"``).
+    """A built-in bot by name.
 
-    >>> make_bot("random", seed=3)
-    RandomBot(seed=3)
+    Args:
+        name: `"random"`, `"greedy"` or `"counting"` (the keys of
+            [`BOTS`][abyss_rules.bots.BOTS]).
+        seed: The bot's seed (only [`RandomBot`][abyss_rules.bots.RandomBot] uses it).
+
+    Returns:
+        A new bot.
+
+    Raises:
+        BotError: No built-in bot has that name (code `unknown_bot`).
+
+    Examples:
+        >>> make_bot("random", seed=3)
+        RandomBot(seed=3)
     """
     factory = BOTS.get(name) if isinstance(name, str) else None
     if factory is None:

@@ -1,20 +1,21 @@
-"""The ``abyss-rules`` command line (also ``python -m abyss_rules``).
+"""The `abyss-rules` command line (also `python -m abyss_rules`).
 
-Run without arguments, it plays a whole game between two built-in bots and
-prints it turn by turn. Subcommands (each has ``--help``):
+Run without arguments, it plays a whole game between two built-in bots and prints it
+turn by turn. Subcommands (each has `--help`):
 
-* ``demo`` -- watch bots play a game (the default command);
-* ``play`` -- play a game against bots in the terminal;
-* ``simulate`` -- play many games between bots and print win rates;
+- `demo` -- watch bots play a game (the default command);
+- `play` -- play a game against bots in the terminal;
+- `simulate` -- play many games between bots and print win rates.
 
-Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid
-document); 2 a usage error (bad arguments, an unknown bot or variant); 3 bad
-input (an unreadable file, bad JSON); 4 the input of ``play`` ended before the
-game did; 130 interrupted. See ``docs/cli.md``.
+Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid document);
+2 a usage error (bad arguments, an unknown bot or variant); 3 bad input (an unreadable
+file, bad JSON); 4 the input of `play` ended before the game did; 130 interrupted. The
+CLI page of the documentation describes every command.
 
->>> main(["demo", "--seed", "3", "--variant", "short", "--bots", "random", "random", "--quiet"])
-Game over after 1 round. Winner: seat 0 (random) with 48 points.
-0
+Examples:
+    >>> main(["demo", "--seed", "3", "--variant", "short", "--bots", "random", "random", "--quiet"])
+    Game over after 1 round. Winner: seat 0 (random) with 48 points.
+    0
 """
 
 from __future__ import annotations
@@ -42,7 +43,21 @@ from .simulation import GameResult, derive_seed, play_game, simulate
 from .state import Phase, RoundResult, State
 from .views import view
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INPUT_ENDED", "EXIT_NO", "EXIT_OK", "EXIT_USAGE", "main", "render_grids"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INPUT_ENDED",
+    "EXIT_INTERRUPTED",
+    "EXIT_NO",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Narrator",
+    "ProgressBar",
+    "build_parser",
+    "main",
+    "narrate",
+    "parse_move",
+    "render_grids",
+]
 
 EXIT_OK: Final = 0
 """Success."""
@@ -53,12 +68,12 @@ EXIT_USAGE: Final = 2
 EXIT_BAD_INPUT: Final = 3
 """Bad input: a file that cannot be read, or is not valid JSON."""
 EXIT_INPUT_ENDED: Final = 4
-"""``play``: the input ended before the game was over."""
+"""`play`: the input ended before the game was over."""
 EXIT_INTERRUPTED: Final = 130
 """Interrupted (Ctrl-C)."""
 
 
-class UsageError(Exception):
+class _UsageError(Exception):
     """A bad command line: reported on stderr with exit status 2."""
 
 
@@ -85,16 +100,25 @@ def _grid_lines(title: str, grid: Grid) -> list[str]:
 
 
 def render_grids(blocks: Sequence[tuple[str, Grid]], width: int = 100, indent: str = "  ") -> str:
-    """Grids side by side, wrapped to ``width`` columns: ``??`` face down, values face up,
-    blanks where a column was swallowed (rule 4.1). Rows and columns are numbered from 0 (rule 1.2).
+    """Grids side by side as text: `??` face down, values face up, blanks where a column
+    was swallowed (rule 4.1). Rows and columns are numbered from 0, as spaces are (rule 1.2).
 
-    >>> g = Grid(rows=2, cols=2, cards=(5, None, -1, None), face_up=(True, False, True, False),
-    ...          swallowed=(False, False, False, False))
-    >>> print(render_grids([("seat 0", g)]))
-      seat 0
-           0  1
-        0  5 ??
-        1 -1 ??
+    Args:
+        blocks: `(title, grid)` pairs.
+        width: Wrap to a new band of grids beyond this many characters.
+        indent: Put before every line.
+
+    Returns:
+        The text, without a final newline.
+
+    Examples:
+        >>> g = Grid(rows=2, cols=2, cards=(5, None, None, None), face_up=(True, False, False, False),
+        ...          swallowed=(False, True, False, True))
+        >>> print(render_grids([("seat 0", g), ("seat 1", g)]))
+          seat 0       seat 1
+               0  1         0  1
+            0  5         0  5
+            1 ??         1 ??
     """
     rendered = [_grid_lines(title, grid) for title, grid in blocks]
     out: list[str] = []
@@ -124,7 +148,7 @@ def _join(blocks: list[list[str]]) -> str:
 
 
 def _a(value: int | None) -> str:
-    """``value`` with its article: "a 7", "an 8", "an 11"."""
+    """`value` with its article: "a 7", "an 8", "an 11"."""
     return f"an {value}" if value in (8, 11, 18) or (value is not None and 80 <= value < 90) else f"a {value}"
 
 
@@ -267,10 +291,32 @@ def _winners_line(state: State, names: Sequence[str] | None) -> str:
 
 
 class Narrator:
-    """Prints a game as it goes: deals, opening flips, turns, reveals, scores (a spectator's view).
+    """Prints a game as it goes: deals, opening flips, turns, reveals, scores.
 
-    It shows only public facts (rule 8.1): a face-down card is ``??`` until it
-    is flipped, placed over or revealed at the end of the round.
+    It tells what a spectator sees (rule 8.1): a face-down card is `??` until it is flipped,
+    placed over or revealed at the end of the round. Call
+    [`round_start`][abyss_rules.cli.Narrator.round_start] with the first state, then
+    [`action`][abyss_rules.cli.Narrator.action] for every action applied.
+
+    Args:
+        out: Where to print.
+        names: A name per seat (e.g. the bots'), shown as `seat 1 (greedy)`.
+        width: Line width for the grids.
+
+    Examples:
+        >>> import io
+        >>> import abyss_rules as ar
+        >>> out = io.StringIO()
+        >>> narrator = Narrator(out, ["ann", "bob"])
+        >>> state = ar.new_game(2, seed=1)
+        >>> narrator.round_start(state)
+        >>> after = ar.apply(state, ar.Flip(0, 1, 2))
+        >>> narrator.action(state, ar.Flip(0, 1, 2), after)
+        >>> print(out.getvalue().strip())
+        === Round 1 ===
+        Deal: 12 cards face down to each seat; the discard pile opens with a 9; 125 cards in the draw pile.
+        Opening: every seat flips 2 of its cards.
+          seat 0 flips (1,2): 0
     """
 
     def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int = 100) -> None:
@@ -279,12 +325,14 @@ class Narrator:
         self.width = width
         self.turn_number = 0
         self.grids_shown_at = -1
-        """The ``seq`` of the state whose grids were printed last (-1: none)."""
+        """The `seq` of the state whose grids were printed last (-1: none)."""
 
     def say(self, text: str = "") -> None:
+        """Print one line (or several)."""
         print(text, file=self.out)
 
     def grids(self, grids: Sequence[Grid], note: dict[int, str] | None = None) -> None:
+        """Print every seat's grid, side by side, titled with the seat (and `note[seat]`)."""
         blocks = []
         for seat, grid in enumerate(grids):
             title = _seat_label(seat, self.names)
@@ -294,6 +342,7 @@ class Narrator:
         self.say(render_grids(blocks, width=self.width))
 
     def round_start(self, state: State) -> None:
+        """Announce the round `state` was just dealt (rule 1.4)."""
         v = state.variant
         self.turn_number = 0
         self.say()
@@ -304,13 +353,18 @@ class Narrator:
             self.say(f"Opening: every seat flips {v.initial_flips} of its cards.")
 
     def opening_done(self, state: State) -> None:
+        """Show the grids after the opening flips and who opens, and why (rules 2.3, 2.4)."""
         opener = state.turn
         self.grids(_public_grids(state))
         self.grids_shown_at = state.seq
         self.say(f"Seat {opener} opens the round ({_opener_reason(state, opener)}).")
 
     def action(self, before: State, action: Action, after: State) -> None:
-        """Report ``action``, applied to ``before`` and giving ``after``."""
+        """Tell `action`, applied to `before` and giving `after`: one line per turn (a draw
+        is told with the placement or discard that follows it), the closing (rule 6.1), and
+        at the end of a round the grids before and after the final reveal, the scores with
+        the closer penalty (rules 6.3-6.5, 7.1) and the next deal or the winners (rule 7.4).
+        """
         if before.phase is Phase.OPENING and isinstance(action, Flip):
             self.say("  " + _describe(before, action))
             if after.phase is not Phase.OPENING and after.round == before.round:
@@ -336,6 +390,7 @@ class Narrator:
             self.round_end(before, action, after)
 
     def round_end(self, before: State, action: Action, after: State) -> None:
+        """Tell the end of the round that `action` ended (see [`action`][abyss_rules.cli.Narrator.action])."""
         v = before.variant
         result = after.history[-1]
         self.say()
@@ -372,9 +427,27 @@ def _hide(grid: Grid) -> Grid:
 
 
 def narrate(result: GameResult, out: TextIO, width: int = 100) -> None:
-    """Print the whole game ``result`` (it must hold its states) with a :class:`Narrator`."""
+    """Print a whole game with a [`Narrator`][abyss_rules.cli.Narrator].
+
+    Args:
+        result: The game, played with `keep_states=True`.
+        out: Where to print.
+        width: Line width for the grids.
+
+    Raises:
+        ValueError: `result` holds no states.
+
+    Examples:
+        >>> import io
+        >>> import abyss_rules as ar
+        >>> out = io.StringIO()
+        >>> narrate(ar.play_game(["random", "random"], "short", seed=3, keep_states=True), out)
+        >>> out.getvalue().splitlines()[-1]
+        'Game over after 1 round. Winner: seat 0 (random) with 48 points.'
+    """
     states = result.states
-    assert states is not None
+    if states is None:
+        raise ValueError("narrate() needs a game played with keep_states=True")
     narrator = Narrator(out, result.bots, width=width)
     narrator.round_start(states[0])
     if states[0].phase is not Phase.OPENING:
@@ -426,16 +499,16 @@ def _variant(args: argparse.Namespace) -> Variant:
         try:
             v = v.replace(**dict(args.changes))
         except AbyssError as error:
-            raise UsageError(f"invalid variant: {error}") from None
+            raise _UsageError(f"invalid variant: {error}") from None
     return v
 
 
 def _bot_names(names: Sequence[str], v: Variant) -> list[str]:
     for name in names:
         if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
+            raise _UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
     if not v.min_players <= len(names) <= v.max_players:
-        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
+        raise _UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
                          "bot(s)")
     return list(names)
 
@@ -494,20 +567,34 @@ _SPACE_ACTIONS: Final[dict[str, type[TakeDiscard | PlaceDrawn | DiscardDrawn | F
 
 
 def parse_move(text: str, seat: int) -> Action | str:
-    """A typed move as an action of ``seat``, or one of the words ``"g"``, ``"?"``, ``"q"``.
+    """A move typed in `play`, as an action of `seat`.
 
-    Raises :class:`ValueError` with a message for text that is not a move.
+    Spaces are `row col`, counted from 0 (rule 1.2); `1,2` and `(1,2)` work too. Whether
+    the move is legal is for the engine to say.
 
-    >>> parse_move("t 1 2", 0)
-    TakeDiscard(player=0, row=1, col=2)
-    >>> parse_move("flip (2,3)", 1)
-    Flip(player=1, row=2, col=3)
-    >>> parse_move("d", 0)
-    Draw(player=0)
-    >>> parse_move("t 1", 0)
-    Traceback (most recent call last):
-    ...
-    ValueError: 't' needs a space: row and column, e.g. "t 1 2"
+    Args:
+        text: `t R C` (take the discard), `d` (draw), `p R C` (place the drawn card),
+            `x R C` (discard it and flip), `f R C` (flip), or the words `g` (show the
+            table), `?` (help), `q` (quit); long forms (`take`, `draw`, ...) work too.
+        seat: The seat that plays.
+
+    Returns:
+        The action, or `"g"`, `"?"` or `"q"`.
+
+    Raises:
+        ValueError: The text is not a move; the message says why.
+
+    Examples:
+        >>> parse_move("t 1 2", 0)
+        TakeDiscard(player=0, row=1, col=2)
+        >>> parse_move("flip (2,3)", 1)
+        Flip(player=1, row=2, col=3)
+        >>> parse_move("d", 0)
+        Draw(player=0)
+        >>> parse_move("t 1", 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: 't' needs a space: row and column, e.g. "t 1 2"
     """
     cleaned = text.strip().lower()
     for ch in "(),;":
@@ -535,7 +622,7 @@ def parse_move(text: str, seat: int) -> Action | str:
 
 
 def _choices(state: State, seat: int) -> str:
-    """The moves open to ``seat`` now, in words."""
+    """The moves open to `seat` now, in words."""
     v = state.variant
     if state.phase is Phase.OPENING:
         left = v.initial_flips - len(state.opening[seat])
@@ -568,11 +655,11 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     v = _variant(args)
     players = len(args.bots) + 1
     if not v.min_players <= players <= v.max_players:
-        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
+        raise _UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
                          f"{len(args.bots)} bot(s) make {players}")
     _bot_names(args.bots, v.replace(min_players=1))
     if not 0 <= args.seat < players:
-        raise UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
+        raise _UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
     me = args.seat
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     names = list(args.bots)
@@ -640,7 +727,21 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal stream: ``[#####.....] 120/400 games 30% 12 s``."""
+    """A one-line progress bar on a terminal stream: `[#####.....] 120/400 games  30%    12 s`.
+
+    Call it as `progress(done, total)` (the `progress` callback of
+    [`simulate`][abyss_rules.simulate]); it redraws the line only when the bar grows, and
+    ends it with a newline when `done == total`.
+
+    Examples:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> bar = ProgressBar(out, 4, width=4)
+        >>> for done in range(1, 5):
+        ...     bar(done, 4)
+        >>> out.getvalue().split(chr(13))[-1][:22]     # the last redraw (after a carriage return)
+        '[####] 4/4 games 100% '
+    """
 
     def __init__(self, stream: TextIO, total: int, width: int = 30) -> None:
         self.stream = stream
@@ -667,7 +768,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     v = _variant(args)
     names = _bot_names(args.bots, v)
     if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
+        raise _UsageError(f"--games must be at least 1, got {args.games}")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     err: TextIO = args.stderr
@@ -698,10 +799,11 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``abyss-rules`` (every subcommand has ``--help``).
+    """The argument parser of `abyss-rules` (every subcommand has `--help`).
 
-    >>> build_parser().parse_args(["demo", "--seed", "5"]).seed
-    5
+    Examples:
+        >>> build_parser().parse_args(["demo", "--seed", "5"]).seed
+        5
     """
     parser = argparse.ArgumentParser(
         prog="abyss-rules",
@@ -771,11 +873,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+    """Run the command line; return the exit status (the `abyss-rules` entry point).
 
-    >>> main(["demo", "--bots", "greedy", "nobody"], stderr=sys.stdout)
-    abyss-rules: error: unknown bot 'nobody'; built-in bots: random, greedy, counting
-    2
+    Args:
+        argv: The arguments (default: `sys.argv[1:]`); none, or options only, mean `demo`.
+        stdin: Input for `play` (default: `sys.stdin`).
+        stdout: Output (default: `sys.stdout`).
+        stderr: Errors and the progress bar (default: `sys.stderr`).
+
+    Returns:
+        The exit status: 0 ok, 1 a "no" verdict, 2 a usage error, 3 bad input, 4 the input
+        of `play` ended early, 130 interrupted.
+
+    Examples:
+        >>> main(["demo", "--bots", "greedy", "nobody"], stderr=sys.stdout)
+        abyss-rules: error: unknown bot 'nobody'; built-in bots: random, greedy, counting
+        2
     """
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
@@ -791,7 +904,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     args.stderr = err
     try:
         status: int = args.handler(args, out)
-    except UsageError as error:
+    except _UsageError as error:
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -1,19 +1,20 @@
 """Playing whole games between bots, one at a time or by the thousand.
 
-* :func:`play_game` plays one game between bots (each sees only its own
-  :class:`~abyss_rules.View`, rule 8.3) and returns a :class:`GameResult`
-  with the seed, every action and the final state (and, on request, every
-  state), so the game can be replayed exactly (rule 9.5).
-* :func:`simulate` plays many games between a line-up of bots, on any
-  :class:`concurrent.futures.Executor` (threads, processes, or a cluster's
-  executor such as Dask's ``Client.get_executor()``), and aggregates them
-  into a :class:`SimulationResult`. The result depends only on the line-up,
-  the variant, the number of games and the seed -- never on what ran the games.
+- [`play_game`][abyss_rules.play_game] plays one game between bots (each sees only its own
+  [`View`][abyss_rules.View], rule 8.3) and returns a [`GameResult`][abyss_rules.GameResult]
+  with the seed, every action and the final state (and, on request, every state), so the
+  game can be replayed exactly (rule 9.5).
+- [`simulate`][abyss_rules.simulate] plays many games between a line-up of bots, on any
+  `concurrent.futures.Executor` (threads, processes, or a cluster's executor such as
+  Dask's `Client.get_executor()`), and aggregates them into a
+  [`SimulationResult`][abyss_rules.SimulationResult]. The result depends only on the
+  line-up, the variant, the number of games and the seed -- never on what ran the games.
 
->>> from abyss_rules.simulation import play_game
->>> result = play_game(["random", "random"], variant="short", seed=1)
->>> result.totals, result.winners
-((61, 122), (0,))
+Examples:
+    >>> from abyss_rules.simulation import play_game
+    >>> result = play_game(["random", "random"], variant="short", seed=1)
+    >>> result.totals, result.winners
+    ((61, 122), (0,))
 """
 
 from __future__ import annotations
@@ -52,27 +53,42 @@ __all__ = [
 ]
 
 DEFAULT_MAX_ACTIONS: Final = 1_000_000
-"""The default limit on the actions of one game in :func:`play_game` (a safety net against stalling bots)."""
+"""The default limit on the actions of one game in [`play_game`][abyss_rules.play_game]
+(a safety net against stalling bots)."""
 
 
 class SimulationError(AbyssError, ValueError):
-    """Bad arguments to :func:`play_game` or :func:`simulate`, or a game that never ends.
+    """Bad arguments to [`play_game`][abyss_rules.play_game] or
+    [`simulate`][abyss_rules.simulate], or a game that never ends.
 
-    >>> try:
-    ...     play_game(["greedy"], seed=1)
-    ... except SimulationError as error:
-    ...     print(error.code, error.rule)
-    invalid_players 1.3
+    Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
+
+    Examples:
+        >>> try:
+        ...     play_game(["greedy"], seed=1)
+        ... except SimulationError as error:
+        ...     print(error.code, error.rule)
+        invalid_players 1.3
     """
 
 
 def derive_seed(seed: int | bytes, *parts: int | str) -> int:
-    """A 64-bit seed derived from ``seed`` and some labels (SHA-256), for games and bots.
+    """A 64-bit seed derived from `seed` and some labels (SHA-256), for games and bots.
 
-    The same inputs always give the same seed, on every machine.
+    The first 8 bytes, big-endian, of SHA-256 over `b"abyss-rules/derive-seed\\0"`, the 32
+    bytes of `seed` (rule 9.1) and, for each label, a zero byte and the label's text. The
+    same inputs give the same seed on every machine.
 
-    >>> derive_seed(42, "game", 0) == derive_seed(42, "game", 0) != derive_seed(42, "game", 1)
-    True
+    Args:
+        seed: An int seed (`0 <= seed < 2**256`) or 32 bytes.
+        *parts: Labels, e.g. `"game", 17` or `"bot", 1`.
+
+    Returns:
+        An int from 0 to `2**64 - 1`.
+
+    Examples:
+        >>> derive_seed(42, "game", 0) == derive_seed(42, "game", 0) != derive_seed(42, "game", 1)
+        True
     """
     h = hashlib.sha256(b"abyss-rules/derive-seed\0" + normalize_seed(seed))
     for part in parts:
@@ -81,10 +97,17 @@ def derive_seed(seed: int | bytes, *parts: int | str) -> int:
 
 
 def resolve_variant(variant: Variant | str | None) -> Variant:
-    """A :class:`~abyss_rules.Variant`, a preset name (``"standard"``, ``"short"``, ``"long"``) or ``None``.
+    """The variant meant by a [`Variant`][abyss_rules.Variant], a preset name or `None`.
 
-    >>> resolve_variant("long").target_score
-    150
+    Args:
+        variant: A variant, `"standard"`, `"short"`, `"long"`, or `None` (standard).
+
+    Raises:
+        SimulationError: Anything else (code `invalid_variant`).
+
+    Examples:
+        >>> resolve_variant("long").target_score
+        150
     """
     if variant is None:
         return Variant.standard()
@@ -108,17 +131,17 @@ def _bot_name(bot: object) -> str:
 class GameResult:
     """One finished game: how to replay it, and how it ended (rules 6.6, 7.4).
 
-    ``states`` is ``None`` unless :func:`play_game` was asked to keep them;
-    then ``states[0]`` is the initial state and ``states[i + 1]`` the state
-    after ``actions[i]``.
+    `states` is `None` unless [`play_game`][abyss_rules.play_game] was asked to keep them;
+    then `states[0]` is the initial state and `states[i + 1]` the state after `actions[i]`.
 
-    >>> result = play_game(["random", "random"], variant="short", seed=3, keep_states=True)
-    >>> len(result.states) == len(result.actions) + 1, result.states[-1] == result.final
-    (True, True)
+    Examples:
+        >>> result = play_game(["random", "random"], variant="short", seed=3, keep_states=True)
+        >>> len(result.states) == len(result.actions) + 1, result.states[-1] == result.final
+        (True, True)
     """
 
     seed: int | bytes
-    """The game's seed (rule 9.1): ``new_game(players, variant, seed)`` deals the same cards."""
+    """The game's seed (rule 9.1): `new_game(players, variant, seed)` deals the same cards."""
     variant: Variant
     """The rules played."""
     bots: tuple[str, ...]
@@ -126,7 +149,7 @@ class GameResult:
     actions: tuple[Action, ...]
     """Every action, in order."""
     final: State
-    """The state at the end (phase ``game_over``)."""
+    """The state at the end (phase `game_over`)."""
     states: tuple[State, ...] | None = None
     """Every state, when kept."""
 
@@ -159,22 +182,35 @@ def play_game(
     keep_states: bool = False,
     max_actions: int = DEFAULT_MAX_ACTIONS,
 ) -> GameResult:
-    """Play one game to its end: seat ``p`` is played by ``bots[p]``.
+    """Play one game to its end: seat `p` is played by `bots[p]`.
 
-    A bot is a :class:`~abyss_rules.bots.Bot` or the name of a built-in one
-    (``"random"``, ``"greedy"``, ``"counting"``), which is then seeded from
-    ``seed`` and its seat. Each bot is asked to act with its own view (rule
-    8.3) only, when it is its turn or it owes an opening flip (lowest seat
-    first). ``seed=None`` picks a fresh random seed, kept in the result.
+    Each bot is asked to act with its own [`View`][abyss_rules.View] only (rule 8.3), when
+    it is its turn or it owes an opening flip (the lowest such seat first).
 
-    An illegal or malformed action from a bot raises the engine's error, with
-    a note naming the seat; a game longer than ``max_actions`` raises
-    :class:`SimulationError` (code ``game_too_long``).
+    Args:
+        bots: One per seat: a [`Bot`][abyss_rules.bots.Bot], or the name of a built-in one
+            (`"random"`, `"greedy"`, `"counting"`), which is then made with the seed
+            `derive_seed(seed, "bot", seat)`.
+        variant: A [`Variant`][abyss_rules.Variant], a preset name, or `None` (standard).
+        seed: The game's seed (rule 9.1); `None` picks a fresh random one, kept in the result.
+        keep_states: Keep every state in the result (`GameResult.states`).
+        max_actions: Stop a game that has not ended after this many actions.
 
-    >>> from abyss_rules.bots import CountingBot, GreedyBot
-    >>> result = play_game([GreedyBot(), CountingBot()], variant="short", seed=11)
-    >>> result.bots, len(result.rounds), result.final.phase.value
-    (('greedy', 'counting'), 1, 'game_over')
+    Returns:
+        The finished game.
+
+    Raises:
+        SimulationError: Bad arguments (`invalid_players`, `invalid_variant`,
+            `invalid_simulation`), or the game reached `max_actions` (`game_too_long`).
+        BotError: An entry is neither a bot nor a built-in bot's name (`unknown_bot`).
+        IllegalActionError: A bot chose an illegal action; a note on the error names the
+            seat and the bot (`MalformedActionError` for something that is not an action).
+
+    Examples:
+        >>> from abyss_rules.bots import CountingBot, GreedyBot
+        >>> result = play_game([GreedyBot(), CountingBot()], variant="short", seed=11)
+        >>> result.bots, len(result.rounds), result.final.phase.value
+        (('greedy', 'counting'), 1, 'game_over')
     """
     v = resolve_variant(variant)
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
@@ -234,17 +270,25 @@ def play_game(
 # ---------------------------------------------------------------------------
 
 Entry = str | BotFactory
-"""A line-up entry of :func:`simulate`: a built-in bot's name, or a factory ``seed -> Bot``."""
+"""A line-up entry of [`simulate`][abyss_rules.simulate]: a built-in bot's name, or a
+factory `seed -> Bot`."""
 
 
 @attrs.frozen(slots=True)
 class RoundSummary:
-    """The numbers of one round that :func:`simulate` keeps (rules 6.4-6.7)."""
+    """The numbers of one round that [`simulate`][abyss_rules.simulate] keeps (rules 6.4-6.7).
+
+    Examples:
+        >>> result = simulate(["random", "random"], games=1, seed=5, variant="short")
+        >>> first = result.games[0].rounds[0]
+        >>> first.closer in (0, 1), first.capped, len(first.scores)
+        (True, False, 2)
+    """
 
     scores: tuple[int, ...]
     """Round scores by seat, after the closer penalty."""
     closer: int | None
-    """The closer's seat, or ``None`` (stalling cap)."""
+    """The closer's seat, or `None` (stalling cap)."""
     penalized: bool
     """Whether the closer's score was multiplied (rule 6.5)."""
     capped: bool
@@ -255,12 +299,20 @@ class RoundSummary:
 
 @attrs.frozen(slots=True)
 class GameSummary:
-    """One game of a simulation: who sat where and how it went."""
+    """One game of a simulation: who sat where and how it went.
+
+    Examples:
+        >>> result = simulate(["greedy", "random"], games=2, seed=5, variant="short")
+        >>> [g.lineup for g in result.games]             # the seats rotate
+        [(0, 1), (1, 0)]
+        >>> result.games[1].seed == derive_seed(5, "game", 1)
+        True
+    """
 
     index: int
     """The game's number in the simulation, from 0."""
     seed: int
-    """The game's seed, derived from the master seed and ``index``."""
+    """The game's seed, derived from the master seed and `index`."""
     lineup: tuple[int, ...]
     """For each seat, the index of the line-up entry that played it."""
     totals: tuple[int, ...]
@@ -275,14 +327,20 @@ class GameSummary:
 
 @attrs.frozen(slots=True)
 class BotStats:
-    """How one line-up entry did over a simulation."""
+    """How one line-up entry did over a simulation.
+
+    Examples:
+        >>> greedy, rand = simulate(["greedy", "random"], games=4, seed=1, variant="short").bots
+        >>> greedy.label, greedy.wins, greedy.win_rate, greedy.closes
+        ('greedy', Fraction(4, 1), 1.0, 3)
+    """
 
     label: str
-    """The entry's name (with its line-up position when a bot plays itself, e.g. ``greedy#1``)."""
+    """The entry's name (with its line-up position when a bot plays itself, e.g. `greedy#1`)."""
     games: int
     """Games played."""
     wins: Fraction
-    """Games won, a shared win counting ``1 / number of winners`` (rule 7.4)."""
+    """Games won, a shared win counting `1 / number of winners` (rule 7.4)."""
     rounds: int
     """Rounds played."""
     points: int
@@ -328,7 +386,7 @@ class BotStats:
         return self.penalties / self.closes if self.closes else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready numbers (``wins`` as a float)."""
+        """JSON-ready numbers (`wins` as a float)."""
         return {
             "bot": self.label, "games": self.games, "wins": float(self.wins), "win_rate": self.win_rate,
             "win_rate_margin95": self.win_rate_margin, "mean_total": self.mean_total,
@@ -339,18 +397,26 @@ class BotStats:
 
 @attrs.frozen(slots=True)
 class SimulationResult:
-    """What :func:`simulate` returns: the set-up, per-bot statistics and every game's summary.
+    """What [`simulate`][abyss_rules.simulate] returns: the set-up, per-bot statistics and
+    every game's summary.
 
     Two results of the same line-up, variant, number of games and seed are
     equal, whatever executor played them.
+
+    Examples:
+        >>> result = simulate(["greedy", "random"], games=4, seed=1, variant="short")
+        >>> result.players, result.rounds_per_game, result.seat_win_rates
+        (2, 1.0, (0.5, 0.5))
+        >>> sorted(result.to_dict())[:4]
+        ['bots', 'capped_rounds', 'games', 'penalty_rate']
     """
 
     seed: int | bytes
-    """The master seed (each game's seed is ``derive_seed(seed, "game", index)``)."""
+    """The master seed (each game's seed is `derive_seed(seed, "game", index)`)."""
     variant: Variant
     """The rules played."""
     rotate: bool
-    """Whether the seats rotate: in game ``i`` seat ``s`` is played by entry ``(s + i) % players``."""
+    """Whether the seats rotate: in game `i` seat `s` is played by entry `(s + i) % players`."""
     bots: tuple[BotStats, ...]
     """Per line-up entry, in line-up order."""
     games: tuple[GameSummary, ...]
@@ -413,14 +479,15 @@ class SimulationResult:
     def table(self) -> str:
         """The per-bot statistics as a text table.
 
-        ``closed`` is the share of its rounds a bot closed, ``penalized`` the
-        share of its closes that were penalized (rule 6.5).
+        `closed` is the share of its rounds a bot closed, `penalized` the share of its
+        closes that were penalized (rule 6.5).
 
-        >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
-        bot     games  win rate  +/- (95%)  mean total  mean round score  closed  penalized
-        greedy      4    100.0%       0.0%        15.2             15.25   75.0%       0.0%
-        random      4      0.0%       0.0%        89.2             89.25   25.0%     100.0%
-        4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
+        Examples:
+            >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
+            bot     games  win rate  +/- (95%)  mean total  mean round score  closed  penalized
+            greedy      4    100.0%       0.0%        15.2             15.25   75.0%       0.0%
+            random      4      0.0%       0.0%        89.2             89.25   25.0%     100.0%
+            4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
         """
         head = ("bot", "games", "win rate", "+/- (95%)", "mean total", "mean round score", "closed",
                 "penalized")
@@ -467,7 +534,7 @@ def _play_chunk(
     entries: tuple[Entry, ...], variant: Variant, seed: int | bytes, start: int, stop: int, rotate: bool,
     max_actions: int,
 ) -> list[GameSummary]:
-    """Play games ``start`` to ``stop - 1`` of a simulation (runs wherever the executor sends it)."""
+    """Play games `start` to `stop - 1` of a simulation (runs wherever the executor sends it)."""
     out = []
     players = len(entries)
     for index in range(start, stop):
@@ -524,32 +591,50 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     max_actions: int = DEFAULT_MAX_ACTIONS,
 ) -> SimulationResult:
-    """Play ``games`` games between the line-up ``bots`` and aggregate the results.
+    """Play `games` games between the line-up `bots` and aggregate the results.
 
-    Each entry of ``bots`` is a built-in bot's name or a factory ``seed ->
-    Bot`` (a bot class such as ``GreedyBot`` is one); every game gets fresh
-    bots. The line-up has one entry per seat; with ``rotate`` (default) the
-    seats rotate from game to game, so with 2 players every entry plays both
-    seat orders equally often (for an even number of games).
+    Game `i` is dealt with the seed `derive_seed(seed, "game", i)` and its bots are made
+    with `derive_seed(game_seed, "bot", seat)`; the summaries are put back in game order.
+    So the result depends only on the arguments, never on what played the games: `None`
+    (here, in order), a `ThreadPoolExecutor`, a `ProcessPoolExecutor` or a cluster's
+    executor (Dask's `Client.get_executor()`) give equal results.
 
-    Game ``i`` uses the seed ``derive_seed(seed, "game", i)`` and its bots
-    ``derive_seed(game_seed, "bot", seat)``, so the result depends only on the
-    arguments: ``executor`` may be ``None`` (play here, in order), any
-    :class:`concurrent.futures.Executor` -- a ``ThreadPoolExecutor``, a
-    ``ProcessPoolExecutor``, or a cluster's (Dask's
-    ``Client.get_executor()``) -- and the result is the same. Games are sent
-    in chunks of ``chunk_size``; the factories must be picklable for process
-    or cluster executors (module-level classes or functions, not lambdas).
-    ``progress(done, total)`` is called as games finish. ``seed=None`` picks a
-    fresh seed, kept in the result.
+    Args:
+        bots: The line-up, one entry per seat: a built-in bot's name or a factory
+            `seed -> Bot` (a bot class such as `GreedyBot` is one). Every game gets fresh
+            bots. For process or cluster executors the factories must be picklable
+            (module-level classes or functions, `functools.partial`; not lambdas).
+        games: How many games to play (at least 1).
+        seed: The master seed (rule 9.1); `None` picks a fresh one, kept in the result.
+        executor: Any `concurrent.futures.Executor`, or `None` to play in this thread.
+        variant: A [`Variant`][abyss_rules.Variant], a preset name, or `None` (standard).
+        rotate: Rotate the seats: in game `i`, seat `s` is played by entry
+            `(s + i) % players`, so with 2 players every entry plays both seat orders
+            equally often (for an even number of games). `False` keeps every entry in its
+            seat.
+        chunk_size: Games per task sent to the executor (default: one task per game
+            without an executor, else `games // 32` clamped to 1..100).
+        progress: Called as `progress(done, total)` in this thread as games finish.
+        max_actions: The limit of [`play_game`][abyss_rules.play_game] for each game.
 
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> from abyss_rules.bots import GreedyBot
-    >>> here = simulate([GreedyBot, "random"], games=6, seed=7, variant="short")
-    >>> with ThreadPoolExecutor(2) as pool:
-    ...     there = simulate([GreedyBot, "random"], games=6, seed=7, variant="short", executor=pool)
-    >>> here == there, [b.label for b in here.bots], here.bots[0].games
-    (True, ['greedy', 'random'], 6)
+    Returns:
+        The per-bot statistics and every game's summary.
+
+    Raises:
+        SimulationError: Bad arguments (`invalid_simulation`, `invalid_players`,
+            `invalid_variant`) or a game that does not end (`game_too_long`).
+        BotError: A name that is not a built-in bot (`unknown_bot`).
+        SeedError: A seed that is not an int in `[0, 2**256)` or 32 bytes.
+
+    Examples:
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> from abyss_rules.bots import GreedyBot
+        >>> here = simulate([GreedyBot, "random"], games=6, seed=7, variant="short")
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     there = simulate([GreedyBot, "random"], games=6, seed=7, variant="short",
+        ...                      executor=pool)
+        >>> here == there, [b.label for b in here.bots], here.bots[0].games
+        (True, ['greedy', 'random'], 6)
     """
     v = resolve_variant(variant)
     entries = _check_entries(bots, v)
