@@ -206,3 +206,17 @@ def test_simulate_rejects_bad_arguments(
     with pytest.raises(ar.AbyssError) as info:
         simulate(*args, **kwargs)  # type: ignore[arg-type]
     assert info.value.code == code
+
+
+def test_simulate_reports_win_rates_by_seat() -> None:
+    result = simulate(["greedy", "random", "counting"], games=6, seed=4, variant=SHORT)
+    for i, stats in enumerate(result.bots):
+        assert stats.seat_games == (2, 2, 2)                     # rotation: each seat twice
+        for seat in range(3):
+            won = sum(Fraction(1, len(g.winners)) for g in result.games
+                      if g.lineup[seat] == i and seat in g.winners)
+            assert stats.seat_wins[seat] == won
+            assert stats.seat_win_rates[seat] == float(won / 2)
+    fixed = simulate(["greedy", "random"], games=3, seed=4, variant=SHORT, rotate=False)
+    assert fixed.bots[0].seat_games == (3, 0) and fixed.bots[0].seat_win_rates[1] is None
+    assert "by seat" in fixed.table() and "/-" in fixed.table()

@@ -351,6 +351,16 @@ class BotStats:
     """Rounds this entry closed (rule 6.1)."""
     penalties: int
     """Rounds in which this entry closed and was penalized (rule 6.5)."""
+    seat_games: tuple[int, ...] = ()
+    """Games played from each seat."""
+    seat_wins: tuple[Fraction, ...] = ()
+    """Games won from each seat (shared wins counted fractionally)."""
+
+    @property
+    def seat_win_rates(self) -> tuple[float | None, ...]:
+        """Wins per game from each seat (`None` for a seat it never played)."""
+        pairs = zip(self.seat_wins, self.seat_games, strict=True)
+        return tuple(float(w / g) if g else None for w, g in pairs)
 
     @property
     def win_rate(self) -> float:
@@ -392,6 +402,7 @@ class BotStats:
             "win_rate_margin95": self.win_rate_margin, "mean_total": self.mean_total,
             "rounds": self.rounds, "mean_round_score": self.mean_round_score, "closes": self.closes,
             "close_rate": self.close_rate, "penalties": self.penalties, "penalty_rate": self.penalty_rate,
+            "seat_games": list(self.seat_games), "seat_win_rates": list(self.seat_win_rates),
         }
 
 
@@ -479,23 +490,25 @@ class SimulationResult:
     def table(self) -> str:
         """The per-bot statistics as a text table.
 
-        `closed` is the share of its rounds a bot closed, `penalized` the share of its
-        closes that were penalized (rule 6.5).
+        `by seat` is the win rate from seat 0, seat 1, ...; `closed` is the share of its
+        rounds a bot closed, `penalized` the share of its closes that were penalized (rule 6.5).
 
         Examples:
             >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
-            bot     games  win rate  +/- (95%)  mean total  mean round score  closed  penalized
-            greedy      4    100.0%       0.0%        15.2             15.25   75.0%       0.0%
-            random      4      0.0%       0.0%        89.2             89.25   25.0%     100.0%
+            bot     games  win rate  +/- (95%)    by seat  mean total  mean round score  closed  penalized
+            greedy      4    100.0%       0.0%  100%/100%        15.2             15.25   75.0%       0.0%
+            random      4      0.0%       0.0%      0%/0%        89.2             89.25   25.0%     100.0%
             4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
         """
-        head = ("bot", "games", "win rate", "+/- (95%)", "mean total", "mean round score", "closed",
-                "penalized")
+        head = ("bot", "games", "win rate", "+/- (95%)", "by seat", "mean total", "mean round score",
+                "closed", "penalized")
         rows = [head]
         for b in self.bots:
+            by_seat = "/".join("-" if r is None else f"{r:.0%}" for r in b.seat_win_rates)
             rows.append((
-                b.label, str(b.games), f"{b.win_rate:.1%}", f"{b.win_rate_margin:.1%}", f"{b.mean_total:.1f}",
-                f"{b.mean_round_score:.2f}", f"{b.close_rate:.1%}", f"{b.penalty_rate:.1%}",
+                b.label, str(b.games), f"{b.win_rate:.1%}", f"{b.win_rate_margin:.1%}", by_seat,
+                f"{b.mean_total:.1f}", f"{b.mean_round_score:.2f}", f"{b.close_rate:.1%}",
+                f"{b.penalty_rate:.1%}",
             ))
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = []
@@ -560,9 +573,12 @@ def _aggregate(labels: Sequence[str], summaries: Sequence[GameSummary]) -> tuple
     n = len(labels)
     games, rounds, points, round_points, closes, penalties = ([0] * n for _ in range(6))
     wins = [Fraction(0)] * n
+    seat_games = [[0] * n for _ in range(n)]
+    seat_wins = [[Fraction(0)] * n for _ in range(n)]
     for g in summaries:  # in game order: the sums are exact, so the order does not matter anyway
         for seat, entry in enumerate(g.lineup):
             games[entry] += 1
+            seat_games[entry][seat] += 1
             points[entry] += g.totals[seat]
             rounds[entry] += len(g.rounds)
             for r in g.rounds:
@@ -572,9 +588,11 @@ def _aggregate(labels: Sequence[str], summaries: Sequence[GameSummary]) -> tuple
                     penalties[entry] += r.penalized
         for seat in g.winners:
             wins[g.lineup[seat]] += Fraction(1, len(g.winners))
+            seat_wins[g.lineup[seat]][seat] += Fraction(1, len(g.winners))
     return tuple(
         BotStats(label=labels[i], games=games[i], wins=wins[i], rounds=rounds[i], points=points[i],
-                 round_points=round_points[i], closes=closes[i], penalties=penalties[i])
+                 round_points=round_points[i], closes=closes[i], penalties=penalties[i],
+                 seat_games=tuple(seat_games[i]), seat_wins=tuple(seat_wins[i]))
         for i in range(n)
     )
 
