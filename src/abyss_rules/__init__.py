@@ -44,6 +44,7 @@ from .state import Dealer, Phase, RoundResult, State
 from .views import View, view
 
 __version__ = "0.1.0"
+"""The version of the abyss-rules library."""
 RULES_VERSION = "1.0.0"
 """The version of `spec/rules.md` (its `rules_version` line) this engine implements."""
 

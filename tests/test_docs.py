@@ -1,0 +1,416 @@
+"""Every code example of the documentation runs as part of the test suite.
+
+The pages are ``docs/**/*.md`` and ``README.md``. For each page, one test item (its id is the
+page's path) runs the page's examples in order, in one namespace shared by the page, with the
+repository root as working directory:
+
+* a ```` ```python ```` (or ```` ```py ````) block is executed as a script;
+* a ```` ```pycon ```` block is run as a doctest (``>>>`` lines and their expected output).
+
+A block preceded by the line ``<!-- not-run: <reason> -->`` (blank lines may stand between them)
+is not run; the reason is required. Lines of the form ``--8<-- "path"`` (pymdownx.snippets) are
+replaced by the file they include, as on the site, so an included file's examples run too.
+
+A failing example fails its page's item with the page, the block number and the line of the page
+where it failed. ``python tests/test_docs.py`` prints the inventory: pages, blocks run, blocks not
+run and why.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import sys
+import textwrap
+import traceback
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# An opening fence: indentation, three or more backticks or tildes, then the info string.
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
+_NOT_RUN = re.compile(r"^\s*<!--\s*not-run\b(?P<rest>.*?)-->\s*$")
+_SNIPPET = re.compile(r'^(?P<indent>[ \t]*)--8<--[ \t]+"(?P<path>[^"]+)"[ \t]*$')
+
+PYTHON = frozenset({"python", "py", "python3"})
+PYCON = frozenset({"pycon"})
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block of a page."""
+
+    page: str
+    number: int
+    """1-based number of the block among the page's runnable (python and pycon) blocks."""
+    line: int
+    """1-based line of the page where the block's code starts (after the fence)."""
+    language: str
+    code: str
+    not_run: str | None = None
+    """The reason given by ``<!-- not-run: ... -->``, or None if the block runs."""
+
+
+@dataclass
+class Page:
+    """A documentation page and its runnable blocks."""
+
+    path: str
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def run(self) -> list[Block]:
+        return [b for b in self.blocks if b.not_run is None]
+
+    @property
+    def skipped(self) -> list[Block]:
+        return [b for b in self.blocks if b.not_run is not None]
+
+
+class DocsError(Exception):
+    """A page that cannot be read as intended (e.g. a not-run marker without a reason)."""
+
+
+def _language(info: str) -> str:
+    """The language of a fence's info string: ``python``, ``python title="x"``, ``{.python}``."""
+    info = info.strip()
+    if info.startswith("{"):
+        match = re.search(r"\.([\w+-]+)", info)
+        return match.group(1).lower() if match else ""
+    return info.split(None, 1)[0].lower() if info else ""
+
+
+def expand_snippets(text: str, base: Path = ROOT) -> list[tuple[str, str, int]]:
+    """The page's lines as ``(text, file, line)``, with ``--8<-- "path"`` lines replaced by that file.
+
+    ``file`` is ``"<page>"`` for the page's own lines, else the included path.
+    """
+    return _expand(text, "<page>", base, 0, [])
+
+
+def _expand(
+    text: str, name: str, base: Path, depth: int, out: list[tuple[str, str, int]]
+) -> list[tuple[str, str, int]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _SNIPPET.match(line)
+        if match:
+            included = base / match.group("path")
+            if not included.is_file():
+                raise DocsError(f"{name}:{number}: snippet {match.group('path')!r} not found")
+            if depth >= 5:
+                raise DocsError(f"{name}:{number}: snippets nested more than 5 deep")
+            _expand(included.read_text(encoding="utf-8"), match.group("path"), base, depth + 1, out)
+        else:
+            out.append((line, name, number))
+    return out
+
+
+def parse_page(text: str, path: str) -> Page:
+    """Find the python and pycon blocks of a page (snippets expanded)."""
+    lines = [(t, path if f == "<page>" else f"{path} -> {f}", n) for t, f, n in expand_snippets(text)]
+    page = Page(path)
+    i = 0
+    while i < len(lines):
+        line, where, number = lines[i]
+        match = _FENCE.match(line)
+        if not match:
+            i += 1
+            continue
+        indent, fence = match.group("indent"), match.group("fence")
+        language = _language(match.group("info"))
+        body: list[str] = []
+        j = i + 1
+        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        while j < len(lines) and not closing.match(lines[j][0]):
+            body.append(lines[j][0])
+            j += 1
+        if j == len(lines):
+            raise DocsError(f"{where}:{number}: code fence {fence} is never closed")
+        if language in PYTHON or language in PYCON:
+            code = textwrap.dedent("\n".join(_strip_indent(b, indent) for b in body)) + "\n"
+            reason = _not_run_reason(lines, i)
+            page.blocks.append(
+                Block(
+                    page=where,
+                    number=len(page.blocks) + 1,
+                    line=number + 1,
+                    language="pycon" if language in PYCON else "python",
+                    code=code,
+                    not_run=reason,
+                )
+            )
+        i = j + 1
+    return page
+
+
+def _strip_indent(line: str, indent: str) -> str:
+    return line[len(indent):] if line.startswith(indent) else line.lstrip(" \t")
+
+
+def _not_run_reason(lines: list[tuple[str, str, int]], fence_index: int) -> str | None:
+    """The reason of a ``<!-- not-run: ... -->`` line just above the fence (blank lines allowed)."""
+    k = fence_index - 1
+    while k >= 0 and not lines[k][0].strip():
+        k -= 1
+    if k < 0:
+        return None
+    match = _NOT_RUN.match(lines[k][0])
+    if not match:
+        return None
+    rest = match.group("rest").strip()
+    reason = rest[1:].strip() if rest.startswith(":") else ""
+    if not rest.startswith(":") or not reason:
+        where, number = lines[k][1], lines[k][2]
+        raise DocsError(f"{where}:{number}: a not-run marker needs a reason: <!-- not-run: <reason> -->")
+    return reason
+
+
+def run_page(page: Page) -> int:
+    """Run a page's blocks in order in one fresh module namespace; return how many ran.
+
+    Raises AssertionError naming the page, block and line of the first failing block.
+    """
+    module = types.ModuleType(f"_docs_page_{abs(hash(page.path))}")
+    module.__file__ = str(ROOT / page.path)
+    sys.modules[module.__name__] = module
+    try:
+        ran = 0
+        for block in page.run:
+            if block.language == "python":
+                _run_python(block, module.__dict__)
+            else:
+                _run_pycon(block, module.__dict__)
+            ran += 1
+        return ran
+    finally:
+        sys.modules.pop(module.__name__, None)
+
+
+def _run_python(block: Block, namespace: dict[str, object]) -> None:
+    # Leading newlines make line numbers in tracebacks those of the page.
+    source = "\n" * (block.line - 1) + block.code
+    filename = block.page.split(" -> ")[-1]
+    try:
+        code = compile(source, filename, "exec")
+        exec(code, namespace)
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        line = _failing_line(error, filename) or block.line
+        trace = "".join(traceback.format_exception(error)[-8:])
+        raise AssertionError(
+            f"{block.page}: python block {block.number} (starting at line {block.line}) "
+            f"failed at line {line}:\n{trace}"
+        ) from None
+
+
+def _failing_line(error: BaseException, filename: str) -> int | None:
+    if isinstance(error, SyntaxError) and error.filename == filename:
+        return error.lineno
+    line = None
+    for frame, lineno in traceback.walk_tb(error.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return line
+
+
+def _run_pycon(block: Block, namespace: dict[str, object]) -> None:
+    filename = block.page.split(" -> ")[-1]
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(block.code, namespace, f"{block.page} block {block.number}",
+                              filename, block.line - 1)
+    test.globs = namespace  # DocTest copies its globals: share the page's namespace instead
+    report: list[str] = []
+    runner = doctest.DocTestRunner(verbose=False, optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=report.append, clear_globs=False)
+    if runner.failures:
+        raise AssertionError(
+            f"{block.page}: pycon block {block.number} (starting at line {block.line}) failed:\n"
+            + "".join(report)
+        )
+
+
+def doc_pages() -> list[str]:
+    """Every documentation page, as paths relative to the repository root."""
+    pages = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
+    return ["README.md", *pages]
+
+
+def load(path: str) -> Page:
+    return parse_page((ROOT / path).read_text(encoding="utf-8"), path)
+
+
+def inventory() -> Iterator[tuple[str, int, list[Block]]]:
+    for path in doc_pages():
+        page = load(path)
+        yield path, len(page.run), page.skipped
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", doc_pages())
+def test_page_examples_run(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The examples of one page run, in order, in one namespace, from the repository root."""
+    monkeypatch.chdir(ROOT)
+    failure = None
+    try:
+        page = load(path)
+        ran = run_page(page)
+    except (DocsError, AssertionError) as error:
+        failure = str(error)
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)
+    assert ran == len(page.run)
+
+
+def test_the_docs_have_examples() -> None:
+    """The collector finds the examples (so the page tests cannot pass by finding nothing)."""
+    pages = {path: load(path) for path in doc_pages()}
+    assert pages["README.md"].run, "README.md has no python example"
+    assert pages["docs/index.md"].run, "docs/index.md has no python example"
+    assert pages["docs/getting-started.md"].run, "docs/getting-started.md has no python example"
+    total = sum(len(p.run) for p in pages.values())
+    skipped = sum(len(p.skipped) for p in pages.values())
+    assert total >= 20, f"only {total} runnable blocks found"
+    # Not-run blocks are the exception: at most one in five.
+    assert skipped * 5 <= total + skipped, f"{skipped} of {total + skipped} blocks are marked not-run"
+
+
+def _table(path: str, heading: str) -> list[list[str]]:
+    """The body rows of the first table under ``heading`` in a page, as lists of cell texts."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows[2:]]
+
+
+def test_the_variants_table_matches_the_code() -> None:
+    """docs/variants.md lists every Variant field, in order, with its default; the presets are right."""
+    import ast
+
+    import abyss_rules as ar
+    from abyss_rules.config import FIELD_NAMES
+
+    rows = _table("docs/variants.md", "## Fields")
+    assert [row[0].strip("`") for row in rows] == list(FIELD_NAMES)
+    defaults = ar.Variant().to_dict()
+    for name, _type, default, rules, _meaning in rows:
+        name = name.strip("`")
+        assert rules, f"{name}: no rule cited"
+        if name == "deck":
+            assert "STANDARD_DECK" in default and ar.Variant().deck == ar.STANDARD_DECK
+            continue
+        assert ast.literal_eval(default.strip("`")) == defaults[name], f"default of {name}"
+
+    presets = _table("docs/variants.md", "## Presets")
+    assert [row[0].split("]")[0].strip("[`") for row in presets] == sorted(
+        ar.Variant.presets(), key=["standard", "short", "long"].index
+    )
+    for row in presets:
+        preset = row[0].split("]")[0].strip("[`")
+        changes = {}
+        for item in re.findall(r"`(\w+)=([^`]+)`", row[1]):
+            changes[item[0]] = ast.literal_eval(item[1])
+        assert row[1] == "none" or changes, row
+        assert ar.Variant.presets()[preset] == ar.Variant.standard().replace(**changes), preset
+
+
+# -- the harness itself ----------------------------------------------------------------------
+
+_GOOD = """\
+# A page
+
+```python
+x = 20
+```
+
+Some text.
+
+```pycon
+>>> x + 1
+21
+
+```
+
+<!-- not-run: needs a cluster -->
+
+```python
+raise SystemExit("must not run")
+```
+
+- A list item:
+
+    ```py
+    x += 1
+    assert x == 21
+    ```
+"""
+
+
+def test_harness_runs_blocks_in_order_in_one_namespace() -> None:
+    page = parse_page(_GOOD, "good.md")
+    assert [(b.language, b.line, b.not_run) for b in page.blocks] == [
+        ("python", 4, None), ("pycon", 10, None), ("python", 18, "needs a cluster"), ("python", 24, None),
+    ]
+    assert run_page(page) == 3
+
+
+def test_harness_fails_with_page_block_and_line() -> None:
+    text = "# P\n\n```python\nx = 1\n```\n\n```python\ny = 2\nassert x == y, 'x is not y'\n```\n"
+    with pytest.raises(AssertionError) as info:
+        run_page(parse_page(text, "docs/p.md"))
+    message = str(info.value)
+    assert "docs/p.md: python block 2 (starting at line 8) failed at line 9" in message
+    assert "x is not y" in message
+
+
+def test_harness_reports_syntax_errors_at_their_line() -> None:
+    text = "```python\nok = 1\nthis is not python\n```\n"
+    with pytest.raises(AssertionError, match=r"failed at line 3"):
+        run_page(parse_page(text, "p.md"))
+
+
+def test_harness_fails_a_wrong_pycon_output() -> None:
+    text = "```pycon\n>>> 1 + 1\n3\n```\n"
+    with pytest.raises(AssertionError, match=r"p.md: pycon block 1 \(starting at line 2\) failed"):
+        run_page(parse_page(text, "p.md"))
+
+
+def test_harness_requires_a_reason_to_skip() -> None:
+    for marker in ("<!-- not-run -->", "<!-- not-run: -->", "<!-- not-run:   -->"):
+        with pytest.raises(DocsError, match="needs a reason"):
+            parse_page(f"{marker}\n```python\npass\n```\n", "p.md")
+
+
+def test_harness_ignores_other_languages_and_reports_unclosed_fences() -> None:
+    page = parse_page("```bash\nexit 1\n```\n```json\n{}\n```\n```text\n>>> 1\n2\n```\n", "p.md")
+    assert page.blocks == []
+    with pytest.raises(DocsError, match="never closed"):
+        parse_page("```python\nx = 1\n", "p.md")
+
+
+def test_harness_expands_snippets(tmp_path: Path) -> None:
+    (tmp_path / "inc.md").write_text("```python\nfrom_snippet = True\n```\n", encoding="utf-8")
+    lines = expand_snippets('before\n--8<-- "inc.md"\nafter\n', base=tmp_path)
+    assert [t for t, _, _ in lines] == ["before", "```python", "from_snippet = True", "```", "after"]
+    with pytest.raises(DocsError, match="not found"):
+        expand_snippets('--8<-- "missing.md"\n', base=tmp_path)
+
+
+if __name__ == "__main__":  # pragma: no cover - a report for people
+    run_total = skip_total = 0
+    for path, ran, skipped in inventory():
+        run_total += ran
+        skip_total += len(skipped)
+        print(f"{path}: {ran} run, {len(skipped)} not run")
+        for block in skipped:
+            print(f"    block {block.number} (line {block.line}): {block.not_run}")
+    print(f"total: {run_total} blocks run, {skip_total} not run")
