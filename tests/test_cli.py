@@ -217,6 +217,8 @@ def test_simulate_json_is_the_same_with_processes_and_shows_progress_on_request(
         (("simulate", "--games", "x"), "invalid int value"),
         (("simulate", "--bots", "greedy", "hal"), "unknown bot 'hal'"),
         (("simulate", "--progress", "--no-progress"), "not allowed with argument"),
+        (("simulate", "--jobs", "-1"), "--jobs must be 0 (one per CPU core) or more"),
+        (("demo", "--width", "5"), "the width must be at least 20"),
     ],
 )
 def test_simulate_usage_errors(args: tuple[str, ...], message: str) -> None:

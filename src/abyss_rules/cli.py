@@ -471,6 +471,16 @@ def _seed_arg(text: str) -> int:
     return seed
 
 
+def _width_arg(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if width < 20:
+        raise argparse.ArgumentTypeError(f"the width must be at least 20, got {width}")
+    return width
+
+
 def _set_arg(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     name = name.strip()
@@ -769,6 +779,8 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     names = _bot_names(args.bots, v)
     if args.games < 1:
         raise _UsageError(f"--games must be at least 1, got {args.games}")
+    if args.jobs < 0:
+        raise _UsageError(f"--jobs must be 0 (one per CPU core) or more, got {args.jobs}")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     err: TextIO = args.stderr
@@ -825,7 +837,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the game's seed (default: a fresh random one, printed so you can replay it)")
     _add_variant_args(demo)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
-    demo.add_argument("--width", type=int, default=100, help="line width for the grids (default: 100)")
+    demo.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
     demo.set_defaults(handler=_cmd_demo)
 
     play = sub.add_parser("play", help="play a game against bots in the terminal",
@@ -840,7 +852,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument("--seed", type=_seed_arg, default=None, help="the game's seed (default: random)")
     _add_variant_args(play)
-    play.add_argument("--width", type=int, default=100, help="line width for the grids (default: 100)")
+    play.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
     play.set_defaults(handler=_cmd_play)
 
     sim = sub.add_parser("simulate", help="play many games between bots and print win rates",

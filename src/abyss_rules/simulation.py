@@ -40,6 +40,7 @@ from .state import RoundResult, State
 from .views import view
 
 __all__ = [
+    "DEFAULT_MAX_ACTIONS",
     "BotStats",
     "GameResult",
     "GameSummary",
