@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
+
+from abyss_rules import cli
+from abyss_rules.errors import Code
+from abyss_rules.simulation import SimulationError
 
 
 def run(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -230,3 +236,24 @@ def test_simulate_usage_errors(args: tuple[str, ...], message: str) -> None:
 def test_subcommand_help(command: str) -> None:
     result = run(command, "--help")
     assert result.returncode == 0 and result.stdout.startswith(f"usage: abyss-rules {command}")
+
+
+def test_the_installed_entry_point_runs_the_same_program() -> None:
+    script = shutil.which("abyss-rules")
+    if script is None:
+        pytest.skip("the abyss-rules script is not installed on PATH")
+    args = ["demo", "--seed", "3", "--variant", "short", "--quiet"]
+    installed = subprocess.run([script, *args], capture_output=True, text=True, timeout=60, check=False)
+    assert installed.returncode == 0
+    assert installed.stdout == run(*args).stdout
+
+
+def test_an_engine_error_during_a_command_exits_1_with_its_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stalled(*args: object, **kwargs: object) -> None:
+        raise SimulationError(Code.GAME_TOO_LONG, "the game did not end within 10 actions")
+
+    monkeypatch.setattr(cli, "play_game", stalled)
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["demo", "--seed", "1"], stdout=out, stderr=err)
+    assert status == cli.EXIT_NO == 1
+    assert err.getvalue() == "abyss-rules: error: [game_too_long] the game did not end within 10 actions\n"

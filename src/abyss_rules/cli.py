@@ -919,6 +919,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     except _UsageError as error:
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_USAGE
+    except AbyssError as error:  # e.g. a game that never ends (game_too_long)
+        print(f"abyss-rules: error: {error}", file=err)
+        return EXIT_NO
     except KeyboardInterrupt:
         print("abyss-rules: interrupted", file=err)
         return EXIT_INTERRUPTED
