@@ -25,6 +25,28 @@ from __future__ import annotations
 
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .cards import STANDARD_DECK
+from .codec import (
+    FORMAT_VERSION,
+    DecodeError,
+    action_from_dict,
+    action_to_dict,
+    canonical_json,
+    dumps_action,
+    dumps_state,
+    dumps_variant,
+    dumps_view,
+    loads_action,
+    loads_state,
+    loads_variant,
+    loads_view,
+    state_from_dict,
+    state_hash,
+    state_to_dict,
+    variant_from_dict,
+    variant_to_dict,
+    view_from_dict,
+    view_to_dict,
+)
 from .config import Opener, Variant
 from .errors import (
     RULE_OF_CODE,
@@ -35,10 +57,14 @@ from .errors import (
     MalformedActionError,
     SeedError,
 )
+from .events import Event, apply_with_events, dumps_events, events_to_dict
 from .grid import Grid
+from .notation import parse_notation, to_notation
+from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
+from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import Dealer, Phase, RoundResult, State
 from .views import View, view
@@ -50,16 +76,20 @@ RULES_VERSION = "1.0.0"
 
 __all__ = [
     "ACTION_TYPES",
+    "FORMAT_VERSION",
     "RULES_VERSION",
     "RULE_OF_CODE",
     "STANDARD_DECK",
     "AbyssError",
+    "Accepted",
     "Action",
     "Code",
     "ConfigError",
     "Dealer",
+    "DecodeError",
     "DiscardDrawn",
     "Draw",
+    "Event",
     "Flip",
     "GameResult",
     "Grid",
@@ -68,19 +98,48 @@ __all__ = [
     "Opener",
     "Phase",
     "PlaceDrawn",
+    "Record",
+    "ReplayError",
     "RoundResult",
     "SeedError",
     "SimulationResult",
     "State",
     "TakeDiscard",
     "Variant",
+    "Verdict",
     "View",
     "__version__",
+    "action_from_dict",
+    "action_to_dict",
     "apply",
+    "apply_with_events",
+    "canonical_json",
     "check",
+    "dumps_action",
+    "dumps_events",
+    "dumps_state",
+    "dumps_variant",
+    "dumps_view",
+    "events_to_dict",
     "legal_actions",
+    "loads_action",
+    "loads_state",
+    "loads_variant",
+    "loads_view",
     "new_game",
+    "parse_notation",
     "play_game",
+    "read_action",
     "simulate",
+    "state_from_dict",
+    "state_hash",
+    "state_to_dict",
+    "submit",
+    "to_notation",
+    "validate",
+    "variant_from_dict",
+    "variant_to_dict",
     "view",
+    "view_from_dict",
+    "view_to_dict",
 ]

@@ -69,6 +69,28 @@ class Code(StrEnum):
     INVALID_PLAYERS = "invalid_players"
     INVALID_DECK_ORDER = "invalid_deck_order"
     INVALID_SEED = "invalid_seed"
+    # JSON documents and action notation (abyss_rules.codec.DecodeError)
+    INVALID_JSON = "invalid_json"
+    DOCUMENT_TOO_LARGE = "document_too_large"
+    TOO_DEEP = "too_deep"
+    DUPLICATE_FIELD = "duplicate_field"
+    WRONG_FORMAT = "wrong_format"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    UNKNOWN_FIELD = "unknown_field"
+    MISSING_FIELD = "missing_field"
+    WRONG_TYPE = "wrong_type"
+    BAD_VALUE = "bad_value"
+    BAD_SHAPE = "bad_shape"
+    CARDS_MISMATCH = "cards_mismatch"
+    IMPOSSIBLE_STATE = "impossible_state"
+    BAD_NOTATION = "bad_notation"
+    # Game servers (abyss_rules.server: validate, submit)
+    STALE_ACTION = "stale_action"
+    SEAT_MISMATCH = "seat_mismatch"
+    # Game records (abyss_rules.records.ReplayError)
+    RECORD_REDACTED = "record_redacted"
+    REPLAY_FAILED = "replay_failed"
+    REPLAY_MISMATCH = "replay_mismatch"
     # Bots, game drivers and simulations (BotError, SimulationError)
     UNKNOWN_BOT = "unknown_bot"
     BOT_CANNOT_ACT = "bot_cannot_act"
@@ -95,6 +117,25 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.INVALID_PLAYERS: "1.3",
     Code.INVALID_DECK_ORDER: "9.6",
     Code.INVALID_SEED: "9.1",
+    Code.INVALID_JSON: None,
+    Code.DOCUMENT_TOO_LARGE: None,
+    Code.TOO_DEEP: None,
+    Code.DUPLICATE_FIELD: None,
+    Code.WRONG_FORMAT: None,
+    Code.UNSUPPORTED_VERSION: None,
+    Code.UNKNOWN_FIELD: None,
+    Code.MISSING_FIELD: None,
+    Code.WRONG_TYPE: None,
+    Code.BAD_VALUE: None,
+    Code.BAD_SHAPE: None,
+    Code.CARDS_MISMATCH: "1.1",
+    Code.IMPOSSIBLE_STATE: None,
+    Code.BAD_NOTATION: None,
+    Code.STALE_ACTION: None,
+    Code.SEAT_MISMATCH: None,
+    Code.RECORD_REDACTED: None,
+    Code.REPLAY_FAILED: None,
+    Code.REPLAY_MISMATCH: None,
     Code.UNKNOWN_BOT: None,
     Code.BOT_CANNOT_ACT: None,
     Code.GAME_TOO_LONG: None,

@@ -22,6 +22,8 @@ Examples:
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .actions import Action
@@ -105,6 +107,32 @@ class View:
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `view` document of this view: public facts only, safe to send to a client.
+
+        See [`view_to_dict`][abyss_rules.view_to_dict] and `docs/json.md`.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.view(ar.new_game(players=2, seed=3), 1).to_dict()["viewer"]
+            1
+        """
+        from .codec import view_to_dict  # the codec imports this module
+
+        return view_to_dict(self)
+
+    def to_json(self) -> str:
+        """The canonical JSON text of the `view` document (see [`dumps_view`][abyss_rules.dumps_view]).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.view(ar.new_game(players=2, seed=3)).to_json()[:40]
+            '{"closer":null,"discard_pile":[0],"draw_'
+        """
+        from .codec import dumps_view
+
+        return dumps_view(self)
 
 
 def view(state: State, player: int | None = None) -> View:

@@ -1,0 +1,1258 @@
+"""JSON documents: states, actions, variants and views in one canonical form.
+
+Every document is a JSON object that names its kind and versions:
+`{"format": "state", "format_version": 1, "rules_version": "1.0.0", ...}`.
+
+* **Canonical form.** [`canonical_json`][abyss_rules.canonical_json] writes sorted keys, no
+  insignificant whitespace, UTF-8 text (`ensure_ascii=False`) and integers
+  only -- `json.dumps(doc, sort_keys=True, separators=(",", ":"),
+  ensure_ascii=False)`. Every `dumps_*` function writes it, so two
+  implementations can compare documents byte for byte, and loading a document
+  then saving it gives back the same bytes. [`state_hash`][abyss_rules.state_hash] is the SHA-256
+  of a state's canonical bytes.
+* **Nothing is trusted on loading.** Every `loads_*` / `*_from_dict`
+  function checks sizes, types, shapes and the rules' invariants, and raises
+  [`DecodeError`][abyss_rules.DecodeError] -- a `ValueError` with a stable `code` and the JSON
+  pointer `path` of the bad field -- never a bare `KeyError` or
+  `TypeError`. A loaded state is safe to give to [`apply`][abyss_rules.apply].
+
+The formats are described field by field in `docs/json.md`, with their JSON
+Schemas (`spec/schemas/`).
+
+Warning:
+    A **state** document is the authoritative server state: it holds every
+    face-down card, the draw pile in order and the dealer's seed (rule 8.2).
+    Never send it to a client; send a view ([`dumps_view`][abyss_rules.dumps_view]).
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> state = ar.new_game(players=2, seed=7)
+    >>> text = ar.dumps_state(state)
+    >>> ar.loads_state(text) == state, ar.dumps_state(ar.loads_state(text)) == text
+    (True, True)
+    >>> ar.state_hash(state) == ar.state_hash(ar.loads_state(text))
+    True
+    >>> try:
+    ...     ar.loads_state(text.replace('"round":1', '"round":true'))
+    ... except ar.DecodeError as error:
+    ...     print(error.code, error.path)
+    wrong_type /round
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from itertools import chain, compress
+from operator import and_, itemgetter
+from typing import Any, Final
+
+# RULES_VERSION is read at call time: the package defines it after importing this module.
+import abyss_rules as _package
+
+from .actions import ACTION_TYPES, Action, Draw
+from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE
+from .config import FIELD_NAMES, Variant
+from .errors import AbyssError, Code, ConfigError, MalformedActionError
+from .grid import Grid
+from .rules.scoring import closer_penalty_applies, game_is_over
+from .state import Dealer, Phase, RoundResult, State
+from .views import View
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
+    "DecodeError",
+    "action_from_dict",
+    "action_to_dict",
+    "canonical_json",
+    "dumps_action",
+    "dumps_state",
+    "dumps_variant",
+    "dumps_view",
+    "loads_action",
+    "loads_state",
+    "loads_variant",
+    "loads_view",
+    "state_from_dict",
+    "state_hash",
+    "state_to_dict",
+    "variant_from_dict",
+    "variant_to_dict",
+    "view_from_dict",
+    "view_to_dict",
+]
+
+FORMAT_VERSION: Final = 1
+"""The version of the document formats described in `docs/json.md`."""
+MAX_DOCUMENT_BYTES: Final = 1 << 20
+"""Documents larger than this (1 MiB of UTF-8) are refused before parsing (`document_too_large`)."""
+MAX_DEPTH: Final = 32
+"""Documents nested deeper than this are refused (`too_deep`); valid documents nest at most 7 deep."""
+MAX_INT: Final = (1 << 53) - 1
+"""The largest counter (`seq`, `round`, positions...) a document may hold: exact in every JSON parser."""
+
+_HEADER: Final = frozenset({"format", "format_version", "rules_version"})
+_INT: Final = frozenset({int})
+_BOOL: Final = frozenset({bool})
+_CARD_TYPES: Final = frozenset({int, type(None)})
+_LIST: Final = frozenset({list})
+_DICT: Final = frozenset({dict})
+_VERSION_RE: Final = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
+_HEX64: Final = re.compile(r"[0-9a-f]{64}")
+
+
+class DecodeError(AbyssError, ValueError):
+    """A document or a notation string that cannot be loaded.
+
+    `code` says what is wrong (see [`Code`][abyss_rules.Code]: `invalid_json`,
+    `document_too_large`, `too_deep`, `duplicate_field`, `wrong_format`,
+    `unsupported_version`, `unknown_field`, `missing_field`, `wrong_type`,
+    `bad_value`, `bad_shape`, `cards_mismatch`, `impossible_state`,
+    `invalid_variant`, `bad_notation`); `path` is the JSON pointer of the
+    bad field (`""` for the whole document).
+
+    Examples:
+        >>> error = DecodeError("wrong_type", "must be an integer, got a string", "/grids/1/4/card")
+        >>> str(error)
+        '[wrong_type] /grids/1/4/card: must be an integer, got a string'
+        >>> error.to_dict()["path"]
+        '/grids/1/4/card'
+    """
+
+    path: str
+
+    def __init__(self, code: str, message: str, path: str = "", rule: str | None = None) -> None:
+        super().__init__(code, message, rule)
+        self.path = path
+
+    def __str__(self) -> str:
+        where = f" (rule {self.rule})" if self.rule else ""
+        at = f"{self.path}: " if self.path else ""
+        return f"[{self.code}] {at}{self.message}{where}"
+
+    def __repr__(self) -> str:
+        return (f"DecodeError(code={self.code!r}, message={self.message!r}, path={self.path!r}, "
+                f"rule={self.rule!r})")
+
+    def __reduce__(  # type: ignore[override]  # one more argument than AbyssError's: the path
+        self,
+    ) -> tuple[type[AbyssError], tuple[str, str, str, str | None]]:
+        return (type(self), (self.code, self.message, self.path, self.rule))
+
+    def to_dict(self) -> dict[str, str | None]:
+        """The error as a JSON-ready mapping: `code`, `rule`, `message` and `path`."""
+        out = super().to_dict()
+        out["path"] = self.path
+        return out
+
+
+# -- writing -------------------------------------------------------------------------------
+
+_ENCODER: Final = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, check_circular=False
+)
+
+
+def canonical_json(doc: Any) -> str:
+    """`doc` (JSON-ready data: dicts, lists, str, int, bool, None) in canonical form.
+
+    Sorted keys, no whitespace between tokens, non-ASCII characters as
+    themselves (UTF-8 once encoded). Floats are refused: a document holds
+    integers only.
+
+    Examples:
+        >>> canonical_json({"b": [1, 2], "a": "é", "c": None})
+        '{"a":"é","b":[1,2],"c":null}'
+        >>> canonical_json({"x": 0.5})
+        Traceback (most recent call last):
+        ...
+        TypeError: a canonical document holds no floats (found 0.5)
+    """
+    text = _ENCODER.encode(doc)
+    if "." in text or "e" in text or "E" in text:  # cheap pre-test; strings may hold these too
+        _refuse_floats(doc)
+    return text
+
+
+def _refuse_floats(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is float:
+            raise TypeError(f"a canonical document holds no floats (found {item!r})")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def _header(kind: str) -> dict[str, Any]:
+    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": _package.RULES_VERSION}
+
+
+# -- reading: parsing and generic checks ---------------------------------------------------
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object_from_pairs, parse_constant=_refuse_constant)
+
+
+def _parse(data: object) -> Any:
+    """Parse JSON text (`str` or UTF-8 `bytes`), refusing oversized input before parsing."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+        if len(raw) > MAX_DOCUMENT_BYTES:
+            raise _too_large(len(raw))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DecodeError(Code.INVALID_JSON,
+                              f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    elif isinstance(data, str):
+        text = data
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise _too_large(len(text))
+        if 3 * len(text) > MAX_DOCUMENT_BYTES:
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size > MAX_DOCUMENT_BYTES:
+                raise _too_large(size)
+    else:
+        raise DecodeError(Code.WRONG_TYPE, f"expected JSON text (str or bytes), got {type(data).__name__}")
+    try:
+        return _DECODER.decode(text)
+    except _DuplicateKey as error:
+        raise DecodeError(Code.DUPLICATE_FIELD,
+                          f"an object holds the key {_short(error.key)} twice") from None
+    except RecursionError:
+        raise DecodeError(Code.TOO_DEEP, f"the document nests deeper than {MAX_DEPTH} levels") from None
+    except ValueError as error:  # json.JSONDecodeError, NaN/Infinity, integers too long to convert
+        raise DecodeError(Code.INVALID_JSON, f"not valid JSON: {error}") from None
+
+
+def _too_large(size: int) -> DecodeError:
+    return DecodeError(Code.DOCUMENT_TOO_LARGE,
+                       f"the document is {size} bytes; the limit is {MAX_DOCUMENT_BYTES}")
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _pointer(path: str, key: str) -> str:
+    """`path` extended by an object key, escaped as in RFC 6901."""
+    return f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+
+
+_JSON_TYPE = {type(None): "null", bool: "a boolean", int: "an integer", float: "a number",
+              str: "a string", list: "an array", dict: "an object"}
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep `value` nests (a scalar: 0), counting no further than `limit + 1`."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if type(item) is dict:
+            children: Any = item.values()
+        elif type(item) is list:
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
+    return deepest
+
+
+def _check_depth(value: Any, path: str) -> None:
+    """Raise `too_deep` if `value`, found at `path`, makes the document nest too deep.
+
+    Called where the schema expects no container (a wrong type, an unknown
+    field): every container a valid document holds is at a known, shallow
+    depth, so a document too deep always meets one of these checks.
+    """
+    outer = path.count("/")
+    if type(value) in (dict, list) and outer + _depth(value, MAX_DEPTH - outer) > MAX_DEPTH:
+        raise DecodeError(Code.TOO_DEEP, f"the document nests deeper than {MAX_DEPTH} levels", path)
+
+
+def _wrong(value: Any, expected: str, path: str) -> DecodeError:
+    _check_depth(value, path)
+    got = _JSON_TYPE.get(type(value), type(value).__name__)
+    return DecodeError(Code.WRONG_TYPE, f"must be {expected}, got {got}", path)
+
+
+def _bad(message: str, path: str, code: str = Code.BAD_VALUE) -> DecodeError:
+    return DecodeError(code, message, path)
+
+
+def _obj(
+    value: Any, path: str, fields: frozenset[str], optional: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """`value` as an object with exactly `fields` (plus any of `optional`)."""
+    if type(value) is not dict:
+        raise _wrong(value, "an object", path)
+    keys = value.keys()
+    if keys != fields:
+        unknown = sorted(keys - fields - optional)
+        if unknown:
+            name = unknown[0]
+            where = _pointer(path, name)
+            _check_depth(value[name], where)
+            raise DecodeError(Code.UNKNOWN_FIELD, f"unknown field {_short(name)}", where)
+        missing = sorted(fields - keys)
+        if missing:
+            raise DecodeError(Code.MISSING_FIELD, f"missing field {missing[0]!r}", _pointer(path, missing[0]))
+    return value
+
+
+def _int(value: Any, path: str, low: int = -MAX_INT, high: int = MAX_INT) -> int:
+    if type(value) is not int:
+        raise _wrong(value, "an integer", path)
+    if not low <= value <= high:
+        raise _bad(f"must be an integer from {low} to {high}, got {value}", path)
+    return value
+
+
+def _opt_int(value: Any, path: str, low: int = -MAX_INT, high: int = MAX_INT) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise _wrong(value, "an integer or null", path)
+    return _int(value, path, low, high)
+
+
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise _wrong(value, "a boolean", path)
+    return value
+
+
+def _str(value: Any, path: str) -> str:
+    if type(value) is not str:
+        raise _wrong(value, "a string", path)
+    return value
+
+
+def _list(value: Any, path: str, length: int | None = None, what: str = "items") -> list[Any]:
+    if type(value) is not list:
+        raise _wrong(value, "an array", path)
+    if length is not None and len(value) != length:
+        raise _bad(f"must hold {length} {what}, got {len(value)}", path, Code.BAD_SHAPE)
+    return value
+
+
+def _ints(value: Any, path: str, length: int | None = None, what: str = "items",
+          low: int = -MAX_INT, high: int = MAX_INT) -> tuple[int, ...]:
+    """An array of integers as a tuple."""
+    items = _list(value, path, length, what)
+    if not items or (_INT.issuperset(map(type, items)) and low <= min(items) and max(items) <= high):
+        return tuple(items)
+    for i, item in enumerate(items):
+        if type(item) is not int:
+            raise _wrong(item, "an integer", f"{path}/{i}")
+        if not low <= item <= high:
+            raise _bad(f"must be an integer from {low} to {high}, got {item}", f"{path}/{i}")
+    return tuple(items)
+
+
+def _seat(value: Any, path: str, players: int, nullable: bool = True) -> int | None:
+    if value is None and nullable:
+        return None
+    if type(value) is not int:
+        raise _wrong(value, "a seat number or null" if nullable else "a seat number", path)
+    if not 0 <= value < players:
+        raise _bad(f"must be a seat from 0 to {players - 1}, got {value}", path)
+    return value
+
+
+def _document(
+    data: Any, kind: str, fields: frozenset[str], optional: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Check the header of a `kind` document and its field names; return it as a dict."""
+    _check_header(data, kind)
+    return _obj(data, "", fields | _HEADER, optional)
+
+
+def _check_header(data: Any, kind: str) -> None:
+    """Check that `data` is an object whose header names a `kind` document this library reads."""
+    if type(data) is not dict:
+        raise _wrong(data, "an object", "")
+    for name in ("format", "format_version", "rules_version"):
+        if name not in data:
+            raise DecodeError(Code.MISSING_FIELD, f"missing field {name!r} (every document names its format)",
+                              f"/{name}")
+    fmt = data["format"]
+    if fmt != kind:
+        if type(fmt) is not str:
+            raise _wrong(fmt, "a string", "/format")
+        raise DecodeError(Code.WRONG_FORMAT, f"expected a {kind!r} document, got {_short(fmt)}", "/format")
+    version = data["format_version"]
+    if type(version) is not int:
+        raise _wrong(version, "an integer", "/format_version")
+    if version != FORMAT_VERSION:
+        raise DecodeError(Code.UNSUPPORTED_VERSION,
+                          f"format_version {version} is not supported (this library reads {FORMAT_VERSION})",
+                          "/format_version")
+    rules = data["rules_version"]
+    if type(rules) is not str:
+        raise _wrong(rules, "a string", "/rules_version")
+    match = _VERSION_RE.fullmatch(rules)
+    ours = _package.RULES_VERSION
+    if match is None or match.group(1) != ours.split(".", 1)[0]:
+        raise DecodeError(Code.UNSUPPORTED_VERSION,
+                          f"rules_version {_short(rules)} is not supported (this engine implements {ours}; "
+                          "documents of the same major version are read)", "/rules_version")
+
+
+# -- variants ------------------------------------------------------------------------------
+
+_VARIANT_FIELDS: Final = frozenset(FIELD_NAMES)
+_INT_FIELDS: Final = ("rows", "cols", "min_players", "max_players", "initial_flips", "closer_multiplier")
+_FLAG_FIELDS: Final = ("flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top")
+_LIMIT_FIELDS: Final = ("target_score", "max_rounds", "max_turns_per_round")
+_VARIANTS: dict[tuple[Any, ...], Variant] = {}
+
+
+def _variant_text(variant: Variant) -> str:
+    """The canonical JSON of a variant's fields, cached on the variant."""
+    text: str | None = variant._memo.get("codec.json")
+    if text is None:
+        text = variant._memo["codec.json"] = canonical_json(variant.to_dict())
+    return text
+
+
+_SCALAR_FIELDS: Final = tuple(name for name in FIELD_NAMES if name != "deck")
+_get_scalars: Final = itemgetter(*_SCALAR_FIELDS)
+_SCALAR_TYPES: Final = frozenset({str, int, bool, type(None)})
+
+
+def _read_variant(value: Any, path: str) -> Variant:
+    d = _obj(value, path, _VARIANT_FIELDS)
+    # Fast path: a variant read before, with exactly the same values *and types* (True is not 1).
+    deck = d["deck"]
+    if type(deck) is list and _LIST.issuperset(map(type, deck)):
+        pairs = tuple(map(tuple, deck))
+        if _INT.issuperset(map(type, chain.from_iterable(pairs))):
+            scalars = _get_scalars(d)
+            types = tuple(map(type, scalars))
+            if _SCALAR_TYPES.issuperset(types):
+                found = _VARIANTS.get((pairs, scalars, types))
+                if found is not None:
+                    return found
+    return _read_new_variant(d, path)
+
+
+def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
+    name = _str(d["name"], f"{path}/name")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad("must be valid Unicode text (it holds a lone surrogate)", f"{path}/name") from None
+    deck_path = f"{path}/deck"
+    deck: list[tuple[int, int]] = []
+    for i, pair in enumerate(_list(d["deck"], deck_path)):
+        where = f"{deck_path}/{i}"
+        if type(pair) is not list:
+            raise _wrong(pair, "a [value, count] pair", where)
+        if len(pair) != 2:
+            raise _bad(f"must be a [value, count] pair, got {len(pair)} items", where, Code.BAD_SHAPE)
+        deck.append((_int(pair[0], f"{where}/0"), _int(pair[1], f"{where}/1")))
+    for field in _INT_FIELDS:
+        _int(d[field], f"{path}/{field}")
+    for field in _FLAG_FIELDS:
+        _bool(d[field], f"{path}/{field}")
+    for field in _LIMIT_FIELDS:
+        _opt_int(d[field], f"{path}/{field}")
+    _str(d["opener"], f"{path}/opener")
+    fields: dict[str, Any] = {field: tuple(deck) if field == "deck" else d[field] for field in FIELD_NAMES}
+    try:
+        variant = Variant(**fields)
+    except ConfigError as error:
+        raise DecodeError(Code.INVALID_VARIANT, error.message, path, rule=error.rule) from None
+    if len(_VARIANTS) >= 64:
+        _VARIANTS.clear()
+    scalars = _get_scalars(d)
+    _VARIANTS[(tuple(deck), scalars, tuple(map(type, scalars)))] = variant
+    return variant
+
+
+def variant_to_dict(variant: Variant) -> dict[str, Any]:
+    """A `variant` document: the header and every field of rule 10.1.
+
+    Examples:
+        >>> variant_to_dict(Variant.short())["max_rounds"]
+        1
+    """
+    if not isinstance(variant, Variant):
+        raise TypeError(f"expected a Variant, got {type(variant).__name__}")
+    return {**_header("variant"), **variant.to_dict()}
+
+
+def dumps_variant(variant: Variant) -> str:
+    """The canonical JSON text of a `variant` document.
+
+    Examples:
+        >>> dumps_variant(Variant.standard())[:58]
+        '{"closer_multiplier":2,"cols":4,"deck":[[-2,5],[-1,10],[0,'
+    """
+    return canonical_json(variant_to_dict(variant))
+
+
+def variant_from_dict(doc: Any) -> Variant:
+    """A [`Variant`][abyss_rules.Variant] from a parsed `variant` document; every field is required.
+
+    Rule 10.3's validation failures raise [`DecodeError`][abyss_rules.DecodeError] with code
+    `invalid_variant`.
+
+    Examples:
+        >>> variant_from_dict(variant_to_dict(Variant.long())) == Variant.long()
+        True
+    """
+    d = _document(doc, "variant", _VARIANT_FIELDS)
+    return _read_variant({name: d[name] for name in FIELD_NAMES}, "")
+
+
+def loads_variant(data: str | bytes) -> Variant:
+    """A [`Variant`][abyss_rules.Variant] from `variant` document text.
+
+    See [`variant_from_dict`][abyss_rules.variant_from_dict].
+
+    Examples:
+        >>> loads_variant(dumps_variant(Variant.short())).max_rounds
+        1
+    """
+    return variant_from_dict(_parse(data))
+
+
+# -- actions -------------------------------------------------------------------------------
+
+_ACTION_OF_KIND: Final[dict[str, type[Action]]] = {cls.KIND: cls for cls in ACTION_TYPES}
+_SPACE_ACTION_FIELDS: Final = frozenset({"type", "player", "row", "col"})
+_DRAW_FIELDS: Final = frozenset({"type", "player"})
+_SEQ: Final = frozenset({"seq"})
+
+
+def _action_body(action: Action) -> dict[str, Any]:
+    if type(action) is Draw:
+        return {"type": "draw", "player": action.player}
+    return {"type": action.KIND, "player": action.player, "row": action.row,  # type: ignore[union-attr]
+            "col": action.col}  # type: ignore[union-attr]
+
+
+def _read_action(value: Any, path: str, extra: frozenset[str] = frozenset()) -> Action:
+    """An action object (`type`, `player`, `row`, `col`) at `path`; `extra` fields are allowed."""
+    if type(value) is not dict:
+        raise _wrong(value, "an object", path)
+    if "type" not in value:
+        raise DecodeError(Code.MISSING_FIELD, "missing field 'type'", f"{path}/type")
+    kind = _str(value["type"], f"{path}/type")
+    cls = _ACTION_OF_KIND.get(kind)
+    if cls is None:
+        choices = ", ".join(_ACTION_OF_KIND)
+        raise _bad(f"must be one of {choices}, got {_short(kind)}", f"{path}/type")
+    if cls is Draw:
+        d = _obj(value, path, _DRAW_FIELDS, extra)
+        return Draw(_int(d["player"], f"{path}/player"))
+    d = _obj(value, path, _SPACE_ACTION_FIELDS, extra)
+    return cls(_int(d["player"], f"{path}/player"), _int(d["row"], f"{path}/row"),  # type: ignore[call-arg]
+               _int(d["col"], f"{path}/col"))
+
+
+def _check_action(action: Any) -> Action:
+    if type(action) not in ACTION_TYPES:
+        raise MalformedActionError(f"expected an action (Flip, TakeDiscard, Draw, PlaceDrawn, DiscardDrawn), "
+                                   f"got {type(action).__name__}")
+    return action  # type: ignore[no-any-return]
+
+
+def action_to_dict(action: Action, *, seq: int | None = None) -> dict[str, Any]:
+    """An `action` document; `seq` (optional) is the state's `seq` the sender saw.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> action_to_dict(ar.Flip(0, 1, 2), seq=4)["type"]
+        'flip'
+    """
+    body = {**_header("action"), **_action_body(_check_action(action))}
+    if seq is not None:
+        if type(seq) is not int or not 0 <= seq <= MAX_INT:
+            raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
+        body["seq"] = seq
+    return body
+
+
+def dumps_action(action: Action, *, seq: int | None = None) -> str:
+    """The canonical JSON text of an `action` document.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> dumps_action(ar.Draw(1))
+        '{"format":"action","format_version":1,"player":1,"rules_version":"1.0.0","type":"draw"}'
+    """
+    return canonical_json(action_to_dict(action, seq=seq))
+
+
+def _action_document(doc: Any) -> tuple[Action, int | None]:
+    """The action of a parsed `action` document and the `seq` it carries (`None` if none)."""
+    _check_header(doc, "action")
+    body = {key: value for key, value in doc.items() if key not in _HEADER}
+    action = _read_action(body, "", _SEQ)
+    return action, (_int(body["seq"], "/seq", 0) if "seq" in body else None)
+
+
+def action_from_dict(doc: Any) -> Action:
+    """The action of a parsed `action` document (its optional `seq` is checked, then dropped).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> action_from_dict(action_to_dict(ar.PlaceDrawn(1, 2, 3)))
+        PlaceDrawn(player=1, row=2, col=3)
+    """
+    return _action_document(doc)[0]
+
+
+def loads_action(data: str | bytes) -> Action:
+    """The action of `action` document text (see [`action_from_dict`][abyss_rules.action_from_dict]).
+
+    Examples:
+        >>> loads_action('{"format":"action","format_version":1,"rules_version":"1.0.0",'
+        ...              '"type":"flip","player":0,"row":1,"col":2}')
+        Flip(player=0, row=1, col=2)
+    """
+    return _action_document(_parse(data))[0]
+
+
+# -- grids and round results ---------------------------------------------------------------
+
+_SPACE_FIELDS: Final = frozenset({"card", "face_up", "swallowed"})
+_get_space: Final = itemgetter("card", "face_up", "swallowed")
+_ROUND_FIELDS: Final = frozenset({"round", "grids", "closer", "raw_scores", "scores", "penalized", "capped",
+                                  "turns", "totals"})
+
+
+def _grid_body(grid: Grid) -> list[dict[str, Any]]:
+    return [{"card": card, "face_up": up, "swallowed": gone}
+            for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed, strict=True)]
+
+
+def _round_body(result: RoundResult) -> dict[str, Any]:
+    return {
+        "round": result.round, "grids": [_grid_body(g) for g in result.grids], "closer": result.closer,
+        "raw_scores": list(result.raw_scores), "scores": list(result.scores), "penalized": result.penalized,
+        "capped": result.capped, "turns": result.turns, "totals": list(result.totals),
+    }
+
+
+def _bits(cells: int) -> tuple[int, ...]:
+    """`(1, 2, 4, ...)`: the bit of each space of a grid."""
+    found = _BITS.get(cells)
+    if found is None:
+        found = _BITS[cells] = tuple(1 << s for s in range(cells))
+    return found
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _deck_values(variant: Variant) -> frozenset[int]:
+    """The distinct card values of `variant`'s deck (cached on the variant)."""
+    found: frozenset[int] | None = variant._memo.get("codec.values")
+    if found is None:
+        found = variant._memo["codec.values"] = frozenset(value for value, _ in variant.deck)
+    return found
+
+
+def _read_spaces(
+    value: Any, path: str, variant: Variant
+) -> tuple[list[int | None], list[bool], list[bool]]:
+    """A grid of `variant`: `cells` space objects `{"card", "face_up", "swallowed"}`.
+
+    Checks types, that cards are values of the deck, and that no space is
+    both face up and swallowed or swallowed with a card.
+    """
+    cells = variant.cells
+    values = _deck_values(variant)
+    spaces = _list(value, path, cells, "spaces")
+    # Fast path: C-level checks over the whole grid; on any doubt, the loop below finds the culprit.
+    if _DICT.issuperset(map(type, spaces)) and set(map(len, spaces)) == {3}:
+        try:
+            fast_cards, fast_ups, fast_gones = map(list, zip(*map(_get_space, spaces), strict=True))
+        except KeyError:
+            pass
+        else:
+            if (_BOOL.issuperset(map(type, fast_ups)) and _BOOL.issuperset(map(type, fast_gones))
+                    and _CARD_TYPES.issuperset(map(type, fast_cards))
+                    and values.issuperset(card for card in fast_cards if card is not None)
+                    and not any(map(and_, fast_ups, fast_gones))
+                    and not any(card is not None for card in compress(fast_cards, fast_gones))):
+                return fast_cards, fast_ups, fast_gones
+    cards: list[int | None] = []
+    ups: list[bool] = []
+    gones: list[bool] = []
+    for s, space in enumerate(spaces):
+        where = f"{path}/{s}"
+        if type(space) is not dict or space.keys() != _SPACE_FIELDS:
+            _obj(space, where, _SPACE_FIELDS)
+        card, up, gone = space["card"], space["face_up"], space["swallowed"]
+        if type(up) is not bool:
+            raise _wrong(up, "a boolean", f"{where}/face_up")
+        if type(gone) is not bool:
+            raise _wrong(gone, "a boolean", f"{where}/swallowed")
+        if card is not None:
+            if type(card) is not int:
+                raise _wrong(card, "an integer or null", f"{where}/card")
+            if card not in values:
+                raise _bad(f"{card} is not a card of this variant's deck (rule 1.1)", f"{where}/card",
+                           Code.CARDS_MISMATCH)
+        if up and gone:
+            raise _bad("a swallowed space cannot be face up", where, Code.IMPOSSIBLE_STATE)
+        if gone and card is not None:
+            raise _bad("a swallowed space holds no card: card must be null", f"{where}/card",
+                       Code.IMPOSSIBLE_STATE)
+        cards.append(card)
+        ups.append(up)
+        gones.append(gone)
+    return cards, ups, gones
+
+
+def _check_columns(gones: list[bool], cols: int, path: str) -> None:
+    """A column is swallowed whole or not at all (rule 4.1)."""
+    for col in range(cols):
+        column = gones[col::cols]
+        if any(column) and not all(column):
+            first = col + cols * column.index(not column[0])
+            raise _bad(f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
+                       f"{path}/{first}/swallowed", Code.IMPOSSIBLE_STATE)
+
+
+def _read_round(value: Any, path: str, variant: Variant, players: int, number: int,
+                previous: tuple[int, ...]) -> RoundResult:
+    d = _obj(value, path, _ROUND_FIELDS)
+    rows, cols, cells = variant.rows, variant.cols, variant.cells
+    if _int(d["round"], f"{path}/round", 1) != number:
+        raise _bad(f"round {number} of the history says it is round {d['round']}", f"{path}/round",
+                   Code.IMPOSSIBLE_STATE)
+    grids_path = f"{path}/grids"
+    grids = []
+    for p, spaces in enumerate(_list(d["grids"], grids_path, players, "grids (one per seat)")):
+        where = f"{grids_path}/{p}"
+        cards, ups, gones = _read_spaces(spaces, where, variant)
+        _check_columns(gones, cols, where)
+        for s in range(cells):
+            if not (ups[s] or gones[s]):
+                raise _bad("a finished round has no face-down card (rule 6.3)", f"{where}/{s}/face_up",
+                           Code.IMPOSSIBLE_STATE)
+            if cards[s] is None and not gones[s]:
+                raise _bad("a face-up space holds a card", f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
+        grids.append(Grid(rows=rows, cols=cols, cards=tuple(cards), face_up=tuple(ups),
+                          swallowed=tuple(gones)))
+    closer = _seat(d["closer"], f"{path}/closer", players)
+    raw = _ints(d["raw_scores"], f"{path}/raw_scores", players, "scores (one per seat)")
+    scores = _ints(d["scores"], f"{path}/scores", players, "scores (one per seat)")
+    penalized = _bool(d["penalized"], f"{path}/penalized")
+    capped = _bool(d["capped"], f"{path}/capped")
+    turns = _int(d["turns"], f"{path}/turns", 0)
+    totals = _ints(d["totals"], f"{path}/totals", players, "totals (one per seat)")
+    for p, grid in enumerate(grids):
+        if raw[p] != sum(card for card in grid.cards if card is not None):
+            raise _bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
+                       Code.IMPOSSIBLE_STATE)
+    cap = variant.max_turns_per_round
+    if capped != (cap is not None and turns >= cap) or (cap is not None and turns > cap):
+        raise _bad(f"capped must say whether the round reached max_turns_per_round ({cap}) (rule 6.7)",
+                   f"{path}/capped", Code.IMPOSSIBLE_STATE)
+    if (closer is None) != capped:
+        raise _bad("a round ends with a closer, or by the stalling cap with none (rules 6.2, 6.7)",
+                   f"{path}/closer", Code.IMPOSSIBLE_STATE)
+    applies = closer is not None and variant.closer_multiplier != 1 and closer_penalty_applies(raw, closer)
+    expected = raw
+    if applies and closer is not None:
+        expected = raw[:closer] + (raw[closer] * variant.closer_multiplier,) + raw[closer + 1:]
+    if penalized != applies:
+        raise _bad("penalized does not match the closer penalty (rule 6.5)", f"{path}/penalized",
+                   Code.IMPOSSIBLE_STATE)
+    if scores != expected:
+        raise _bad("the scores do not follow from the raw scores (rule 6.5)", f"{path}/scores",
+                   Code.IMPOSSIBLE_STATE)
+    if totals != tuple(a + b for a, b in zip(previous, scores, strict=True)):
+        raise _bad("the totals are not the previous totals plus the scores (rule 7.1)", f"{path}/totals",
+                   Code.IMPOSSIBLE_STATE)
+    return RoundResult(round=number, grids=tuple(grids), closer=closer, raw_scores=raw, scores=scores,
+                       penalized=penalized, capped=capped, turns=turns, totals=totals)
+
+
+def _read_history(value: Any, path: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    history = []
+    totals = (0,) * players
+    for n, item in enumerate(_list(value, path)):
+        result = _read_round(item, f"{path}/{n}", variant, players, n + 1, totals)
+        totals = result.totals
+        history.append(result)
+    return tuple(history)
+
+
+# -- states --------------------------------------------------------------------------------
+
+_STATE_FIELDS: Final = frozenset({
+    "variant", "players", "phase", "round", "turn", "grids", "draw_pile", "discard_pile", "drawn", "closer",
+    "opening", "turns", "totals", "history", "dealer", "seq",
+})
+_DEALER_FIELDS: Final = frozenset({"seed", "position", "decks"})
+_PHASES: Final = {phase.value: phase for phase in Phase}
+_SWALLOWED_SPACE: Final = {"card": None, "face_up": False, "swallowed": True}
+
+
+def _state_body(state: State) -> dict[str, Any]:
+    """Every field of a state but the variant, as JSON-ready data."""
+    v = state.variant
+    cells = v.cells
+    players = len(state.totals)
+    cards, up, gone = state.cards, state.face_up, state.swallowed
+    grids = []
+    bit = 1
+    for p in range(players):
+        spaces: list[dict[str, Any]] = []
+        for card in cards[p * cells:(p + 1) * cells]:
+            if gone & bit:
+                spaces.append(_SWALLOWED_SPACE)
+            else:
+                spaces.append({"card": card, "face_up": up & bit != 0, "swallowed": False})
+            bit <<= 1
+        grids.append(spaces)
+    dealer = state.dealer
+    return {
+        "format": "state", "format_version": FORMAT_VERSION, "rules_version": _package.RULES_VERSION,
+        "players": players, "phase": state.phase.value, "round": state.round,
+        "turn": state.turn if state.turn >= 0 else None, "grids": grids,
+        "draw_pile": list(state.draw_pile), "discard_pile": list(state.discard_pile),
+        "drawn": state.drawn, "closer": state.closer, "opening": [list(flips) for flips in state.opening],
+        "turns": state.turns, "totals": list(state.totals),
+        "history": [_round_body(result) for result in state.history],
+        "dealer": {"seed": dealer.seed.hex(), "position": dealer.position,
+                   "decks": [list(order) for order in dealer.decks]},
+        "seq": state.seq,
+    }
+
+
+def _check_state(state: Any) -> State:
+    if type(state) is not State:
+        raise TypeError(f"expected a State, got {type(state).__name__}")
+    return state
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    """The `state` document of `state`: every field, secrets included (never send it to a client).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> doc = state_to_dict(ar.new_game(players=2, seed=1))
+        >>> doc["phase"], len(doc["grids"]), doc["grids"][0][0]["face_up"], len(doc["draw_pile"])
+        ('opening', 2, False, 125)
+    """
+    body = _state_body(_check_state(state))
+    body["variant"] = state.variant.to_dict()
+    return body
+
+
+def dumps_state(state: State) -> str:
+    """The canonical JSON text of the `state` document of `state` (secret: never send it to a client).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> dumps_state(ar.new_game(players=2, seed=1))[:46]
+        '{"closer":null,"dealer":{"decks":[],"position"'
+    """
+    text = _ENCODER.encode(_state_body(_check_state(state)))
+    # "variant" sorts after every other key of a state document: append its cached canonical text.
+    return f'{text[:-1]},"variant":{_variant_text(state.variant)}}}'
+
+
+def state_hash(state: State) -> str:
+    """The SHA-256 (hex) of the canonical bytes of `state`'s document.
+
+    Two states are equal exactly when their hashes are (within one rules
+    version), across implementations of the same format.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> len(state_hash(ar.new_game(players=2, seed=1)))
+        64
+    """
+    return hashlib.sha256(dumps_state(state).encode("utf-8")).hexdigest()
+
+
+def state_from_dict(doc: Any) -> State:
+    """A [`State`][abyss_rules.State] from a parsed `state` document, fully checked.
+
+    Checked: the header, field names and JSON types; the shapes (a grid per
+    seat, `rows * cols` spaces each, one total per seat...); that the cards
+    on the grids, the piles and the drawn card are exactly the variant's deck
+    (rule 1.1); and that the phase, turn, opening flips, closer, swallowed
+    columns, round history and dealer fit together as the rules allow.
+    Raises [`DecodeError`][abyss_rules.DecodeError] naming the first problem found.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=3, seed=2)
+        >>> state_from_dict(state_to_dict(state)) == state
+        True
+    """
+    d = _document(doc, "state", _STATE_FIELDS)
+    variant = _read_variant(d["variant"], "/variant")
+    rows, cols, cells = variant.rows, variant.cols, variant.cells
+    need = variant.initial_flips
+    low, high = variant.min_players, variant.max_players
+    players = _int(d["players"], "/players")
+    if not low <= players <= high:
+        raise _bad(f"this variant takes {low} to {high} players, got {players}", "/players")
+    phase_name = _str(d["phase"], "/phase")
+    phase = _PHASES.get(phase_name)
+    if phase is None:
+        raise _bad(f"must be one of {', '.join(_PHASES)}, got {_short(phase_name)}", "/phase")
+    round_number = _int(d["round"], "/round", 1)
+    live = phase is not Phase.GAME_OVER
+
+    # Grids: flat cards (0 on swallowed spaces, as the engine keeps them) and the two bit masks.
+    cards: list[int] = []
+    in_play: list[int] = []  # every card not swallowed: grids, piles, drawn card
+    up = gone = 0
+    bits = _bits(cells)
+    grids = _list(d["grids"], "/grids", players, "grids (one per seat)")
+    for p in range(players):
+        where = f"/grids/{p}"
+        values, ups, gones = _read_spaces(grids[p], where, variant)
+        _check_columns(gones, cols, where)
+        if values.count(None) != gones.count(True):  # swallowed spaces are null: another is null too
+            s = next(s for s in range(cells) if values[s] is None and not gones[s])
+            raise _bad("a space that is not swallowed holds a card: card must be an integer",
+                       f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
+        up |= sum(compress(bits, ups)) << (p * cells)
+        if True in gones:
+            gone |= sum(compress(bits, gones)) << (p * cells)
+            in_play += [card for card in values if card is not None]
+            cards += [0 if card is None else card for card in values]
+        else:
+            in_play += values  # type: ignore[arg-type]  # no null card on a grid without swallows
+            cards += values  # type: ignore[arg-type]
+    draw_pile = _ints(d["draw_pile"], "/draw_pile")
+    discard_pile = _ints(d["discard_pile"], "/discard_pile")
+    drawn = _opt_int(d["drawn"], "/drawn")
+    turn = _seat(d["turn"], "/turn", players)
+    closer = _seat(d["closer"], "/closer", players)
+    opening_path = "/opening"
+    opening = tuple(
+        _ints(flips, f"{opening_path}/{p}", low=MIN_CARD_VALUE, high=MAX_CARD_VALUE)
+        for p, flips in enumerate(_list(d["opening"], opening_path, players, "lists (one per seat)"))
+    )
+    turns = _int(d["turns"], "/turns", 0)
+    totals = _ints(d["totals"], "/totals", players, "totals (one per seat)")
+    history = _read_history(d["history"], "/history", variant, players)
+    dealer = _read_dealer(d["dealer"], "/dealer", variant)
+    seq = _int(d["seq"], "/seq", 0)
+
+    # The phase machine (spec section 3) and what each phase implies.
+    if len(history) != (round_number - 1 if live else round_number):
+        raise _bad(f"round {round_number} {'is being played' if live else 'was the last'}: the history must "
+                   f"hold {round_number - 1 if live else round_number} rounds, it holds {len(history)}",
+                   "/history", Code.IMPOSSIBLE_STATE)
+    if totals != (history[-1].totals if history else (0,) * players):
+        raise _bad("the totals must be those after the last finished round (rule 7.1)", "/totals",
+                   Code.IMPOSSIBLE_STATE)
+    for n, result in enumerate(history[:-1] if not live else history):
+        if game_is_over(variant, n + 1, result.totals):
+            raise _bad(f"the game was over after round {n + 1} (rules 7.2, 7.3)", f"/history/{n}/totals",
+                       Code.IMPOSSIBLE_STATE)
+    if (phase is Phase.DRAWN) != (drawn is not None):
+        raise _bad("a drawn card is held exactly in the drawn phase (rule 3.4)", "/drawn",
+                   Code.IMPOSSIBLE_STATE)
+    if (phase in (Phase.TURN, Phase.DRAWN)) != (turn is not None):
+        raise _bad("turn names the player to act in the turn and drawn phases, else it is null", "/turn",
+                   Code.IMPOSSIBLE_STATE)
+    for p, flips in enumerate(opening):
+        if len(flips) > need or (phase is not Phase.OPENING and len(flips) != need):
+            raise _bad(f"seat {p} made {len(flips)} opening flips; every seat makes exactly {need} "
+                       "(rule 2.1)", f"{opening_path}/{p}", Code.IMPOSSIBLE_STATE)
+    full = (1 << cells) - 1
+    if phase is Phase.OPENING:
+        if all(len(flips) == need for flips in opening):
+            raise _bad("every opening flip is made: the opening is over (rule 2.2)", "/phase",
+                       Code.IMPOSSIBLE_STATE)
+        for p, flips in enumerate(opening):
+            shown = ((up | gone) >> (p * cells) & full).bit_count()
+            if shown != len(flips):
+                raise _bad(f"seat {p} has {shown} face-up or swallowed spaces but made {len(flips)} opening "
+                           "flips (rule 2.1)", f"{opening_path}/{p}", Code.IMPOSSIBLE_STATE)
+        if closer is not None or turns:
+            raise _bad("nobody closes and no turn is taken in the opening", "/closer" if closer is not None
+                       else "/turns", Code.IMPOSSIBLE_STATE)
+    if live:
+        cap = variant.max_turns_per_round
+        if cap is not None and turns >= cap:
+            raise _bad(f"the round would have ended after {cap} turns (rule 6.7)", "/turns",
+                       Code.IMPOSSIBLE_STATE)
+        if variant.max_rounds is not None and round_number > variant.max_rounds:
+            raise _bad(f"this variant plays at most {variant.max_rounds} rounds (rule 7.3)", "/round",
+                       Code.IMPOSSIBLE_STATE)
+        for p in range(players):
+            hidden = full & ~((up | gone) >> (p * cells))
+            if closer is None and not hidden and phase is not Phase.OPENING:
+                raise _bad(f"seat {p} has no face-down card left, so the round has a closer (rule 6.1)",
+                           "/closer", Code.IMPOSSIBLE_STATE)
+            if p == closer and hidden:
+                raise _bad(f"the closer (seat {p}) has no face-down card left (rule 6.1)", "/closer",
+                           Code.IMPOSSIBLE_STATE)
+        if closer is not None and turn == closer:
+            raise _bad("the round ends before the turn comes back to the closer (rule 6.2)", "/turn",
+                       Code.IMPOSSIBLE_STATE)
+        _check_no_complete_column(variant, players, cards, up)
+    else:
+        last = history[-1]
+        if not game_is_over(variant, round_number, totals):
+            raise _bad("the game is not over after this round (rules 7.2, 7.3)", "/phase",
+                       Code.IMPOSSIBLE_STATE)
+        for p in range(players):
+            if Grid.from_flat(rows, cols, tuple(cards), up, gone, p) != last.grids[p]:
+                raise _bad("at the end of the game the grids are those of the last round's result (rule 6.6)",
+                           f"/grids/{p}", Code.IMPOSSIBLE_STATE)
+        if closer != last.closer or turns != last.turns:
+            where = "/closer" if closer != last.closer else "/turns"
+            raise _bad("closer and turns are those of the last round's result", where, Code.IMPOSSIBLE_STATE)
+    if not discard_pile:
+        raise _bad("the discard pile always holds a card (rules 1.4, 5.1, 5.2)", "/discard_pile",
+                   Code.IMPOSSIBLE_STATE)
+
+    # Every card of the deck is in exactly one place (rule 1.1).
+    in_play += draw_pile
+    in_play += discard_pile
+    if drawn is not None:
+        in_play.append(drawn)
+    in_play.sort()
+    if tuple(in_play) != variant.unshuffled_deck:
+        raise _bad(_mismatch(in_play, variant.unshuffled_deck, "the grids, piles and drawn card"), "",
+                   Code.CARDS_MISMATCH)
+    return tuple.__new__(State, (
+        variant, phase, round_number, -1 if turn is None else turn, tuple(cards), up, gone, draw_pile,
+        discard_pile, drawn, closer, opening, turns, totals, history, dealer, seq,
+    ))
+
+
+def _check_no_complete_column(variant: Variant, players: int, cards: list[int], up: int) -> None:
+    """During play a column all face up with equal cards has been swallowed already (rule 4.1)."""
+    g = variant.geometry
+    for p in range(players):
+        base = p * g.cells
+        for col, mask in enumerate(g.column_masks):
+            if up >> base & mask == mask:
+                column = {cards[base + s] for s in g.column_spaces[col]}
+                if len(column) == 1:
+                    raise _bad(f"column {col} is face up with equal cards: it would have been swallowed "
+                               "(rule 4.1)", f"/grids/{p}/{col}", Code.IMPOSSIBLE_STATE)
+
+
+def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:
+    from collections import Counter
+
+    have, want = Counter(found), Counter(deck)
+    extra = sorted((have - want).items())
+    lacking = sorted((want - have).items())
+    parts = []
+    if extra:
+        parts.append("too many " + ", ".join(f"{value} (x{n})" for value, n in extra[:5]))
+    if lacking:
+        parts.append("missing " + ", ".join(f"{value} (x{n})" for value, n in lacking[:5]))
+    return f"{where} are not the variant's deck (rule 1.1): {'; '.join(parts)}"
+
+
+def _read_dealer(value: Any, path: str, variant: Variant) -> Dealer:
+    d = _obj(value, path, _DEALER_FIELDS)
+    seed = _str(d["seed"], f"{path}/seed")
+    if _HEX64.fullmatch(seed) is None:
+        raise _bad("must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", f"{path}/seed")
+    position = _int(d["position"], f"{path}/position", 0)
+    decks = tuple(_read_deck_order(order, f"{path}/decks/{n}", variant)
+                  for n, order in enumerate(_list(d["decks"], f"{path}/decks")))
+    return Dealer(bytes.fromhex(seed), position, decks)
+
+
+def _read_deck_order(value: Any, path: str, variant: Variant) -> tuple[int, ...]:
+    order = _ints(value, path)
+    if tuple(sorted(order)) != variant.unshuffled_deck:
+        message = _mismatch(list(order), variant.unshuffled_deck, "the cards of this deck order")
+        raise _bad(f"{message} (rule 9.6)", path, Code.CARDS_MISMATCH)
+    return order
+
+
+def loads_state(data: str | bytes) -> State:
+    """A [`State`][abyss_rules.State] from `state` document text, fully checked.
+
+    See [`state_from_dict`][abyss_rules.state_from_dict] for what is checked.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> loads_state("[]")
+        Traceback (most recent call last):
+        ...
+        abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
+    """
+    return state_from_dict(_parse(data))
+
+
+# -- views ---------------------------------------------------------------------------------
+
+_VIEW_FIELDS: Final = frozenset({
+    "viewer", "variant", "players", "round", "phase", "turn", "opener", "grids", "opening", "owing_flips",
+    "discard_pile", "draw_pile_size", "drawn", "closer", "turns", "totals", "history", "winners", "seq",
+    "legal_actions",
+})
+
+
+def view_to_dict(view: View) -> dict[str, Any]:
+    """The `view` document of a [`View`][abyss_rules.View]: public facts only (rules 8.1-8.3).
+
+    Face-down spaces have `"card": null`; the draw pile appears only as
+    its size; nothing of the dealer appears. Safe to send to a client.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> doc = view_to_dict(ar.view(ar.new_game(players=2, seed=1), 0))
+        >>> doc["grids"][0][0], doc["draw_pile_size"], "draw_pile" in doc
+        ({'card': None, 'face_up': False, 'swallowed': False}, 125, False)
+    """
+    if not isinstance(view, View):
+        raise TypeError(f"expected a View, got {type(view).__name__}")
+    return {
+        **_header("view"),
+        "viewer": view.viewer, "variant": view.variant.to_dict(), "players": view.players,
+        "round": view.round, "phase": view.phase.value, "turn": view.turn, "opener": view.opener,
+        "grids": [_grid_body(grid) for grid in view.grids],
+        "opening": [list(flips) for flips in view.opening], "owing_flips": list(view.owing_flips),
+        "discard_pile": list(view.discard_pile), "draw_pile_size": view.draw_pile_size, "drawn": view.drawn,
+        "closer": view.closer, "turns": view.turns, "totals": list(view.totals),
+        "history": [_round_body(result) for result in view.history], "winners": list(view.winners),
+        "seq": view.seq, "legal_actions": [_action_body(action) for action in view.legal_actions],
+    }
+
+
+def dumps_view(view: View) -> str:
+    """The canonical JSON text of a view: what a server sends to a client.
+
+    See [`view_to_dict`][abyss_rules.view_to_dict].
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> dumps_view(ar.view(state, None)) == dumps_view(ar.view(state))    # a spectator's view
+        True
+    """
+    return canonical_json(view_to_dict(view))
+
+
+def view_from_dict(doc: Any) -> View:
+    """A [`View`][abyss_rules.View] from a parsed `view` document (for clients written in Python).
+
+    Checks the header, field names, types and shapes, and that no face-down
+    space carries a value; it cannot check the game facts against a state.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> v = ar.view(ar.new_game(players=2, seed=1), 1)
+        >>> view_from_dict(view_to_dict(v)) == v
+        True
+    """
+    d = _document(doc, "view", _VIEW_FIELDS)
+    variant = _read_variant(d["variant"], "/variant")
+    players = _int(d["players"], "/players")
+    if not variant.min_players <= players <= variant.max_players:
+        raise _bad(f"this variant takes {variant.min_players} to {variant.max_players} players, "
+                   f"got {players}", "/players")
+    viewer = _seat(d["viewer"], "/viewer", players)
+    phase_name = _str(d["phase"], "/phase")
+    phase = _PHASES.get(phase_name)
+    if phase is None:
+        raise _bad(f"must be one of {', '.join(_PHASES)}, got {_short(phase_name)}", "/phase")
+    grids = []
+    for p, spaces in enumerate(_list(d["grids"], "/grids", players, "grids (one per seat)")):
+        where = f"/grids/{p}"
+        cards, ups, gones = _read_spaces(spaces, where, variant)
+        _check_columns(gones, variant.cols, where)
+        for s in range(variant.cells):
+            if (cards[s] is not None) != ups[s]:
+                raise _bad("a view shows the value of exactly the face-up spaces (rule 8.2)",
+                           f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
+        grids.append(Grid(rows=variant.rows, cols=variant.cols, cards=tuple(cards), face_up=tuple(ups),
+                          swallowed=tuple(gones)))
+    legal = tuple(_read_action(item, f"/legal_actions/{i}")
+                  for i, item in enumerate(_list(d["legal_actions"], "/legal_actions")))
+    for i, action in enumerate(legal):
+        if action.player != viewer:
+            raise _bad("a view lists only the viewer's own legal actions", f"/legal_actions/{i}/player",
+                       Code.IMPOSSIBLE_STATE)
+    return View(
+        viewer=viewer, variant=variant, players=players, round=_int(d["round"], "/round", 1), phase=phase,
+        turn=_seat(d["turn"], "/turn", players), opener=_seat(d["opener"], "/opener", players),
+        grids=tuple(grids),
+        opening=tuple(_ints(flips, f"/opening/{p}") for p, flips in enumerate(
+            _list(d["opening"], "/opening", players, "lists (one per seat)"))),
+        owing_flips=_seats(d["owing_flips"], "/owing_flips", players),
+        discard_pile=_ints(d["discard_pile"], "/discard_pile"),
+        draw_pile_size=_int(d["draw_pile_size"], "/draw_pile_size", 0),
+        drawn=_opt_int(d["drawn"], "/drawn"), closer=_seat(d["closer"], "/closer", players),
+        turns=_int(d["turns"], "/turns", 0),
+        totals=_ints(d["totals"], "/totals", players, "totals (one per seat)"),
+        history=_read_history(d["history"], "/history", variant, players),
+        winners=_seats(d["winners"], "/winners", players), seq=_int(d["seq"], "/seq", 0), legal_actions=legal,
+    )
+
+
+def _seats(value: Any, path: str, players: int) -> tuple[int, ...]:
+    return _ints(value, path, low=0, high=players - 1)
+
+
+def loads_view(data: str | bytes) -> View:
+    """A [`View`][abyss_rules.View] from `view` document text.
+
+    See [`view_from_dict`][abyss_rules.view_from_dict].
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> v = ar.view(ar.new_game(players=2, seed=1), 0)
+        >>> loads_view(dumps_view(v)) == v
+        True
+    """
+    return view_from_dict(_parse(data))
+
+
+def _as_document(data: object) -> Any:
+    """Parsed JSON from text, or a mapping given already parsed (checked like parsed JSON)."""
+    if isinstance(data, (str, bytes, bytearray, memoryview)):
+        return _parse(data)
+    if isinstance(data, Mapping) and type(data) is not dict:
+        return dict(data)
+    return data
