@@ -193,6 +193,21 @@ def test_does_not_close_when_it_would_be_doubled(cls: type) -> None:
     assert isinstance(action, ar.PlaceDrawn) and (action.row, action.col) != (2, 3)
 
 
+@pytest.mark.rule("6.1", "6.7")
+@pytest.mark.parametrize("cls", [GreedyBot, CountingBot])
+def test_a_long_round_makes_it_reveal_cards_so_that_every_round_ends(cls: type) -> None:
+    # The doubled-close situation above, but the round has lasted 30 turns per player.
+    grid = [[5, 5, 6, 7], [1, 2, 3, 4], [3, 2, 2, 8]]
+    low = [[0, 0, 1, 1], [-1, 0, 1, 2], [0, 1, 2, 3]]
+    up_mine = [s for s in ALL_UP if s != (2, 3)]
+    state = situation(grid, low, up_mine, ALL_UP, discard=12, draw=[4])
+    assert choose(cls(), ar.apply(state, ar.Draw(0))) == ar.PlaceDrawn(0, 0, 3)      # on the 7
+    assert choose(cls(), ar.apply(hand_built(state, turns=60), ar.Draw(0))) == ar.PlaceDrawn(0, 2, 3)
+    state = situation(grid, low, up_mine, ALL_UP, discard=0, draw=[4])
+    assert choose(cls(), state) == ar.TakeDiscard(0, 0, 3)
+    assert choose(cls(), hand_built(state, turns=60)) == ar.TakeDiscard(0, 2, 3)  # closes at last
+
+
 @pytest.mark.rule("6.1", "6.5")
 @pytest.mark.parametrize("cls", [GreedyBot, CountingBot])
 def test_closes_when_it_is_safe(cls: type) -> None:

@@ -95,6 +95,7 @@ def test_a_stalling_game_stops_with_game_too_long_and_the_cap_ends_it() -> None:
         ({"bots": "greedy"}, SimulationError, "invalid_simulation"),
         ({"bots": ["greedy", "nobody"]}, BotError, "unknown_bot"),
         ({"bots": ["greedy", 42]}, BotError, "unknown_bot"),
+        ({"bots": ["greedy", GreedyBot]}, BotError, "unknown_bot"),       # a class, not a bot
         ({"bots": ["greedy", "random"], "variant": "huge"}, SimulationError, "invalid_variant"),
         ({"bots": ["greedy", "random"], "max_actions": 0}, SimulationError, "invalid_simulation"),
         ({"bots": ["greedy", "random"], "seed": -1}, ar.SeedError, "invalid_seed"),

@@ -230,6 +230,9 @@ def play_game(
     for seat, bot in enumerate(bots):
         if isinstance(bot, str):
             players.append(make_bot(bot, derive_seed(seed, "bot", seat)))
+        elif isinstance(bot, type):
+            raise BotError(Code.UNKNOWN_BOT, f"seat {seat}: {bot.__name__} is a class; pass a bot "
+                                             f"({bot.__name__}()) or a built-in bot's name")
         elif isinstance(bot, Bot):
             players.append(bot)
         else:
