@@ -5,7 +5,9 @@ page's path) runs the page's examples in order, in one namespace shared by the p
 repository root as working directory:
 
 * a ```` ```python ```` (or ```` ```py ````) block is executed as a script;
-* a ```` ```pycon ```` block is run as a doctest (``>>>`` lines and their expected output).
+* a ```` ```pycon ```` block is run as a doctest (``>>>`` lines and their expected output);
+* a ```` ```text title="Output" ```` block right after a python block is what that block must
+  print (compared line by line, trailing spaces ignored).
 
 A block preceded by the line ``<!-- not-run: <reason> -->`` (blank lines may stand between them)
 is not run; the reason is required. Lines of the form ``--8<-- "path"`` (pymdownx.snippets) are
@@ -18,7 +20,10 @@ run and why.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import doctest
+import io
 import re
 import sys
 import textwrap
@@ -35,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # An opening fence: indentation, three or more backticks or tildes, then the info string.
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
 _NOT_RUN = re.compile(r"^\s*<!--\s*not-run\b(?P<rest>.*?)-->\s*$")
+_OUTPUT_TITLE = re.compile(r'title="Output"')
 _SNIPPET = re.compile(r'^(?P<indent>[ \t]*)--8<--[ \t]+"(?P<path>[^"]+)"[ \t]*$')
 
 PYTHON = frozenset({"python", "py", "python3"})
@@ -54,6 +60,8 @@ class Block:
     code: str
     not_run: str | None = None
     """The reason given by ``<!-- not-run: ... -->``, or None if the block runs."""
+    output: str | None = None
+    """For a python block followed by a ```` ```text title="Output" ```` block: that block's text."""
 
 
 @dataclass
@@ -114,6 +122,7 @@ def parse_page(text: str, path: str) -> Page:
     """Find the python and pycon blocks of a page (snippets expanded)."""
     lines = [(t, path if f == "<page>" else f"{path} -> {f}", n) for t, f, n in expand_snippets(text)]
     page = Page(path)
+    after_last_block: tuple[str, int] | None = None  # where a python block's Output block would be
     i = 0
     while i < len(lines):
         line, where, number = lines[i]
@@ -131,6 +140,12 @@ def parse_page(text: str, path: str) -> Page:
             j += 1
         if j == len(lines):
             raise DocsError(f"{where}:{number}: code fence {fence} is never closed")
+        if language == "text" and _OUTPUT_TITLE.search(match.group("info")):
+            previous = page.blocks[-1] if page.blocks else None
+            if previous is None or previous.language != "python" or (where, number) != after_last_block:
+                raise DocsError(f"{where}:{number}: an Output block must follow a python block directly")
+            text = textwrap.dedent("\n".join(_strip_indent(b, indent) for b in body))
+            page.blocks[-1] = dataclasses.replace(previous, output=text)
         if language in PYTHON or language in PYCON:
             code = textwrap.dedent("\n".join(_strip_indent(b, indent) for b in body)) + "\n"
             reason = _not_run_reason(lines, i)
@@ -144,8 +159,16 @@ def parse_page(text: str, path: str) -> Page:
                     not_run=reason,
                 )
             )
+        after_last_block = _next_nonblank(lines, j + 1) if language in PYTHON else None
         i = j + 1
     return page
+
+
+def _next_nonblank(lines: list[tuple[str, str, int]], k: int) -> tuple[str, int] | None:
+    """Where the first non-blank line from index ``k`` on is: ``(file, line)``, or None."""
+    while k < len(lines) and not lines[k][0].strip():
+        k += 1
+    return (lines[k][1], lines[k][2]) if k < len(lines) else None
 
 
 def _strip_indent(line: str, indent: str) -> str:
@@ -195,9 +218,14 @@ def _run_python(block: Block, namespace: dict[str, object]) -> None:
     # Leading newlines make line numbers in tracebacks those of the page.
     source = "\n" * (block.line - 1) + block.code
     filename = block.page.split(" -> ")[-1]
+    printed = io.StringIO()
     try:
         code = compile(source, filename, "exec")
-        exec(code, namespace)
+        if block.output is None:
+            exec(code, namespace)
+        else:
+            with contextlib.redirect_stdout(printed):
+                exec(code, namespace)
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -207,6 +235,19 @@ def _run_python(block: Block, namespace: dict[str, object]) -> None:
             f"{block.page}: python block {block.number} (starting at line {block.line}) "
             f"failed at line {line}:\n{trace}"
         ) from None
+    if block.output is not None and _lines(printed.getvalue()) != _lines(block.output):
+        raise AssertionError(
+            f"{block.page}: python block {block.number} (starting at line {block.line}) printed\n"
+            f"{printed.getvalue()}\nbut the Output block after it shows\n{block.output}"
+        )
+
+
+def _lines(text: str) -> list[str]:
+    """Text as lines without trailing spaces or trailing blank lines."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def _failing_line(error: BaseException, filename: str) -> int | None:
@@ -382,6 +423,19 @@ def test_harness_fails_a_wrong_pycon_output() -> None:
     text = "```pycon\n>>> 1 + 1\n3\n```\n"
     with pytest.raises(AssertionError, match=r"p.md: pycon block 1 \(starting at line 2\) failed"):
         run_page(parse_page(text, "p.md"))
+
+
+def test_harness_compares_printed_output_with_an_output_block() -> None:
+    good = '```python\nprint("a")\nprint(1 + 1)\n```\n\n```text title="Output"\na\n2\n```\n'
+    page = parse_page(good, "p.md")
+    assert page.blocks[0].output == "a\n2"
+    assert run_page(page) == 1
+    with pytest.raises(AssertionError, match=r"p.md: python block 1 \(starting at line 2\) printed"):
+        run_page(parse_page(good.replace("1 + 1", "1 + 2"), "p.md"))
+    with pytest.raises(DocsError, match="must follow a python block directly"):
+        parse_page('```python\nprint(1)\n```\n\nText.\n\n```text title="Output"\n1\n```\n', "p.md")
+    plain = parse_page('```python\nprint(1)\n```\n\n```text\nnot checked\n```\n', "p.md")
+    assert plain.blocks[0].output is None
 
 
 def test_harness_requires_a_reason_to_skip() -> None:
