@@ -118,14 +118,16 @@ class CardDrawn(_Event):
 class Reshuffled(_Event):
     """The draw pile was empty: the discards were shuffled into a new one (rules 5.1, 5.2).
 
-    Sizes only: the new order is secret (rule 8.2).
+    Sizes only: the new order is secret (rule 8.2). The discard pile is left
+    with one face-up card: the old top (rule 5.1) or the first card of the
+    shuffle (rule 5.2, `reshuffle_keeps_top` off).
     """
 
     TYPE: ClassVar[str] = "reshuffled"
     draw_pile_size: int
     """Cards in the new draw pile, before the card is drawn from it."""
-    discard_pile_size: int
-    """Cards left on the discard pile (1)."""
+    top_discard: int
+    """The one card left on the discard pile (public)."""
 
 
 @attrs.frozen(slots=True)
@@ -287,7 +289,7 @@ def _derive(s: State, action: Action, t: State) -> tuple[Event, ...]:
     player = action.player
     if kind is Draw:
         if not s.draw_pile:
-            out.append(Reshuffled(len(t.draw_pile) + 1, len(t.discard_pile)))
+            out.append(Reshuffled(len(t.draw_pile) + 1, t.discard_pile[0]))
         out.append(CardDrawn(player, t.drawn))  # type: ignore[arg-type]  # the drawn phase holds a card
         return tuple(out)
     v = s.variant

@@ -1,0 +1,349 @@
+"""Events: what each action caused, in order, from public facts only."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from tests.builders import open_round, stacked, tiny
+
+import abyss_rules as ar
+from abyss_rules.events import (
+    EVENT_TYPES,
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    CardRevealed,
+    ColumnSwallowed,
+    FinalReveal,
+    GameOver,
+    NewRound,
+    OpeningDone,
+    Reshuffled,
+    RoundClosed,
+    RoundScored,
+)
+
+
+class PublicModel:
+    """What a client knows, kept up to date from events alone (starting from a view)."""
+
+    def __init__(self, v: ar.View) -> None:
+        self.cols = v.variant.cols
+        self.rows = v.variant.rows
+        self.grids = [[[g.cards[s], g.face_up[s], g.swallowed[s]] for s in range(len(g.cards))]
+                      for g in v.grids]
+        self.discard = list(v.discard_pile)
+        self.draw_size = v.draw_pile_size
+        self.drawn = v.drawn
+        self.closer = v.closer
+        self.totals = list(v.totals)
+        self.round = v.round
+        self.turn = v.turn
+        self.over = False
+        self.scored: RoundScored | None = None
+        self.replaced_was_face_up = False
+
+    def space(self, seat: int, row: int, col: int) -> list[Any]:
+        return self.grids[seat][row * self.cols + col]
+
+    def apply(self, event: object) -> None:
+        if isinstance(event, Reshuffled):
+            self.draw_size = event.draw_pile_size
+            self.discard = [event.top_discard]
+        elif isinstance(event, CardDrawn):
+            self.draw_size -= 1
+            self.drawn = event.value
+        elif isinstance(event, CardPlaced):
+            space = self.space(event.seat, event.row, event.col)
+            assert not space[2]
+            if event.source == "discard":
+                assert self.discard.pop(0) == event.value
+            else:
+                assert self.drawn == event.value
+                self.drawn = None
+            self.replaced_was_face_up = space[1]
+            space[0], space[1] = event.value, True
+        elif isinstance(event, CardDiscarded):
+            if event.source == "drawn":
+                assert self.drawn == event.value and event.row is None and not event.was_face_down
+                self.drawn = None
+            else:
+                assert event.row is not None and event.col is not None
+                assert event.was_face_down == (not self.replaced_was_face_up)  # placed just before
+            self.discard.insert(0, event.value)
+        elif isinstance(event, CardRevealed):
+            space = self.space(event.seat, event.row, event.col)
+            assert space == [None, False, False]
+            space[0], space[1] = event.value, True
+        elif isinstance(event, ColumnSwallowed):
+            assert event.count == self.rows
+            for row in range(self.rows):
+                space = self.space(event.seat, row, event.col)
+                assert space[1] and space[0] == event.value
+                space[:] = [None, False, True]
+            self.discard = [event.value] * event.count + self.discard
+        elif isinstance(event, OpeningDone):
+            self.turn = event.opener
+        elif isinstance(event, RoundClosed):
+            assert self.closer is None
+            self.closer = event.closer
+        elif isinstance(event, FinalReveal):
+            for seat, row, col, value in event.cards:
+                space = self.space(seat, row, col)
+                assert space == [None, False, False]
+                space[0], space[1] = value, True
+            assert all(space[1] or space[2] for grid in self.grids for space in grid)
+        elif isinstance(event, RoundScored):
+            raw = tuple(sum(space[0] for space in grid if not space[2]) for grid in self.grids)
+            assert raw == event.raw_scores
+            assert event.totals == tuple(t + s for t, s in zip(self.totals, event.scores, strict=True))
+            self.totals = list(event.totals)
+            self.scored = event
+        elif isinstance(event, NewRound):
+            self.round = event.round
+            self.grids = [[[None, False, False] for _ in grid] for grid in self.grids]
+            self.discard = [event.top_discard]
+            self.draw_size = event.draw_pile_size
+            self.closer = None
+            self.drawn = None
+        elif isinstance(event, GameOver):
+            self.over = True
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown event {event!r}")
+
+    def grids_as_public(self) -> tuple[tuple[Any, ...], ...]:
+        return tuple(tuple((s[0] if s[1] else None, s[1], s[2]) for s in grid) for grid in self.grids)
+
+
+def public_grids(grids: tuple[ar.Grid, ...]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple((g.cards[s] if g.face_up[s] else None, g.face_up[s], g.swallowed[s])
+                       for s in range(len(g.cards))) for g in grids)
+
+
+def check_game(states: list[ar.State], actions: list[ar.Action]) -> int:
+    """Replay a game's events into a public model and compare it with the views; return the events seen."""
+    model = PublicModel(ar.view(states[0]))
+    seen = 0
+    for before, action, after in zip(states, actions, states[1:], strict=False):
+        new, events = ar.apply_with_events(before, action)
+        assert new == after
+        assert all(type(event) in EVENT_TYPES for event in events)
+        seen += len(events)
+        ended = len(after.history) > len(before.history)
+        for event in events:
+            if isinstance(event, (NewRound, GameOver)):
+                # the finished round as the events showed it is the one in the history
+                assert model.grids_as_public() == public_grids(after.history[-1].grids)
+            model.apply(event)
+        v = ar.view(after)
+        if ended:
+            assert model.scored is not None and model.scored.round == before.round
+            assert model.scored.scores == after.history[-1].scores
+            assert model.scored.closer == after.history[-1].closer
+            assert model.over == after.is_over
+        if not after.is_over:
+            assert model.grids_as_public() == public_grids(v.grids)
+            assert (model.discard, model.draw_size, model.drawn) == (list(v.discard_pile), v.draw_pile_size,
+                                                                     v.drawn)
+            assert model.closer == v.closer and model.round == v.round
+        if v.turn is not None and before.phase is ar.Phase.OPENING:
+            assert model.turn == v.turn
+        doc = json.loads(ar.dumps_events(events, action=action, seq=after.seq))
+        assert [e["type"] for e in doc["events"]] == [e.TYPE for e in events]
+    return seen
+
+
+SMALL_DECK = ar.Variant(name="small deck", deck=((0, 5), (1, 5), (2, 5)), rows=3, cols=2, min_players=1,
+                        max_players=2, initial_flips=1, max_rounds=3)
+"""15 cards: with 2 players the draw pile starts with 2, so reshuffles happen (rules 5.1, 5.2)."""
+
+
+def random_game(variant: ar.Variant, players: int, seed: int) -> tuple[list[ar.State], list[ar.Action]]:
+    rng = random.Random(seed)
+    state = ar.new_game(players, variant, seed)
+    states, actions = [state], []
+    while not state.is_over:
+        action = rng.choice(ar.legal_actions(state))
+        state = ar.apply(state, action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+@pytest.mark.rule("1.4", "2.1", "2.3", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "4.1", "4.2", "4.3", "5.1",
+                  "5.2", "6.1", "6.3", "6.4", "6.7", "7.1", "7.2", "7.4", "8.1")
+@pytest.mark.parametrize("variant, players", [
+    (ar.Variant.standard(), 2),
+    (ar.Variant.standard().replace(opener="previous_closer"), 4),
+    (tiny(reshuffle_keeps_top=False), 3),
+    (tiny(initial_flips=0, max_turns_per_round=9, swallow_on_final_reveal=False), 2),
+    (tiny(min_players=1, deck=((0, 30), (5, 14)), closer_multiplier=3), 1),
+    (SMALL_DECK, 2),
+    (SMALL_DECK.replace(reshuffle_keeps_top=False, flip_turn=False), 2),
+])
+def test_events_replayed_on_a_public_model_give_every_view(variant: ar.Variant, players: int) -> None:
+    kinds: set[str] = set()
+    for seed in range(3):
+        states, actions = random_game(variant, players, seed)
+        assert check_game(states, actions) > 0
+        for before, action in zip(states, actions, strict=False):
+            kinds.update(event.TYPE for event in ar.apply_with_events(before, action)[1])
+    assert {"card_revealed", "round_scored", "final_reveal", "game_over"} <= kinds
+    if variant.name == "small deck":
+        assert "reshuffled" in kinds
+
+
+def test_every_event_type_occurs_in_some_game() -> None:
+    kinds: set[str] = set()
+    for variant in (SMALL_DECK.replace(reshuffle_keeps_top=False), tiny(initial_flips=0, max_rounds=2)):
+        for seed in range(4):
+            states, actions = random_game(variant, 2, seed)
+            for before, action in zip(states, actions, strict=False):
+                kinds.update(event.TYPE for event in ar.apply_with_events(before, action)[1])
+    assert kinds == {cls.TYPE for cls in EVENT_TYPES}
+
+
+@pytest.mark.rule("2.1", "2.3")
+def test_opening_flips_and_opening_done() -> None:
+    v = tiny(initial_flips=1)
+    state = stacked(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]])
+    state, events = ar.apply_with_events(state, ar.Flip(0, 1, 1))
+    assert events == (CardRevealed(0, 1, 1, 4, "opening_flip"),)
+    state, events = ar.apply_with_events(state, ar.Flip(1, 0, 1))
+    assert events == (CardRevealed(1, 0, 1, 6, "opening_flip"), OpeningDone(1))
+
+
+@pytest.mark.rule("3.3", "3.8", "4.1", "4.2")
+def test_take_discard_swallow() -> None:
+    v = tiny(initial_flips=1)
+    state = stacked(v, 2, grids=[[3, 1, 3, 2], [4, 5, 6, 7]], discard=3)
+    state = open_round(state, [[(0, 0)], [(0, 0)]])  # seat 1 has 4 > 3: seat 1 opens
+    state = ar.apply(state, ar.Flip(1, 1, 1))  # seat 1's flip-only turn
+    # seat 0 takes the 3 onto (1, 0): its column 0 is now 3 over 3
+    after, events = ar.apply_with_events(state, ar.TakeDiscard(0, 1, 0))
+    assert events == (
+        CardPlaced(0, 1, 0, 3, "discard"),
+        CardDiscarded(0, 3, "replaced", 1, 0, True),
+        ColumnSwallowed(0, 0, 3, 2, False),
+    )
+    assert after.discard_pile[:3] == (3, 3, 3)
+
+
+@pytest.mark.rule("3.4", "3.5", "3.6")
+def test_draw_then_place_or_discard() -> None:
+    v = tiny(initial_flips=1)
+    state = stacked(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9, draw=[0, -1])
+    state = open_round(state, [[(0, 0)], [(0, 0)]])  # seat 1 opens (5 > 1)
+    state, events = ar.apply_with_events(state, ar.Draw(1))
+    assert events == (CardDrawn(1, 0),)
+    state, events = ar.apply_with_events(state, ar.PlaceDrawn(1, 1, 1))
+    assert events == (CardPlaced(1, 1, 1, 0, "drawn"), CardDiscarded(1, 8, "replaced", 1, 1, True))
+    state, events = ar.apply_with_events(state, ar.Draw(0))
+    assert events == (CardDrawn(0, -1),)
+    state, events = ar.apply_with_events(state, ar.DiscardDrawn(0, 0, 1))
+    assert events == (CardDiscarded(0, -1, "drawn", None, None, False),
+                      CardRevealed(0, 0, 1, 2, "discard_drawn"))
+
+
+@pytest.mark.rule("5.1", "5.2")
+def test_reshuffle_names_sizes_and_the_public_top_only() -> None:
+    for keeps_top in (True, False):
+        v = tiny(reshuffle_keeps_top=keeps_top, initial_flips=1)
+        state = stacked(v, 2)
+        state = open_round(state, [[(0, 0)], [(0, 0)]])
+        state = state._replace(draw_pile=(), discard_pile=state.draw_pile + state.discard_pile)
+        assert type(state) is ar.State
+        after, events = ar.apply_with_events(state, ar.Draw(state.turn))
+        reshuffled, drawn = events
+        assert isinstance(reshuffled, Reshuffled) and isinstance(drawn, CardDrawn)
+        assert reshuffled.draw_pile_size == len(after.draw_pile) + 1
+        assert after.discard_pile == (reshuffled.top_discard,)
+        if keeps_top:
+            assert reshuffled.top_discard == state.discard_pile[0]
+        assert set(reshuffled.to_dict()) == {"type", "draw_pile_size", "top_discard"}
+
+
+@pytest.mark.rule("6.1", "6.2", "6.3", "6.4", "7.1", "1.4")
+def test_closing_and_the_end_of_a_round() -> None:
+    v = tiny(initial_flips=1)
+    state = stacked(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9)
+    state = open_round(state, [[(0, 0)], [(0, 0)]])  # seat 1 opens
+    state = ar.apply(state, ar.Flip(1, 0, 1))
+    state = ar.apply(state, ar.Flip(0, 0, 1))
+    state = ar.apply(state, ar.Flip(1, 1, 0))
+    state = ar.apply(state, ar.Flip(0, 1, 0))
+    state, events = ar.apply_with_events(state, ar.Flip(1, 1, 1))
+    assert events == (CardRevealed(1, 1, 1, 8, "flip"), RoundClosed(1))
+    after, events = ar.apply_with_events(state, ar.Flip(0, 1, 1))
+    assert events[:2] == (CardRevealed(0, 1, 1, 4, "flip"), FinalReveal(()))
+    scored = events[2]
+    assert isinstance(scored, RoundScored) and scored.raw_scores == (10, 26) and scored.closer == 1
+    assert scored.scores == after.history[0].scores and scored.totals == after.totals
+    assert events[3] == NewRound(2, len(after.draw_pile), after.discard_pile[0])
+    assert len(events) == 4
+    assert all(value is None for value in ar.view(after).grids[0].cards)
+
+
+@pytest.mark.rule("6.3", "4.3", "7.2", "7.4")
+def test_final_reveal_swallows_and_game_over() -> None:
+    v = tiny(initial_flips=1, max_rounds=1)
+    state = stacked(v, 2, grids=[[1, 2, 1, 4], [5, 6, 7, 8]], discard=9)
+    state = open_round(state, [[(0, 1)], [(0, 0)]])  # seat 1 opens
+    state = ar.apply(state, ar.Flip(1, 0, 1))
+    state = ar.apply(state, ar.Flip(0, 1, 1))
+    state = ar.apply(state, ar.Flip(1, 1, 0))
+    state, events = ar.apply_with_events(state, ar.Flip(0, 1, 0))   # seat 0 keeps (0, 0) face down
+    state, events = ar.apply_with_events(state, ar.Flip(1, 1, 1))   # seat 1 closes; seat 0's turn is next
+    assert events[-1] == RoundClosed(1)
+    # seat 0's last turn: it takes the top discard onto (1, 1), leaving (0, 0) face down
+    after, events = ar.apply_with_events(state, ar.TakeDiscard(0, 1, 1))
+    types = [event.TYPE for event in events]
+    assert types == ["card_placed", "card_discarded", "final_reveal", "column_swallowed", "round_scored",
+                     "game_over"]
+    reveal = events[2]
+    assert isinstance(reveal, FinalReveal) and reveal.cards == ((0, 0, 0, 1),)
+    assert events[3] == ColumnSwallowed(0, 0, 1, 2, True)
+    assert events[-1] == GameOver(after.winners, after.totals)
+
+
+@pytest.mark.rule("8.1", "8.2")
+def test_a_new_round_names_no_dealt_card() -> None:
+    states, actions = random_game(ar.Variant.standard(), 2, seed=7)
+    found = 0
+    for before, action in zip(states, actions, strict=False):
+        after, events = ar.apply_with_events(before, action)
+        for event in events:
+            if isinstance(event, NewRound):
+                found += 1
+                assert set(event.to_dict()) == {"type", "round", "draw_pile_size", "top_discard"}
+                assert event.top_discard == after.discard_pile[0]   # face up: public (rule 8.1)
+    assert found >= 1
+
+
+def test_errors_are_those_of_apply_and_nothing_changes() -> None:
+    state = ar.new_game(2, seed=1)
+    with pytest.raises(ar.IllegalActionError) as info:
+        ar.apply_with_events(state, ar.Draw(0))
+    assert info.value.code == "wrong_phase"
+    with pytest.raises(ar.MalformedActionError):
+        ar.apply_with_events(state, "0f00")  # type: ignore[arg-type]
+
+
+def test_events_document() -> None:
+    state = ar.new_game(2, seed=3)
+    after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
+    doc = ar.events_to_dict(events, action=ar.Flip(0, 1, 2), seq=after.seq)
+    assert doc == {"format": "events", "format_version": 1, "rules_version": ar.RULES_VERSION,
+                   "action": {"type": "flip", "player": 0, "row": 1, "col": 2},
+                   "events": [{"type": "card_revealed", "seat": 0, "row": 1, "col": 2, "value": 5,
+                               "cause": "opening_flip"}],
+                   "seq": 1}
+    assert ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=1) == ar.canonical_json(doc)
+    assert FinalReveal(((0, 1, 2, 3),)).to_dict() == {"type": "final_reveal", "cards": [[0, 1, 2, 3]]}
+    with pytest.raises(TypeError):
+        ar.events_to_dict(("x",), action=ar.Draw(0), seq=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ar.events_to_dict((), action=ar.Draw(0), seq=-1)
