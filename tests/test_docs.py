@@ -364,6 +364,55 @@ def test_the_variants_table_matches_the_code() -> None:
         assert ar.Variant.presets()[preset] == ar.Variant.standard().replace(**changes), preset
 
 
+# -- the API reference ---------------------------------------------------------------------------
+
+ENGINE_MODULES = (
+    "actions", "cards", "config", "errors", "grid", "randomness", "state", "views", "rules",
+    "rules.columns", "rules.dealing", "rules.draw_pile", "rules.engine", "rules.illegal",
+    "rules.legal", "rules.opening", "rules.round_end", "rules.scoring", "rules.turn",
+)
+
+
+def test_every_exported_name_is_documented() -> None:
+    """docs/api.md renders `::: abyss_rules`, which shows exactly the names of __all__ that have a
+    docstring: so every one of them needs one (read statically, as the site does)."""
+    griffe = pytest.importorskip("griffe")
+    import abyss_rules
+
+    package = griffe.load("abyss_rules", search_paths=[str(ROOT / "src")], resolve_aliases=True)
+    undocumented = [name for name in abyss_rules.__all__
+                    if not (package[name].docstring and package[name].docstring.value.strip())]
+    assert not undocumented, f"exported without a docstring (missing from the API reference): {undocumented}"
+    assert "::: abyss_rules\n" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+
+
+def test_every_module_has_a_section_in_the_api_reference() -> None:
+    """Each module has a `::: abyss_rules.<module>` section on docs/api-modules.md.
+
+    Required for the engine's modules; a new module without a section only warns, so that adding
+    a module never breaks the suite before its documentation is written.
+    """
+    import pkgutil
+
+    import abyss_rules
+
+    page = (ROOT / "docs" / "api-modules.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^::: abyss_rules\.([\w.]+)\s*$", page, flags=re.MULTILINE))
+    modules = sorted(
+        info.name.removeprefix("abyss_rules.")
+        for info in pkgutil.walk_packages(abyss_rules.__path__, "abyss_rules.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    )
+    assert set(ENGINE_MODULES) <= set(modules)
+    missing = [name for name in ENGINE_MODULES if name not in documented]
+    assert not missing, f"engine modules without a section on docs/api-modules.md: {missing}"
+    others = [name for name in modules if name not in documented]
+    if others:
+        import warnings
+
+        warnings.warn(f"modules without a section on docs/api-modules.md: {others}", stacklevel=1)
+
+
 # -- the harness itself ----------------------------------------------------------------------
 
 _GOOD = """\
