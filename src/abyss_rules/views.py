@@ -28,7 +28,7 @@ import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Grid
+from .grid import Grid, _bits
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import Phase, RoundResult, State
@@ -162,13 +162,19 @@ def view(state: State, player: int | None = None) -> View:
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise IndexError(f"no seat {player!r} in a {players}-player game")
     v = state.variant
+    phase = state.phase
     grids = tuple(_public_grid(state, p) for p in range(players))
     opener: int | None = None
-    if state.phase is not Phase.OPENING:
+    if phase is not Phase.OPENING:
         # After the game ends, the history already holds this round: leave it out.
-        earlier = state.history[:-1] if state.phase is Phase.GAME_OVER else state.history
+        earlier = state.history[:-1] if phase is Phase.GAME_OVER else state.history
         opener = choose_opener(v, state.opening, earlier)
-    mine = () if player is None else tuple(a for a in legal_actions(state) if a.player == player)
+    mine: tuple[Action, ...] = ()
+    if player is not None:
+        if phase is Phase.OPENING:
+            mine = tuple(a for a in legal_actions(state) if a.player == player)
+        elif player == state.turn:  # outside the opening, every legal action is the mover's
+            mine = legal_actions(state)
     return View(
         viewer=player,
         variant=v,
@@ -198,12 +204,27 @@ def _public_grid(state: State, player: int) -> Grid:
     v = state.variant
     cells = v.cells
     base = player * cells
-    up, gone = state.face_up >> base, state.swallowed >> base
-    cards = state.cards
+    full = (1 << cells) - 1
+    up, gone = state.face_up >> base & full, state.swallowed >> base & full
     return Grid(
         rows=v.rows,
         cols=v.cols,
-        cards=tuple(cards[base + s] if up >> s & 1 else None for s in range(cells)),
-        face_up=tuple(bool(up >> s & 1) for s in range(cells)),
-        swallowed=tuple(bool(gone >> s & 1) for s in range(cells)),
+        cards=tuple([card if up & bit else None
+                     for card, bit in zip(state.cards[base:base + cells], _bits(cells), strict=True)]),
+        face_up=_flags(cells, up),
+        swallowed=_flags(cells, gone),
     )
+
+
+_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+
+
+def _flags(cells: int, mask: int) -> tuple[bool, ...]:
+    """The bits of `mask` as `cells` booleans (cached: grids repeat their masks)."""
+    key = (cells, mask)
+    found = _FLAGS.get(key)
+    if found is None:
+        found = tuple([mask & bit != 0 for bit in _bits(cells)])
+        if len(_FLAGS) < 1 << 16:
+            _FLAGS[key] = found
+    return found
