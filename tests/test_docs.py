@@ -312,6 +312,23 @@ def test_page_examples_run(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert ran == len(page.run)
 
 
+def _not_run_blocks() -> list[Block]:
+    blocks = []
+    for path in doc_pages():
+        with contextlib.suppress(DocsError):  # reported by test_page_examples_run for that page
+            blocks += load(path).skipped
+    return blocks
+
+
+@pytest.mark.parametrize(
+    "block", _not_run_blocks(), ids=lambda block: f"{block.page}:{block.line}"
+)
+def test_not_run_block(block: Block) -> None:
+    """One skipped item per block marked not-run, so that the run's summary counts them."""
+    assert block.not_run
+    pytest.skip(f"{block.page} block {block.number} (line {block.line}) not run: {block.not_run}")
+
+
 def test_the_docs_have_examples() -> None:
     """The collector finds the examples (so the page tests cannot pass by finding nothing)."""
     pages = {path: load(path) for path in doc_pages()}
