@@ -1,0 +1,89 @@
+"""Greedy-bot games per second, bytes per state, and the peak memory of a simulation.
+
+    python benchmarks/bots_and_memory.py [--seconds 5] [--repeats 3] [--games 10000]
+
+* games per second between two ``GreedyBot``s (each move: a view, the bot's
+  choice, ``apply``), median of ``--repeats`` runs;
+* bytes per state: what one more state costs when it shares its variant and
+  history with the state before it (the usual case), measured with
+  ``tracemalloc`` over the states of whole games;
+* peak memory (``tracemalloc``) of ``simulate`` over ``--games`` games between
+  random bots, in this process (no executor).
+
+Not a test: read the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import tracemalloc
+from time import perf_counter
+
+import abyss_rules as ar
+from abyss_rules.bots import GreedyBot
+from abyss_rules.simulation import play_game, simulate
+
+
+def greedy_games_per_second(seconds: float, rng: random.Random) -> float:
+    games = 0
+    start = perf_counter()
+    while perf_counter() - start < seconds:
+        play_game([GreedyBot(), GreedyBot()], seed=rng.getrandbits(64))
+        games += 1
+    return games / (perf_counter() - start)
+
+
+def bytes_per_state(games: int, rng: random.Random) -> float:
+    """Mean bytes allocated per state kept alive, over every state of ``games`` random games."""
+    kept: list[ar.State] = []
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(games):
+        state = ar.new_game(2, seed=rng.getrandbits(64))
+        kept.append(state)
+        while not state.is_over:
+            state = ar.apply(state, rng.choice(ar.legal_actions(state)))
+            kept.append(state)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    return grown / len(kept)
+
+
+def simulation_peak(games: int, seed: int) -> float:
+    """Peak MiB (tracemalloc) of ``simulate`` over ``games`` random-bot games in this process.
+
+    tracemalloc slows allocation-heavy code several times over, so no time is reported.
+    """
+    tracemalloc.start()
+    simulate(["random", "random"], games=games, seed=seed)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", type=int, default=10_000, help="games in the simulation")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    print(f"abyss-rules {ar.__version__}, Python {platform.python_version()} "
+          f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
+    rate = statistics.median(greedy_games_per_second(args.seconds, rng) for _ in range(args.repeats))
+    print(f"greedy vs greedy (2 players): {rate:,.1f} games/s (median of {args.repeats})")
+    size = statistics.median(bytes_per_state(50, rng) for _ in range(args.repeats))
+    print(f"bytes per state kept (states of whole random games): {size:,.0f}")
+    peak = simulation_peak(args.games, args.seed)
+    print(f"simulate({args.games:,} random-bot games, one process): peak {peak:,.1f} MiB traced")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
