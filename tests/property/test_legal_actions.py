@@ -6,95 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.property.restated import spec_code, spec_listing
 
 import abyss_rules as ar
 from abyss_rules.testing import Game, action_space, games
-
-Action = ar.Action
-
-_KINDS_OF_PHASE = {
-    ar.Phase.OPENING: (ar.Flip,),
-    ar.Phase.TURN: (ar.TakeDiscard, ar.Draw, ar.Flip),
-    ar.Phase.DRAWN: (ar.PlaceDrawn, ar.DiscardDrawn),
-}
-
-
-def spec_code(state: ar.State, action: Action) -> str | None:
-    """The code of the first failing check of spec section 3 ("Rejecting an action"), restated from the
-    spec text step by step; ``None`` when every check passes."""
-    v = state.variant
-    kind = type(action)
-    player = action.player
-    if state.phase is ar.Phase.GAME_OVER:  # 2
-        return "game_over"
-    if not 0 <= player < state.players:  # 3
-        return "no_such_player"
-    if kind not in _KINDS_OF_PHASE[state.phase]:  # 4
-        return "wrong_phase"
-    if state.phase is ar.Phase.OPENING:  # 5
-        if len(state.opening[player]) >= v.initial_flips:
-            return "no_flips_owed"
-    elif player != state.turn:
-        return "not_your_turn"
-    if state.phase is ar.Phase.TURN and kind is ar.Flip and not v.flip_turn:  # 6
-        return "flip_turn_disabled"
-    if kind is ar.Draw:
-        if not state.draw_pile and len(state.discard_pile) < 2:  # 7
-            return "no_card_to_draw"
-        return None
-    row, col = action.row, action.col  # type: ignore[union-attr]
-    if not (0 <= row < v.rows and 0 <= col < v.cols):  # 8
-        return "no_such_space"
-    grid = _grid(state, player)
-    space = row * v.cols + col
-    if grid.swallowed[space]:  # 9
-        return "space_swallowed"
-    if kind in (ar.Flip, ar.DiscardDrawn) and grid.face_up[space]:  # 10
-        return "space_face_up"
-    return None
-
-
-_GRIDS: dict[tuple[int, int], ar.Grid] = {}
-
-
-def _grid(state: ar.State, player: int) -> ar.Grid:
-    """``state.grid(player)``, cached for the state being examined."""
-    key = (id(state), player)
-    found = _GRIDS.get(key)
-    if found is None:
-        if len(_GRIDS) > 64:
-            _GRIDS.clear()
-        found = _GRIDS[key] = state.grid(player)
-    return found
-
-
-def spec_listing(state: ar.State) -> list[Action]:
-    """The legal actions in the canonical order of spec section 3, restated from the grids."""
-    v = state.variant
-    positions = [(s // v.cols, s % v.cols) for s in range(v.cells)]
-    out: list[Action] = []
-    if state.phase is ar.Phase.OPENING:
-        for p in range(state.players):
-            if len(state.opening[p]) < v.initial_flips:
-                grid = state.grid(p)
-                out += [ar.Flip(p, r, c) for s, (r, c) in enumerate(positions) if s in grid.face_down]
-        return out
-    if state.phase is ar.Phase.GAME_OVER:
-        return out
-    p = state.turn
-    grid = state.grid(p)
-    remaining = [rc for s, rc in enumerate(positions) if s in grid.remaining]
-    down = [rc for s, rc in enumerate(positions) if s in grid.face_down]
-    if state.phase is ar.Phase.TURN:
-        out += [ar.TakeDiscard(p, r, c) for r, c in remaining]
-        if state.draw_pile or len(state.discard_pile) >= 2:
-            out.append(ar.Draw(p))
-        if v.flip_turn:
-            out += [ar.Flip(p, r, c) for r, c in down]
-    else:
-        out += [ar.PlaceDrawn(p, r, c) for r, c in remaining]
-        out += [ar.DiscardDrawn(p, r, c) for r, c in down]
-    return out
 
 
 @pytest.mark.rule("2.2", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.10", "5.4", "7.5")
@@ -129,7 +44,6 @@ def test_every_unlisted_action_is_rejected_with_the_spec_code(game: Game, data: 
     last = len(game.states) - 1
     picked = {0, last} | set(data.draw(st.lists(st.integers(0, last), max_size=6), label="states"))
     for state in (game.states[i] for i in sorted(picked)):
-        _GRIDS.clear()
         legal = set(ar.legal_actions(state))
         for action in space:
             if action in legal:
