@@ -45,8 +45,8 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from itertools import chain, compress
-from operator import and_, itemgetter
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Final
 
 # RULES_VERSION is read at call time: the package defines it after importing this module.
@@ -97,10 +97,6 @@ MAX_INT: Final = (1 << 53) - 1
 
 _HEADER: Final = frozenset({"format", "format_version", "rules_version"})
 _INT: Final = frozenset({int})
-_BOOL: Final = frozenset({bool})
-_CARD_TYPES: Final = frozenset({int, type(None)})
-_LIST: Final = frozenset({list})
-_DICT: Final = frozenset({dict})
 _VERSION_RE: Final = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 
@@ -382,6 +378,13 @@ def _ints(value: Any, path: str, length: int | None = None, what: str = "items",
     return tuple(items)
 
 
+def _cards(value: Any, path: str) -> tuple[int, ...]:
+    """A pile: an array of integers (which cards they are is checked against the deck later)."""
+    if type(value) is list and _INT.issuperset(map(type, value)):
+        return tuple(value)
+    return _ints(value, path)
+
+
 def _seat(value: Any, path: str, players: int, nullable: bool = True) -> int | None:
     if value is None and nullable:
         return None
@@ -437,7 +440,8 @@ _VARIANT_FIELDS: Final = frozenset(FIELD_NAMES)
 _INT_FIELDS: Final = ("rows", "cols", "min_players", "max_players", "initial_flips", "closer_multiplier")
 _FLAG_FIELDS: Final = ("flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top")
 _LIMIT_FIELDS: Final = ("target_score", "max_rounds", "max_turns_per_round")
-_VARIANTS: dict[tuple[Any, ...], Variant] = {}
+_VARIANTS: list[tuple[dict[str, Any], tuple[type, ...], Variant]] = []
+"""The last variants read: (a copy of the object read, the types of its scalar fields, the Variant)."""
 
 
 def _variant_text(variant: Variant) -> str:
@@ -450,22 +454,15 @@ def _variant_text(variant: Variant) -> str:
 
 _SCALAR_FIELDS: Final = tuple(name for name in FIELD_NAMES if name != "deck")
 _get_scalars: Final = itemgetter(*_SCALAR_FIELDS)
-_SCALAR_TYPES: Final = frozenset({str, int, bool, type(None)})
 
 
 def _read_variant(value: Any, path: str) -> Variant:
     d = _obj(value, path, _VARIANT_FIELDS)
-    # Fast path: a variant read before, with exactly the same values *and types* (True is not 1).
-    deck = d["deck"]
-    if type(deck) is list and _LIST.issuperset(map(type, deck)):
-        pairs = tuple(map(tuple, deck))
-        if _INT.issuperset(map(type, chain.from_iterable(pairs))):
-            scalars = _get_scalars(d)
-            types = tuple(map(type, scalars))
-            if _SCALAR_TYPES.issuperset(types):
-                found = _VARIANTS.get((pairs, scalars, types))
-                if found is not None:
-                    return found
+    # Fast path: a variant read recently, equal in values *and types* (1 == True == 1.0 in Python).
+    for known, types, variant in _VARIANTS:
+        if d == known and tuple(map(type, _get_scalars(d))) == types \
+                and _INT.issuperset(map(type, chain.from_iterable(d["deck"]))):
+            return variant
     return _read_new_variant(d, path)
 
 
@@ -496,10 +493,9 @@ def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
         variant = Variant(**fields)
     except ConfigError as error:
         raise DecodeError(Code.INVALID_VARIANT, error.message, path, rule=error.rule) from None
-    if len(_VARIANTS) >= 64:
-        _VARIANTS.clear()
-    scalars = _get_scalars(d)
-    _VARIANTS[(tuple(deck), scalars, tuple(map(type, scalars)))] = variant
+    known = dict(d, deck=[list(pair) for pair in d["deck"]])  # a copy: the caller may change `d`
+    _VARIANTS.insert(0, (known, tuple(map(type, _get_scalars(d))), variant))
+    del _VARIANTS[8:]
     return variant
 
 
@@ -670,15 +666,18 @@ def _round_body(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def _bits(cells: int) -> tuple[int, ...]:
-    """`(1, 2, 4, ...)`: the bit of each space of a grid."""
-    found = _BITS.get(cells)
+def _bools(mask: int, cells: int) -> tuple[bool, ...]:
+    """The bits of `mask` as a tuple of `cells` booleans (cached: grids repeat their masks)."""
+    key = (mask, cells)
+    found = _BOOLS.get(key)
     if found is None:
-        found = _BITS[cells] = tuple(1 << s for s in range(cells))
+        found = tuple(mask >> s & 1 == 1 for s in range(cells))
+        if len(_BOOLS) < 4096:
+            _BOOLS[key] = found
     return found
 
 
-_BITS: dict[int, tuple[int, ...]] = {}
+_BOOLS: dict[tuple[int, int], tuple[bool, ...]] = {}
 
 
 def _deck_values(variant: Variant) -> frozenset[int]:
@@ -689,90 +688,116 @@ def _deck_values(variant: Variant) -> frozenset[int]:
     return found
 
 
-def _read_spaces(
-    value: Any, path: str, variant: Variant
-) -> tuple[list[int | None], list[bool], list[bool]]:
+class _Invalid(Exception):
+    """Internal: the fast path met something to explain (see `_explain_grid`)."""
+
+
+def _read_grid(
+    value: Any, path: str, variant: Variant, view: bool = False
+) -> tuple[list[int | None], int, int]:
     """A grid of `variant`: `cells` space objects `{"card", "face_up", "swallowed"}`.
 
-    Checks types, that cards are values of the deck, and that no space is
-    both face up and swallowed or swallowed with a card.
+    Returns the cards (`None` where swallowed, and in a view where face down)
+    and the bit masks of the face-up and swallowed spaces. Checks the types,
+    that cards are cards of the deck (rule 1.1), that a swallowed space is not
+    face up and holds no card, that a space that is not swallowed holds a card
+    (in a view: exactly when it is face up, rule 8.2) and that columns are
+    swallowed whole (rule 4.1).
     """
-    cells = variant.cells
+    spaces = _list(value, path, variant.cells, "spaces")
     values = _deck_values(variant)
-    spaces = _list(value, path, cells, "spaces")
-    # Fast path: C-level checks over the whole grid; on any doubt, the loop below finds the culprit.
-    if _DICT.issuperset(map(type, spaces)) and set(map(len, spaces)) == {3}:
-        try:
-            fast_cards, fast_ups, fast_gones = map(list, zip(*map(_get_space, spaces), strict=True))
-        except KeyError:
-            pass
-        else:
-            if (_BOOL.issuperset(map(type, fast_ups)) and _BOOL.issuperset(map(type, fast_gones))
-                    and _CARD_TYPES.issuperset(map(type, fast_cards))
-                    and values.issuperset(card for card in fast_cards if card is not None)
-                    and not any(map(and_, fast_ups, fast_gones))
-                    and not any(card is not None for card in compress(fast_cards, fast_gones))):
-                return fast_cards, fast_ups, fast_gones
     cards: list[int | None] = []
-    ups: list[bool] = []
-    gones: list[bool] = []
+    up = gone = 0
+    bit = 1
+    try:
+        for space in spaces:  # one tight loop: the hot path of loading a state
+            if type(space) is not dict or len(space) != 3:
+                raise _Invalid
+            card, face_up, swallowed = _get_space(space)
+            if swallowed is False:
+                if face_up is True:
+                    up |= bit
+                elif face_up is not False:
+                    raise _Invalid
+                elif view:
+                    if card is not None:
+                        raise _Invalid
+                    cards.append(None)
+                    bit <<= 1
+                    continue
+                if type(card) is not int or card not in values:
+                    raise _Invalid
+            elif swallowed is not True or face_up is not False or card is not None:
+                raise _Invalid
+            else:
+                gone |= bit
+            cards.append(card)
+            bit <<= 1
+    except (_Invalid, KeyError):
+        raise _explain_grid(spaces, path, values, view) from None
+    if gone:
+        for col, mask in enumerate(variant.geometry.column_masks):
+            part = gone & mask
+            if part and part != mask:
+                first = next(s for s in variant.geometry.column_spaces[col] if gone >> s & 1)
+                raise _bad(f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
+                           f"{path}/{first}/swallowed", Code.IMPOSSIBLE_STATE)
+    return cards, up, gone
+
+
+def _explain_grid(spaces: list[Any], path: str, values: frozenset[int], view: bool) -> DecodeError:
+    """The error for the first bad space of a grid that `_read_grid` refused."""
     for s, space in enumerate(spaces):
         where = f"{path}/{s}"
-        if type(space) is not dict or space.keys() != _SPACE_FIELDS:
-            _obj(space, where, _SPACE_FIELDS)
-        card, up, gone = space["card"], space["face_up"], space["swallowed"]
-        if type(up) is not bool:
-            raise _wrong(up, "a boolean", f"{where}/face_up")
-        if type(gone) is not bool:
-            raise _wrong(gone, "a boolean", f"{where}/swallowed")
+        _obj(space, where, _SPACE_FIELDS)
+        card, face_up, swallowed = _get_space(space)
+        if type(face_up) is not bool:
+            return _wrong(face_up, "a boolean", f"{where}/face_up")
+        if type(swallowed) is not bool:
+            return _wrong(swallowed, "a boolean", f"{where}/swallowed")
         if card is not None:
             if type(card) is not int:
-                raise _wrong(card, "an integer or null", f"{where}/card")
+                return _wrong(card, "an integer or null", f"{where}/card")
             if card not in values:
-                raise _bad(f"{card} is not a card of this variant's deck (rule 1.1)", f"{where}/card",
-                           Code.CARDS_MISMATCH)
-        if up and gone:
-            raise _bad("a swallowed space cannot be face up", where, Code.IMPOSSIBLE_STATE)
-        if gone and card is not None:
-            raise _bad("a swallowed space holds no card: card must be null", f"{where}/card",
-                       Code.IMPOSSIBLE_STATE)
-        cards.append(card)
-        ups.append(up)
-        gones.append(gone)
-    return cards, ups, gones
+                return _bad(f"{card} is not a card of this variant's deck (rule 1.1)", f"{where}/card",
+                            Code.CARDS_MISMATCH)
+        if face_up and swallowed:
+            return _bad("a swallowed space cannot be face up", where, Code.IMPOSSIBLE_STATE)
+        if swallowed and card is not None:
+            return _bad("a swallowed space holds no card: card must be null", f"{where}/card",
+                        Code.IMPOSSIBLE_STATE)
+        if view and not swallowed and (card is None) == face_up:
+            return _bad("a view shows the value of exactly the face-up spaces (rule 8.2)", f"{where}/card",
+                        Code.IMPOSSIBLE_STATE)
+        if not view and not swallowed and card is None:
+            return _bad("a space that is not swallowed holds a card: card must be an integer",
+                        f"{where}/card", Code.IMPOSSIBLE_STATE)
+    return _bad("not a valid grid", path)  # pragma: no cover - every refusal is explained above
 
 
-def _check_columns(gones: list[bool], cols: int, path: str) -> None:
-    """A column is swallowed whole or not at all (rule 4.1)."""
-    for col in range(cols):
-        column = gones[col::cols]
-        if any(column) and not all(column):
-            first = col + cols * column.index(not column[0])
-            raise _bad(f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
-                       f"{path}/{first}/swallowed", Code.IMPOSSIBLE_STATE)
+def _grid(variant: Variant, cards: list[int | None], up: int, gone: int) -> Grid:
+    cells = variant.cells
+    return Grid(rows=variant.rows, cols=variant.cols, cards=tuple(cards), face_up=_bools(up, cells),
+                swallowed=_bools(gone, cells))
 
 
 def _read_round(value: Any, path: str, variant: Variant, players: int, number: int,
                 previous: tuple[int, ...]) -> RoundResult:
     d = _obj(value, path, _ROUND_FIELDS)
-    rows, cols, cells = variant.rows, variant.cols, variant.cells
     if _int(d["round"], f"{path}/round", 1) != number:
         raise _bad(f"round {number} of the history says it is round {d['round']}", f"{path}/round",
                    Code.IMPOSSIBLE_STATE)
-    grids_path = f"{path}/grids"
+    full = (1 << variant.cells) - 1
     grids = []
-    for p, spaces in enumerate(_list(d["grids"], grids_path, players, "grids (one per seat)")):
-        where = f"{grids_path}/{p}"
-        cards, ups, gones = _read_spaces(spaces, where, variant)
-        _check_columns(gones, cols, where)
-        for s in range(cells):
-            if not (ups[s] or gones[s]):
-                raise _bad("a finished round has no face-down card (rule 6.3)", f"{where}/{s}/face_up",
-                           Code.IMPOSSIBLE_STATE)
-            if cards[s] is None and not gones[s]:
-                raise _bad("a face-up space holds a card", f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
-        grids.append(Grid(rows=rows, cols=cols, cards=tuple(cards), face_up=tuple(ups),
-                          swallowed=tuple(gones)))
+    raw_sums = []
+    for p, spaces in enumerate(_list(d["grids"], f"{path}/grids", players, "grids (one per seat)")):
+        cards, up, gone = _read_grid(spaces, f"{path}/grids/{p}", variant)
+        if up | gone != full:
+            s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
+            raise _bad("a finished round has no face-down card (rule 6.3)", f"{path}/grids/{p}/{s}/face_up",
+                       Code.IMPOSSIBLE_STATE)
+        grids.append(_grid(variant, cards, up, gone))
+        raw_sums.append(sum(card for card in cards if card is not None))
     closer = _seat(d["closer"], f"{path}/closer", players)
     raw = _ints(d["raw_scores"], f"{path}/raw_scores", players, "scores (one per seat)")
     scores = _ints(d["scores"], f"{path}/scores", players, "scores (one per seat)")
@@ -780,10 +805,10 @@ def _read_round(value: Any, path: str, variant: Variant, players: int, number: i
     capped = _bool(d["capped"], f"{path}/capped")
     turns = _int(d["turns"], f"{path}/turns", 0)
     totals = _ints(d["totals"], f"{path}/totals", players, "totals (one per seat)")
-    for p, grid in enumerate(grids):
-        if raw[p] != sum(card for card in grid.cards if card is not None):
-            raise _bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
-                       Code.IMPOSSIBLE_STATE)
+    if list(raw) != raw_sums:
+        p = next(p for p in range(players) if raw[p] != raw_sums[p])
+        raise _bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
+                   Code.IMPOSSIBLE_STATE)
     cap = variant.max_turns_per_round
     if capped != (cap is not None and turns >= cap) or (cap is not None and turns > cap):
         raise _bad(f"capped must say whether the round reached max_turns_per_round ({cap}) (rule 6.7)",
@@ -943,26 +968,18 @@ def state_from_dict(doc: Any) -> State:
     cards: list[int] = []
     in_play: list[int] = []  # every card not swallowed: grids, piles, drawn card
     up = gone = 0
-    bits = _bits(cells)
-    grids = _list(d["grids"], "/grids", players, "grids (one per seat)")
-    for p in range(players):
-        where = f"/grids/{p}"
-        values, ups, gones = _read_spaces(grids[p], where, variant)
-        _check_columns(gones, cols, where)
-        if values.count(None) != gones.count(True):  # swallowed spaces are null: another is null too
-            s = next(s for s in range(cells) if values[s] is None and not gones[s])
-            raise _bad("a space that is not swallowed holds a card: card must be an integer",
-                       f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
-        up |= sum(compress(bits, ups)) << (p * cells)
-        if True in gones:
-            gone |= sum(compress(bits, gones)) << (p * cells)
+    for p, spaces in enumerate(_list(d["grids"], "/grids", players, "grids (one per seat)")):
+        values, seat_up, seat_gone = _read_grid(spaces, f"/grids/{p}", variant)
+        up |= seat_up << (p * cells)
+        if seat_gone:
+            gone |= seat_gone << (p * cells)
             in_play += [card for card in values if card is not None]
             cards += [0 if card is None else card for card in values]
         else:
-            in_play += values  # type: ignore[arg-type]  # no null card on a grid without swallows
+            in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
             cards += values  # type: ignore[arg-type]
-    draw_pile = _ints(d["draw_pile"], "/draw_pile")
-    discard_pile = _ints(d["discard_pile"], "/discard_pile")
+    draw_pile = _cards(d["draw_pile"], "/draw_pile")
+    discard_pile = _cards(d["discard_pile"], "/discard_pile")
     drawn = _opt_int(d["drawn"], "/drawn")
     turn = _seat(d["turn"], "/turn", players)
     closer = _seat(d["closer"], "/closer", players)
@@ -1199,15 +1216,8 @@ def view_from_dict(doc: Any) -> View:
         raise _bad(f"must be one of {', '.join(_PHASES)}, got {_short(phase_name)}", "/phase")
     grids = []
     for p, spaces in enumerate(_list(d["grids"], "/grids", players, "grids (one per seat)")):
-        where = f"/grids/{p}"
-        cards, ups, gones = _read_spaces(spaces, where, variant)
-        _check_columns(gones, variant.cols, where)
-        for s in range(variant.cells):
-            if (cards[s] is not None) != ups[s]:
-                raise _bad("a view shows the value of exactly the face-up spaces (rule 8.2)",
-                           f"{where}/{s}/card", Code.IMPOSSIBLE_STATE)
-        grids.append(Grid(rows=variant.rows, cols=variant.cols, cards=tuple(cards), face_up=tuple(ups),
-                          swallowed=tuple(gones)))
+        cards, up, gone = _read_grid(spaces, f"/grids/{p}", variant, view=True)
+        grids.append(_grid(variant, cards, up, gone))
     legal = tuple(_read_action(item, f"/legal_actions/{i}")
                   for i, item in enumerate(_list(d["legal_actions"], "/legal_actions")))
     for i, action in enumerate(legal):
