@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
+import jsonschema
 import pytest
 
+import abyss_rules as ar
 from abyss_rules import cli
 from abyss_rules.errors import Code
 from abyss_rules.simulation import SimulationError
@@ -257,3 +261,184 @@ def test_an_engine_error_during_a_command_exits_1_with_its_code(monkeypatch: pyt
     status = cli.main(["demo", "--seed", "1"], stdout=out, stderr=err)
     assert status == cli.EXIT_NO == 1
     assert err.getvalue() == "abyss-rules: error: [game_too_long] the game did not end within 10 actions\n"
+
+
+# -- records and replay ------------------------------------------------------------
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    result = run("demo", "--seed", "3", "--variant", "short", "--quiet", "--record", str(path))
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+@pytest.mark.rule("9.5")
+def test_demo_record_replays_to_the_same_game(record_file: Path) -> None:
+    record = ar.Record.from_json(record_file.read_text())
+    assert record.final_hash is not None and record.replay().is_over
+    watched = run("demo", "--seed", "3", "--variant", "short").stdout
+    replayed = run("replay", str(record_file))
+    assert replayed.returncode == 0, replayed.stderr
+    out = replayed.stdout
+    assert out.startswith("Replay of a record: 2 players, variant short (3x4 grids, 1 round), ")
+    # The same turns as the demo told them (the demo names the bots; a record does not).
+    turns = [line for line in watched.splitlines() if re.match(r"^ +\d+\. ", line)]
+    assert turns == [line for line in out.splitlines() if re.match(r"^ +\d+\. ", line)]
+    assert f"Final state hash: {record.final_hash} (matches the record)" in out
+    quiet = run("replay", "--quiet", "-", stdin=record_file.read_text())
+    assert quiet.returncode == 0
+    assert quiet.stdout.splitlines() == [
+        "Game over after 1 round. Winner: seat 1 with 7 points.",
+        f"Final state hash: {record.final_hash} (matches the record)",
+    ]
+
+
+def test_replay_step_by_step(record_file: Path) -> None:
+    result = run("replay", "--step", str(record_file), stdin="\n\nq\n")
+    assert result.returncode == 0
+    assert result.stdout.count("[Enter: next, q: stop]") == 3
+    assert result.stdout.rstrip().endswith("Replay stopped.")
+    assert run("replay", "--step", "-", stdin="").returncode == 2
+
+
+@pytest.mark.rule("3.2")
+def test_replay_reports_a_bad_record(record_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(record_file.read_text())
+    assert doc["actions"][4] == "1t10"                             # seat 1 opens and takes
+    illegal = dict(doc, actions=doc["actions"][:5] + ["1d"], final_hash=None)
+    (tmp_path / "illegal.json").write_text(json.dumps(illegal))
+    result = run("replay", str(tmp_path / "illegal.json"))
+    assert result.returncode == 1
+    assert "[replay_failed] /actions/5: action 5 (1d) cannot be replayed: [not_your_turn]" in result.stderr
+    assert re.search(r"^ +1\. seat 1 takes the 0", result.stdout, re.M)   # told up to the bad action
+    wrong_hash = dict(doc, final_hash="0" * 64)
+    (tmp_path / "hash.json").write_text(json.dumps(wrong_hash))
+    result = run("replay", str(tmp_path / "hash.json"))
+    assert result.returncode == 1 and "[replay_mismatch]" in result.stderr
+    redacted = ar.Record.from_json(record_file.read_text()).redact().to_json()
+    result = run("replay", "-", stdin=redacted)
+    assert result.returncode == 1 and "[record_redacted]" in result.stderr
+    for text, message in [("{not json", "is not a record document: [invalid_json]"),
+                          ('{"format": "state"}', "is not a record document: [")]:
+        result = run("replay", "-", stdin=text)
+        assert result.returncode == 3 and message in result.stderr and "Traceback" not in result.stderr
+    result = run("replay", str(tmp_path / "missing.json"))
+    assert result.returncode == 3 and "cannot read" in result.stderr
+
+
+def test_play_record_is_written_when_the_input_ends(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    result = run("play", "--seed", "4", "--variant", "short", "--record", str(path),
+                 stdin="f 0 0\nf 1 1\nd\n")
+    assert result.returncode == 4
+    record = ar.Record.from_json(path.read_text())
+    assert record.notation()[:4] == ("1f00", "1f10", "0f00", "0f11")   # the bot flips first
+    replayed = run("replay", str(path))
+    assert replayed.returncode == 0
+    assert "The record ends here: round 1, phase drawn, seat 0 to play." in replayed.stdout
+
+
+# -- validate ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def state_file(tmp_path: Path) -> Path:
+    path = tmp_path / "state.json"
+    path.write_text(ar.dumps_state(ar.new_game(2, seed=4)))
+    return path
+
+
+@functools.cache
+def verdict_schema() -> dict[str, object]:
+    schema: dict[str, object] = json.loads(run("schema", "verdict").stdout)
+    return schema
+
+
+def verdict(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    """The verdict document a command printed, checked against its JSON Schema."""
+    doc: dict[str, object] = json.loads(result.stdout)
+    jsonschema.validate(doc, verdict_schema())
+    return doc
+
+
+@pytest.mark.rule("2.1", "3.2")
+def test_validate_prints_a_verdict_and_sets_the_exit_status(state_file: Path, tmp_path: Path) -> None:
+    action = tmp_path / "action.json"
+    action.write_text(ar.dumps_action(ar.Flip(0, 1, 2)))
+    legal = run("validate", str(state_file), str(action))
+    assert legal.returncode == 0 and verdict(legal)["legal"] is True
+    illegal = run("validate", str(state_file), "--notation", "1d")
+    doc = verdict(illegal)
+    assert illegal.returncode == 1
+    assert (doc["legal"], doc["code"], doc["rule"], doc["seq"]) == (False, "wrong_phase", "3.2", 0)
+    piped = run("validate", str(state_file), "-", stdin=action.read_text())
+    assert piped.returncode == 0
+    pair = json.dumps({"state": json.loads(state_file.read_text()), "action": "0f99"})
+    result = run("validate", stdin=pair)
+    assert result.returncode == 1 and verdict(result)["code"] == "no_such_space"
+
+
+def test_validate_server_checks(state_file: Path) -> None:
+    other = run("validate", str(state_file), "--notation", "1f00", "--player", "0")
+    assert other.returncode == 1 and verdict(other)["code"] == "seat_mismatch"
+    stale = run("validate", str(state_file), "--notation", "0f00", "--seq", "3")
+    assert stale.returncode == 1 and verdict(stale)["code"] == "stale_action"
+    unsure = run("validate", str(state_file), "--notation", "0f00", "--require-seq")
+    assert unsure.returncode == 1 and verdict(unsure)["code"] == "missing_field"
+
+
+def test_validate_bad_input(state_file: Path, tmp_path: Path) -> None:
+    bad_action = run("validate", str(state_file), "-", stdin='{"format": "action", ')
+    assert bad_action.returncode == 1 and verdict(bad_action)["code"] == "invalid_json"
+    (tmp_path / "bad.json").write_text('{"format": "state"}')
+    bad_state = run("validate", str(tmp_path / "bad.json"), "--notation", "0d")
+    assert bad_state.returncode == 3 and verdict(bad_state)["code"] == "missing_field"
+    assert "the state is not a valid state document" in bad_state.stderr
+    missing = run("validate", str(tmp_path / "nope.json"), "--notation", "0d")
+    assert missing.returncode == 3 and verdict(missing)["code"] == "unreadable_input"
+    for text in ["{", "[]", '{"state": {}, "action": "0d", "extra": 1}', '{"state": {}, "state": {}}']:
+        result = run("validate", stdin=text)
+        assert result.returncode == 3, text
+        assert verdict(result)["code"] in ("invalid_json", "wrong_format")
+        assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("validate", "-", "-"), "only one of STATE and ACTION"),
+        (("validate", "--notation", "0d"), "--notation needs a STATE file"),
+        (("validate", "state.json"), "give the action"),
+        (("validate", "s.json", "a.json", "--notation", "0d"), "not both"),
+        (("schema", "nope"), "no schema 'nope'"),
+        (("validate", "--player", "x"), "invalid int value"),
+    ],
+)
+def test_document_commands_usage_errors(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2 and message in result.stderr
+
+
+# -- schema ---------------------------------------------------------------------
+
+
+def test_schema_prints_the_json_schemas() -> None:
+    names = run("schema", "--list").stdout.split()
+    assert names == ["action", "events", "record", "state", "variant", "verdict", "view"]
+    everything = json.loads(run("schema").stdout)
+    assert sorted(everything) == names
+    for name in names:
+        one = json.loads(run("schema", name).stdout)
+        assert one == everything[name]
+        assert one["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        jsonschema.Draft202012Validator.check_schema(one)
+    state = json.loads(ar.dumps_state(ar.new_game(2, seed=1)))
+    jsonschema.validate(state, everything["state"])
+
+
+@pytest.mark.parametrize("command", ["replay", "validate", "schema"])
+def test_document_command_help(command: str) -> None:
+    result = run(command, "--help")
+    assert result.returncode == 0 and result.stdout.startswith(f"usage: abyss-rules {command}")

@@ -5,7 +5,10 @@ turn by turn. Subcommands (each has `--help`):
 
 - `demo` -- watch bots play a game (the default command);
 - `play` -- play a game against bots in the terminal;
-- `simulate` -- play many games between bots and print win rates.
+- `simulate` -- play many games between bots and print win rates;
+- `replay` -- replay a game record, told turn by turn;
+- `validate` -- say whether an action is legal in a state, as a JSON verdict;
+- `schema` -- print the JSON Schemas of the game documents.
 
 Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid document);
 2 a usage error (bad arguments, an unknown bot or variant); 3 bad input (an unreadable
@@ -21,6 +24,7 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import secrets
@@ -33,12 +37,15 @@ from typing import Any, Final, TextIO
 from . import __version__
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .bots import BOTS, make_bot
+from .codec import MAX_DOCUMENT_BYTES, DecodeError, state_from_dict, state_hash
 from .config import FIELD_NAMES, Variant
-from .errors import AbyssError
+from .errors import AbyssError, Code
 from .grid import Grid
+from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
+from .server import Verdict, validate
 from .simulation import GameResult, derive_seed, play_game, simulate
 from .state import Phase, RoundResult, State
 from .views import view
@@ -533,6 +540,8 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     names = _bot_names(args.bots, v)
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     result = play_game(names, v, seed, keep_states=not args.quiet)
+    if args.record is not None:
+        _write_record(args.record, Record.start(len(names), v, seed).with_actions(*result.actions))
     if args.quiet:
         print(_winners_line(result.final, result.bots), file=out)
         return EXIT_OK
@@ -681,6 +690,17 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                                                                    enumerate(names) if p != me))
     narrator.say(f"  variant: {_variant_summary(v)}; seed: {seed}. Type ? for help.")
     state = new_game(players, v, seed)
+    record = Record.start(players, v, seed)
+    try:
+        return _play_loop(state, me, bots, narrator, stdin, out, record_to := [record])
+    finally:
+        if args.record is not None:
+            _write_record(args.record, record_to[0])
+
+
+def _play_loop(state: State, me: int, bots: dict[int, Any], narrator: Narrator, stdin: TextIO, out: TextIO,
+               record: list[Record]) -> int:
+    """The game loop of `play`; `record[0]` is kept up to date with every action."""
     narrator.round_start(state)
     if state.phase is not Phase.OPENING:
         narrator.opening_done(state)
@@ -726,8 +746,197 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 narrator.say(f"  rejected: {problem.message} [{problem.code}{rule}]")
                 continue
         after = apply(state, action)
+        record[0] = record[0].with_actions(action)
         narrator.action(state, action, after)
         state = after
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# Game documents: records, replay, validate, schema
+# ---------------------------------------------------------------------------
+
+
+class _BadInput(Exception):
+    """Input that cannot be read or parsed: exit status 3."""
+
+    def __init__(self, message: str, error: AbyssError | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+def _read_text(path: str, stdin: TextIO) -> str:
+    """The text of `path` (`-`: standard input), at most `MAX_DOCUMENT_BYTES`-ish long."""
+    if path == "-":
+        text = stdin.read(MAX_DOCUMENT_BYTES * 4 + 1)
+    else:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(MAX_DOCUMENT_BYTES * 4 + 1)
+        except OSError as error:
+            raise _BadInput(f"cannot read {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise _BadInput(f"cannot read {path}: not UTF-8 text") from None
+    return text
+
+
+def _write_record(path: str, record: Record) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(record.sealed().to_json() + "\n")
+    except OSError as error:
+        raise _BadInput(f"cannot write the record to {path}: {error.strerror or error}") from None
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    stdin: TextIO = args.stdin
+    if args.step and args.file == "-":
+        raise _UsageError("--step reads Enter from standard input: give the record as a file")
+    text = _read_text(args.file, stdin)
+    try:
+        record = Record.from_json(text, verify=False)
+    except DecodeError as error:
+        raise _BadInput(f"{args.file} is not a record document: {error}", error) from None
+    if record.is_redacted:
+        raise ReplayError(Code.RECORD_REDACTED, "the record is redacted (it has no seed): its cards are "
+                                                "unknown, so it cannot be replayed", "/seed")
+    narrator = Narrator(io.StringIO() if args.quiet else out, None, width=args.width)
+    narrator.say(f"Replay of a record: {record.players} players, variant {_variant_summary(record.variant)}, "
+                 f"{len(record.actions)} actions")
+    states = record.states()
+    before = next(states)
+    narrator.round_start(before)
+    if before.phase is not Phase.OPENING:
+        narrator.opening_done(before)
+    for index, action in enumerate(record.actions):
+        try:
+            after = next(states)
+        except ReplayError:  # replay_failed: an illegal action; tell a pending draw first
+            if before.phase is Phase.DRAWN:
+                narrator.say(f"      (seat {before.turn} drew {_a(before.drawn)})")
+            raise
+        narrator.action(before, action, after)
+        before = after
+        if args.step and not isinstance(action, Draw) and index + 1 < len(record.actions):
+            out.write("  [Enter: next, q: stop] ")
+            out.flush()
+            answer = stdin.readline()
+            if not answer or answer.strip().lower() in ("q", "quit"):
+                narrator.say("Replay stopped.")
+                return EXIT_OK
+    final = before
+    if record.final_hash is not None and state_hash(final) != record.final_hash:
+        raise ReplayError(Code.REPLAY_MISMATCH, "the replayed final state does not have the recorded hash",
+                          "/final_hash")
+    if not final.is_over:
+        narrator.say(f"The record ends here: round {final.round}, phase {final.phase.value}"
+                     + (f", seat {final.turn} to play" if final.turn >= 0 else "") + ".")
+    summary = _winners_line(final, None) if final.is_over else \
+        f"Replayed {len(record.actions)} actions; the game is not over."
+    if args.quiet:
+        print(summary, file=out)
+    print(f"Final state hash: {state_hash(final)}" + (" (matches the record)" if record.final_hash else ""),
+          file=out)
+    return EXIT_OK
+
+
+def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    stdin: TextIO = args.stdin
+    if [args.state, args.action].count("-") > 1:
+        raise _UsageError("only one of STATE and ACTION can be read from standard input ('-')")
+    if args.notation is not None and args.action is not None:
+        raise _UsageError("give the action as ACTION or as --notation, not both")
+    if args.state is not None and args.action is None and args.notation is None:
+        raise _UsageError("give the action: ACTION (a file, or '-') or --notation TEXT")
+    try:
+        if args.state is None:
+            if args.notation is not None:
+                raise _UsageError("--notation needs a STATE file")
+            pair = _parse_pair(_read_text("-", stdin))
+            state_doc, action = pair["state"], pair["action"]
+        else:
+            state_doc = _parse_document(_read_text(args.state, stdin), args.state)
+            action = args.notation if args.notation is not None else _read_text(args.action, stdin)
+        try:
+            state = state_from_dict(state_doc)
+        except DecodeError as error:
+            raise _BadInput(f"the state is not a valid state document: {error}", error) from None
+    except _BadInput as bad:
+        problem = bad.error or AbyssError(Code.UNREADABLE_INPUT, str(bad))
+        print(Verdict.from_error(problem, None).to_json(), file=out)
+        print(f"abyss-rules: error: {bad}", file=args.stderr)
+        return EXIT_BAD_INPUT
+    verdict = validate(state, action, seq=args.seq, player=args.player, require_seq=args.require_seq)
+    print(verdict.to_json(), file=out)
+    return EXIT_OK if verdict.legal else EXIT_NO
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate field {key!r}")
+        out[key] = value
+    return out
+
+
+def _parse_document(text: str, where: str) -> Any:
+    if len(text.encode("utf-8")) > MAX_DOCUMENT_BYTES:
+        error = DecodeError(Code.DOCUMENT_TOO_LARGE, f"{where} is larger than {MAX_DOCUMENT_BYTES} bytes")
+        raise _BadInput(str(error), error)
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicates)
+    except ValueError as problem:
+        error = DecodeError(Code.INVALID_JSON, f"{where} is not valid JSON: {problem}")
+        raise _BadInput(error.message, error) from None
+
+
+def _parse_pair(text: str) -> dict[str, Any]:
+    doc = _parse_document(text, "standard input")
+    if not isinstance(doc, dict) or set(doc) != {"state", "action"}:
+        error = DecodeError(Code.WRONG_FORMAT, 'standard input must be a JSON object {"state": <state '
+                                               'document>, "action": <action document or notation>}')
+        raise _BadInput(error.message, error)
+    return doc
+
+
+def _schema_dir() -> Any:
+    """Where the JSON Schemas are: packaged with the library, or in the source tree's spec/schemas."""
+    from importlib import resources
+    from pathlib import Path
+
+    packaged = resources.files("abyss_rules") / "schemas"
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parent.parent.parent / "spec" / "schemas"
+    if source.is_dir():
+        return source
+    raise _BadInput("the JSON Schemas are not installed with this copy of abyss-rules "
+                    "(they are spec/schemas/ in the source repository)")
+
+
+def _schemas() -> dict[str, Any]:
+    folder = _schema_dir()
+    out = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".schema.json"):
+            out[entry.name.removesuffix(".schema.json")] = json.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+def _cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+    schemas = _schemas()
+    if args.list:
+        for name in schemas:
+            print(name, file=out)
+        return EXIT_OK
+    if args.name is None:
+        json.dump(schemas, out, indent=2, ensure_ascii=False)
+    elif args.name in schemas:
+        json.dump(schemas[args.name], out, indent=2, ensure_ascii=False)
+    else:
+        raise _UsageError(f"no schema {args.name!r}; the documents are: {', '.join(schemas)}")
+    out.write("\n")
     return EXIT_OK
 
 
@@ -837,6 +1046,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the game's seed (default: a fresh random one, printed so you can replay it)")
     _add_variant_args(demo)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
+    demo.add_argument("--record", metavar="FILE", default=None,
+                      help="also write the game's record (a JSON record document) to FILE, for replay")
     demo.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
     demo.set_defaults(handler=_cmd_demo)
 
@@ -851,9 +1062,54 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument("--seed", type=_seed_arg, default=None, help="the game's seed (default: random)")
+    play.add_argument("--record", metavar="FILE", default=None,
+                      help="write the game's record (a JSON record document) to FILE when it stops, "
+                           "for replay")
     _add_variant_args(play)
     play.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
     play.set_defaults(handler=_cmd_play)
+
+    rp = sub.add_parser("replay", help="replay a game record, told turn by turn",
+                        description="Replay a record document (written by 'demo --record' or "
+                                    "'play --record', or by abyss_rules.Record.to_json) and tell the game "
+                                    "as 'demo' does; every action is checked by the engine, and the final "
+                                    "state's hash against the record's final_hash.")
+    rp.add_argument("file", metavar="RECORD", help="the record document, or '-' for standard input")
+    rp.add_argument("--step", action="store_true",
+                    help="stop after every turn: Enter goes on, q stops (RECORD must be a file)")
+    rp.add_argument("--quiet", action="store_true", help="print only the result and the final hash")
+    rp.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+    rp.set_defaults(handler=_cmd_replay)
+
+    va = sub.add_parser("validate", help="say whether an action is legal in a state (JSON verdict)",
+                        description="Read a state document and an action (an action document or notation "
+                                    "such as 0f12) and print the verdict document: "
+                                    '{"legal": ..., "code": ..., "rule": ..., "message": ..., ...}. '
+                                    "Without STATE, standard input must hold "
+                                    '{"state": <state document>, "action": <action document or notation>}. '
+                                    "Exit status: 0 legal; 1 illegal or a malformed action; 3 an unreadable "
+                                    "file or an invalid state document (the verdict names the problem).")
+    va.add_argument("state", metavar="STATE", nargs="?", default=None,
+                    help="the state document file, or '-' for standard input")
+    va.add_argument("action", metavar="ACTION", nargs="?", default=None,
+                    help="the action document file, or '-' for standard input")
+    va.add_argument("--notation", metavar="TEXT", default=None,
+                    help="the action in notation instead of a file, e.g. 0f12 or 1d")
+    va.add_argument("--player", type=int, default=None,
+                    help="the seat the sender is known to play: another seat's action is seat_mismatch")
+    va.add_argument("--seq", type=int, default=None,
+                    help="the seq the sender saw: another seq than the state's is stale_action")
+    va.add_argument("--require-seq", action="store_true",
+                    help="reject an action that does not say which seq it was made for")
+    va.set_defaults(handler=_cmd_validate)
+
+    sc = sub.add_parser("schema", help="print the JSON Schemas of the game documents",
+                        description="Print the JSON Schemas (draft 2020-12) of the documents: all of them "
+                                    "as one JSON object keyed by document kind, or the one named.")
+    sc.add_argument("name", metavar="KIND", nargs="?", default=None,
+                    help="one document kind, e.g. state or action (see --list)")
+    sc.add_argument("--list", action="store_true", help="list the document kinds")
+    sc.set_defaults(handler=_cmd_schema)
 
     sim = sub.add_parser("simulate", help="play many games between bots and print win rates",
                          description="Play many games between built-in bots and print a results table: "
@@ -919,6 +1175,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     except _UsageError as error:
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_USAGE
+    except _BadInput as error:
+        print(f"abyss-rules: error: {error}", file=err)
+        return EXIT_BAD_INPUT
     except AbyssError as error:  # e.g. a game that never ends (game_too_long)
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_NO

@@ -96,6 +96,8 @@ class Code(StrEnum):
     BOT_CANNOT_ACT = "bot_cannot_act"
     GAME_TOO_LONG = "game_too_long"
     INVALID_SIMULATION = "invalid_simulation"
+    # The command line (abyss-rules validate, replay, schema)
+    UNREADABLE_INPUT = "unreadable_input"
 
 
 RULE_OF_CODE: Final[dict[str, str | None]] = {
@@ -140,6 +142,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.BOT_CANNOT_ACT: None,
     Code.GAME_TOO_LONG: None,
     Code.INVALID_SIMULATION: None,
+    Code.UNREADABLE_INPUT: None,
 }
 """The spec rule each code enforces (`None`: not a game rule).
 
