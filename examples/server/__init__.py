@@ -1,0 +1,5 @@
+"""An example HTTP game server for abyss-rules (`app`) and a tiny client with bots (`client`).
+
+Run the server from the repository root with `python -m examples.server --port 0`;
+see `examples/server/README.md` and the "Example game server" page of the docs.
+"""
