@@ -1,34 +1,33 @@
 """Hypothesis strategies and an invariant checker, for testing code built on abyss-rules.
 
-This module needs `Hypothesis <https://hypothesis.readthedocs.io/>`_, an
-optional dependency: install the ``testing`` extra
-(``pip install 'abyss-rules[testing]'``). The engine itself never imports it.
+This module needs [Hypothesis](https://hypothesis.readthedocs.io/), an optional dependency:
+install the `testing` extra (`pip install 'abyss-rules[testing]'`). Importing it without
+Hypothesis raises an `ImportError` that says so; the engine itself never imports it.
 
-Strategies (each returns a ``hypothesis.strategies.SearchStrategy``):
+| strategy | draws |
+|---|---|
+| [`seeds()`][abyss_rules.testing.seeds] | game seeds: ints in `[0, 2**256)` and 32-byte strings (rule 9.1) |
+| [`variants()`][abyss_rules.testing.variants] | the presets and generated valid variants (rules 10.1-10.3) |
+| [`games()`][abyss_rules.testing.games] | a [`Game`][abyss_rules.testing.Game]: a game played legally |
+| [`states()`][abyss_rules.testing.states] | the last state of such a game |
+| [`legal_actions(state)`][abyss_rules.testing.legal_actions] | one legal action of `state` |
+| [`actions(variant, players)`][abyss_rules.testing.actions] | any well-formed action, legal or not |
 
-==========================  ===========================================================
-:func:`seeds`               game seeds: ints in ``[0, 2**256)`` and 32-byte strings (rule 9.1)
-:func:`variants`            the presets and generated valid variants (rules 10.1-10.3)
-:func:`games`               a :class:`Game`: every state of a game played legally from
-                            :func:`~abyss_rules.new_game`
-:func:`states`              the last state of such a game
-:func:`legal_actions`       one legal action of a given state
-:func:`actions`             any well-formed action, legal or not, seats and spaces out of
-                            range included
-==========================  ===========================================================
+[`check_invariants`][abyss_rules.testing.check_invariants] raises
+[`InvariantError`][abyss_rules.testing.InvariantError] (an `AssertionError`) naming the first
+invariant a state breaks. For exhaustive checks,
+[`action_space`][abyss_rules.testing.action_space] lists every well-formed action around a
+grid and [`deck_orders`][abyss_rules.testing.deck_orders] every order of a small deck.
 
-:func:`check_invariants` raises :class:`InvariantError` (an ``AssertionError``)
-naming the first invariant a state breaks; :func:`action_space` lists every
-well-formed action around a variant's grid, for exhaustive checks.
-
->>> from hypothesis import given, settings
->>> import abyss_rules as ar
->>> @settings(max_examples=10, deadline=None)
-... @given(states())
-... def test_any_reachable_state_is_sound(state):
-...     check_invariants(state)
-...     assert state.is_over or ar.legal_actions(state)
->>> test_any_reachable_state_is_sound()
+Examples:
+    >>> from hypothesis import given, settings
+    >>> import abyss_rules as ar
+    >>> @settings(max_examples=10, deadline=None)
+    ... @given(states())
+    ... def test_any_reachable_state_is_sound(state):
+    ...     check_invariants(state)
+    ...     assert state.is_over or ar.legal_actions(state)
+    >>> test_any_reachable_state_is_sound()
 """
 
 from __future__ import annotations
@@ -73,7 +72,7 @@ __all__ = [
 SearchStrategy = st.SearchStrategy
 
 MAX_GAME_ACTIONS: Final = 3000
-"""The most actions :func:`games` plays: Hypothesis caps the choices one example may make."""
+"""The most actions [`games`][abyss_rules.testing.games] plays (Hypothesis caps an example's choices)."""
 
 _PRESETS: Final[tuple[Variant, ...]] = (Variant.standard(), Variant.short(), Variant.long())
 
@@ -84,16 +83,19 @@ _PRESETS: Final[tuple[Variant, ...]] = (Variant.standard(), Variant.short(), Var
 
 
 class InvariantError(AssertionError):
-    """A state breaks an invariant of the engine (see :func:`check_invariants`).
+    """A state breaks an invariant of the engine.
 
-    ``invariant`` names the broken invariant (a stable string such as
-    ``"card_conservation"``); ``rule`` is the id of the spec rule it follows
-    from, or ``None``. An ``AssertionError``, so test runners report it as a
-    failed test.
+    Raised by [`check_invariants`][abyss_rules.testing.check_invariants].
 
-    >>> error = InvariantError("drawn_card", "phase turn holds drawn card 5", "3.4")
-    >>> str(error), error.invariant, isinstance(error, AssertionError)
-    ('[drawn_card] phase turn holds drawn card 5 (rule 3.4)', 'drawn_card', True)
+    `invariant` names the broken invariant (a stable string such as
+    `"card_conservation"`); `rule` is the id of the spec rule it follows
+    from, or `None`. It is an `AssertionError`, so test runners report it as
+    a failed test.
+
+    Examples:
+        >>> error = InvariantError("drawn_card", "phase turn holds drawn card 5", "3.4")
+        >>> str(error), error.invariant, isinstance(error, AssertionError)
+        ('[drawn_card] phase turn holds drawn card 5 (rule 3.4)', 'drawn_card', True)
     """
 
     invariant: str
@@ -114,52 +116,56 @@ def _need_state(state: object, who: str) -> State:
 
 
 def check_invariants(state: State) -> None:
-    """Raise :class:`InvariantError` naming the first invariant ``state`` breaks; return ``None`` if none.
+    """Raise [`InvariantError`][abyss_rules.testing.InvariantError] naming the first invariant
+    `state` breaks; return `None` if it breaks none.
 
     Every state the engine produces must pass. The invariants, in the order
-    they are checked (the name in brackets is :attr:`InvariantError.invariant`):
+    they are checked (the name is `InvariantError.invariant`):
 
-    * ``shape``: one grid, one opening record and one total per player, the
+    * `shape`: one grid, one opening record and one total per player, the
       player count in the variant's range (rule 1.3), masks within the grids;
-    * ``card_conservation``: the cards on the grids (swallowed spaces
+    * `swallowed_spaces`: a swallowed space holds 0 and is not face up,
+      swallowed spaces form whole columns, and no column is face up and all
+      equal without being swallowed (rule 4.1; after the game only with
+      `swallow_on_final_reveal`, rule 4.3);
+    * `card_conservation`: the cards on the grids (swallowed spaces
       excluded), the draw pile, the discard pile and the drawn card are
       exactly the deck, as a multiset (rules 1.1, 1.4);
-    * ``swallowed_spaces``: a swallowed space holds 0, is not face up, and
-      swallowed spaces form whole columns (rule 4.1); no column is left face
-      up and equal without being swallowed (rule 4.1; after the game, only
-      with ``swallow_on_final_reveal``, rule 4.3);
-    * ``discard_pile``: the discard pile is never empty (rules 1.4, 5.1, 5.2);
-    * ``drawn_card``: a drawn card is held exactly in the drawn phase (rule 3.4);
-    * ``turn``: ``turn`` is a seat in the turn and drawn phases, else ``-1`` (rule 3.1);
-    * ``turns``: no turn is completed in the opening; in a round still being
-      played, fewer turns than the stalling cap (rule 6.7);
-    * ``opening_flips``: nobody makes more than ``initial_flips`` opening
-      flips; in the opening someone still owes one and every player's face-up
-      and swallowed spaces are exactly their flips; after it, all are made
+    * `discard_pile`: the discard pile is never empty (rules 1.4, 5.1, 5.2);
+    * `drawn_card`: a drawn card is held exactly in the drawn phase (rule 3.4);
+    * `turn`: `turn` is a seat in the turn and drawn phases, else `-1` (rule 3.1);
+    * `turns`: no turn is completed in the opening; while a round is played,
+      fewer turns than the stalling cap (rule 6.7);
+    * `opening_flips`: nobody makes more than `initial_flips` opening flips;
+      in the opening someone still owes one and each player's face-up and
+      swallowed spaces are exactly their flips; after it, all are made
       (rules 2.1, 2.2);
-    * ``closer``: no closer in the opening; the closer has no face-down card
-      and is not to play; with no closer, everybody still has a face-down card
-      (rules 6.1, 6.2); after the game, the closer is the last round's;
-    * ``game_over``: once the game is over, every remaining card is face up
+    * `closer`: no closer in the opening; the closer has no face-down card
+      and is not to play; with no closer, everybody still has a face-down
+      card (rules 6.1, 6.2); after the game, the closer is the last round's;
+    * `history`: one round result per finished round, with cumulative totals
+      that are the state's totals, and no round after the game was over
+      (rules 6.6, 7.1, 7.2);
+    * `game_over`: once the game is over, every remaining card is face up
       (rule 6.3) and an end condition holds (rules 7.2, 7.3);
-    * ``history``: one round result per finished round, with cumulative
-      totals, and the totals are the last result's (rules 6.6, 7.1);
-    * ``legal_actions``: there is a legal action exactly when the game is not
-      over (rules 7.5, 3.2);
-    * ``winners``: after the game, the winners are exactly the seats with the
-      lowest total, and nobody wins before (rule 7.4).
+    * `legal_actions`: there is a legal action exactly when the game is not
+      over (rules 3.2, 7.5);
+    * `winners`: after the game, the winners are exactly the seats with the
+      lowest total; before it, nobody (rule 7.4).
 
-    Raises :class:`~abyss_rules.MalformedActionError` (code
-    ``invalid_state``) if ``state`` is not a :class:`~abyss_rules.State`.
+    Raises:
+        MalformedActionError: code `invalid_state`, if `state` is not a
+            [`State`][abyss_rules.State].
 
-    >>> import abyss_rules as ar
-    >>> state = ar.new_game(players=2, seed=5)
-    >>> check_invariants(state)
-    >>> try:
-    ...     check_invariants(state._replace(draw_pile=state.draw_pile[1:]))   # lose a card
-    ... except InvariantError as error:
-    ...     print(error.invariant, error.rule)
-    card_conservation 1.1
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=5)
+        >>> check_invariants(state)
+        >>> try:
+        ...     check_invariants(state._replace(draw_pile=state.draw_pile[1:]))   # lose a card
+        ... except InvariantError as error:
+        ...     print(error.invariant, error.rule)
+        card_conservation 1.1
     """
     s = _need_state(state, "check_invariants()")
     _check_shape(s)
@@ -338,11 +344,12 @@ def _game_ends(v: Variant, round_number: int, totals: tuple[int, ...]) -> bool:
 
 
 def seeds() -> SearchStrategy[Seed]:
-    """Game seeds: ints in ``[0, 2**256)`` and 32-byte strings (rule 9.1).
+    """Game seeds: ints in `[0, 2**256)` and 32-byte strings (rule 9.1).
 
-    >>> from hypothesis import find
-    >>> find(seeds(), lambda seed: isinstance(seed, bytes)) == bytes(32)
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> find(seeds(), lambda seed: isinstance(seed, bytes)) == bytes(32)
+        True
     """
     return st.one_of(st.integers(0, (1 << 256) - 1), st.binary(min_size=32, max_size=32))
 
@@ -357,20 +364,36 @@ def variants(
 ) -> SearchStrategy[Variant]:
     """Valid variants: the three presets and generated ones (rules 10.1-10.3).
 
-    A generated variant has a grid of 2 to ``max_rows`` rows and 1 to
-    ``max_cols`` columns, 1 to ``max_players`` players, a deck of 1 to 6
-    distinct values from -2 to 12 that is often as small as validation allows
-    (so draw piles run out and reshuffles happen, rules 5.1-5.4), and any
-    flags, opener, closer multiplier, target (1 to 300, or none), round limit
-    (1 to 5, or none) and stalling cap (1 to 60, or none). Every value is a
-    valid :class:`~abyss_rules.Variant`. Shrinking goes towards small grids,
-    few players and the smallest deck.
+    A generated variant has a grid of 2 to `max_rows` rows and 1 to
+    `max_cols` columns, 1 to `max_players` players, a deck of 1 to 6
+    distinct values from -2 to 12, and any flags, opener, closer multiplier
+    (1 to 3), target (1 to 300, or none), round limit (1 to 5, or none) and
+    stalling cap (1 to 60, or none). Half of them are *tight*: every seat
+    plays (`min_players = max_players`) and the deck is as small as
+    validation allows, so the draw pile holds a single card after the deal
+    and draws soon reshuffle (rules 5.1-5.4). Every value is a valid
+    [`Variant`][abyss_rules.Variant]; shrinking goes towards small grids, few
+    players and small decks.
 
-    >>> from hypothesis import find
-    >>> find(variants(), lambda v: v.cols == 1 and not v.flip_turn).rows
-    2
-    >>> find(variants(), lambda v: v.name == "short").max_rounds
-    1
+    Args:
+        presets: include the presets `standard`, `short` and `long`.
+        generated: include generated variants.
+        max_players: the largest `max_players` of a generated variant (1 to 16).
+        max_rows: the most rows of a generated variant (2 to 16).
+        max_cols: the most columns of a generated variant (1 to 16).
+
+    Raises:
+        ConfigError: code `invalid_variant`, for a bound out of range or
+            when both kinds are turned off.
+
+    Examples:
+        >>> from hypothesis import given, settings
+        >>> @settings(max_examples=20, deadline=None)
+        ... @given(variants(presets=False, max_rows=3))
+        ... def test_generated_variants_are_valid_and_in_bounds(v):
+        ...     assert 2 <= v.rows <= 3 and 1 <= v.cols <= 4 and v.max_players <= 4
+        ...     assert v.deck_size >= v.max_players * v.cells + 2      # rule 10.3
+        >>> test_generated_variants_are_valid_and_in_bounds()
     """
     for name, value in (("max_players", max_players), ("max_rows", max_rows), ("max_cols", max_cols)):
         low = 2 if name == "max_rows" else 1
@@ -393,14 +416,21 @@ def _generated_variants(draw: st.DrawFn, max_players: int, max_rows: int, max_co
     cols = draw(st.integers(1, max_cols))
     cells = rows * cols
     most = draw(st.integers(1, max_players))
-    fewest = draw(st.integers(1, most))
+    # Half the time a "tight" variant: every seat plays and the deck is as small as validation allows,
+    # so the draw pile holds one card after the deal and draws soon reshuffle (rules 5.1-5.4).
+    tight = draw(st.booleans())
+    fewest = most if tight else draw(st.integers(1, most))
     values = sorted(draw(st.lists(st.integers(-2, 12), min_size=1, max_size=6, unique=True)))
-    counts = draw(st.lists(st.integers(1, 12), min_size=len(values), max_size=len(values)))
-    needed = most * cells + 2 + draw(st.integers(0, 24))
+    counts = [1] * len(values) if tight else draw(st.lists(st.integers(1, 12), min_size=len(values),
+                                                           max_size=len(values)))
+    needed = most * cells + 2 + (0 if tight else draw(st.integers(0, 24)))
     i = 0
     while sum(counts) < needed:  # top up evenly so that no single value dominates
         counts[i % len(counts)] += 1
         i += 1
+    if tight:
+        while sum(counts) > needed and max(counts) > 1:  # more distinct values than cards needed
+            counts[counts.index(max(counts))] -= 1
     target = draw(st.one_of(st.none(), st.integers(1, 300)))
     rounds = draw(st.one_of(st.none(), st.integers(1, 5)))
     if target is None and rounds is None:
@@ -426,16 +456,18 @@ def _generated_variants(draw: st.DrawFn, max_players: int, max_rows: int, max_co
 
 @attrs.frozen(slots=True)
 class Game:
-    """A game played from :func:`~abyss_rules.new_game`: its set-up, actions and every state.
+    """A game played from [`new_game`][abyss_rules.new_game]: its set-up, actions and every state.
 
-    ``states[0]`` is the new game and ``states[i + 1] == apply(states[i],
-    actions[i])``.
+    `states[0]` is the new game and `states[i + 1] == apply(states[i], actions[i])`;
+    [`games`][abyss_rules.testing.games] draws them.
 
-    >>> import abyss_rules as ar
-    >>> start = ar.new_game(2, seed=1)
-    >>> game = Game(start.variant, 2, 1, (ar.Flip(0, 0, 0),), (start, ar.apply(start, ar.Flip(0, 0, 0))))
-    >>> len(game), game.final.seq, [type(a).__name__ for _, a, _ in game.steps()]
-    (1, 1, ['Flip'])
+    Examples:
+        >>> import abyss_rules as ar
+        >>> start = ar.new_game(2, seed=1)
+        >>> after = ar.apply(start, ar.Flip(0, 0, 0))
+        >>> game = Game(start.variant, 2, 1, (ar.Flip(0, 0, 0),), (start, after))
+        >>> len(game), game.final.seq, [type(a).__name__ for _, a, _ in game.steps()]
+        (1, 1, ['Flip'])
     """
 
     variant: Variant
@@ -455,7 +487,7 @@ class Game:
         return self.states[-1]
 
     def steps(self) -> Iterator[tuple[State, Action, State]]:
-        """Every ``(before, action, after)`` of the game, in order."""
+        """Every `(before, action, after)` of the game, in order."""
         return zip(self.states, self.actions, self.states[1:], strict=False)
 
     def __len__(self) -> int:
@@ -463,7 +495,7 @@ class Game:
 
 
 def _reveals(state: State, action: Action) -> bool:
-    """Whether ``action`` turns a face-down card over or leads to it (a draw): play that ends rounds."""
+    """Whether `action` turns a face-down card over or leads to it (a draw): play that ends rounds."""
     kind = type(action)
     if kind is Draw or kind is Flip or kind is DiscardDrawn:
         return True
@@ -490,26 +522,41 @@ def games(
     play_out: bool = False,
     seed: Seed | SearchStrategy[Seed] | None = None,
 ) -> SearchStrategy[Game]:
-    """Games played legally: a drawn seed, then up to ``max_actions`` drawn legal actions.
+    """Games played legally from [`new_game`][abyss_rules.new_game] with a drawn seed and drawn legal actions.
 
-    ``variant`` is a :class:`~abyss_rules.Variant`, a strategy of them, or
-    ``None`` for :func:`variants`; ``players`` an int, a strategy, or
-    ``None`` for any count the variant allows; ``seed`` likewise (``None``:
-    :func:`seeds`). The game stops when it is over or after a drawn number of
-    actions, at most ``max_actions`` (itself at most 3000); with
-    ``play_out``, only when it is over or after ``max_actions``. Each action is drawn
-    from :func:`abyss_rules.legal_actions`; with ``finish_rounds``, most
-    choices go to actions that turn a face-down card over (or draw), so
-    rounds close, end and score far more often than under uniform choices.
-    Shrinking goes towards shorter games and earlier actions in canonical
-    order.
+    Each action is drawn from [`legal_actions`][abyss_rules.legal_actions] of
+    the state reached. The game stops when it is over, or after a drawn number
+    of actions from 0 to `max_actions`. Shrinking goes towards shorter games
+    and actions earlier in the canonical order.
 
-    >>> import abyss_rules as ar
-    >>> from hypothesis import find
-    >>> game = find(games(ar.Variant.short(), 2, finish_rounds=True, max_actions=200),
-    ...             lambda g: g.final.is_over)
-    >>> game.final.is_over, game.players, game.final.round
-    (True, 2, 1)
+    Args:
+        variant: a [`Variant`][abyss_rules.Variant], a strategy of them, or
+            `None` for [`variants()`][abyss_rules.testing.variants].
+        players: an int, a strategy of ints, or `None` for any number the
+            variant allows.
+        max_actions: the most actions to play, 0 to 3000.
+        finish_rounds: most choices go to actions that turn a face-down card
+            over (or draw), so rounds close, end and score far more often than
+            under uniform choices.
+        play_out: play until the game is over or `max_actions` is reached,
+            instead of stopping after a drawn number of actions.
+        seed: a seed, a strategy of seeds, or `None` for
+            [`seeds()`][abyss_rules.testing.seeds].
+
+    Raises:
+        ConfigError: for an argument that is neither a value of the right
+            type nor a strategy, or `max_actions` out of range.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> from hypothesis import given, settings
+        >>> capped = ar.Variant.short().replace(max_turns_per_round=50)   # at most 50 turns
+        >>> @settings(max_examples=5, deadline=None)
+        ... @given(games(capped, players=2, finish_rounds=True, play_out=True, max_actions=200))
+        ... def test_a_short_game_ends_after_its_round(game):
+        ...     assert game.final.is_over and game.final.round == 1 and len(game) <= 2 * 2 + 2 * 50
+        ...     assert game.states[1] == ar.apply(game.initial, game.actions[0])
+        >>> test_a_short_game_ends_after_its_round()
     """
     if type(max_actions) is not int or not 0 <= max_actions <= MAX_GAME_ACTIONS:
         raise ConfigError(Code.INVALID_VARIANT,
@@ -568,12 +615,16 @@ def states(
     play_out: bool = False,
     seed: Seed | SearchStrategy[Seed] | None = None,
 ) -> SearchStrategy[State]:
-    """States reached by legal play: the last state of :func:`games` (same arguments).
+    """States reached by legal play: the last state of [`games`][abyss_rules.testing.games] (same arguments).
 
-    >>> import abyss_rules as ar
-    >>> from hypothesis import find
-    >>> find(states(ar.Variant.standard(), 3), lambda s: s.phase is ar.Phase.DRAWN).drawn is not None
-    True
+    Examples:
+        >>> import abyss_rules as ar
+        >>> from hypothesis import given, settings
+        >>> @settings(max_examples=10, deadline=None)
+        ... @given(states(ar.Variant.standard(), players=3))
+        ... def test_a_drawn_card_is_held_only_in_the_drawn_phase(state):
+        ...     assert (state.drawn is not None) == (state.phase is ar.Phase.DRAWN)
+        >>> test_a_drawn_card_is_held_only_in_the_drawn_phase()
     """
     return games(
         variant, players, max_actions=max_actions, finish_rounds=finish_rounds, play_out=play_out, seed=seed
@@ -581,15 +632,19 @@ def states(
 
 
 def legal_actions(state: State) -> SearchStrategy[Action]:
-    """One of the legal actions of ``state`` (rules 2.2, 3.2-3.10, 5.4).
+    """One of the legal actions of `state` (rules 2.2, 3.2-3.10, 5.4).
 
-    Raises :class:`~abyss_rules.IllegalActionError` (code ``game_over``) for a
-    finished game, which has none (rule 7.5).
+    Raises:
+        IllegalActionError: code `game_over`, for a finished game, which has
+            no legal action (rule 7.5).
+        MalformedActionError: code `invalid_state`, if `state` is not a
+            [`State`][abyss_rules.State].
 
-    >>> import abyss_rules as ar
-    >>> from hypothesis import find
-    >>> find(legal_actions(ar.new_game(2, seed=1)), lambda a: a.player == 1)
-    Flip(player=1, row=0, col=0)
+    Examples:
+        >>> import abyss_rules as ar
+        >>> from hypothesis import find
+        >>> find(legal_actions(ar.new_game(2, seed=1)), lambda a: a.player == 1)
+        Flip(player=1, row=0, col=0)
     """
     s = _need_state(state, "legal_actions()")
     found = _legal_actions(s)
@@ -618,7 +673,7 @@ def _actions(draw: st.DrawFn, players: int, rows: int, cols: int) -> Action:
 
 
 def _near(draw: st.DrawFn, low: int, high: int) -> int:
-    """An int in ``[low, high]``, or now and then (one time in ``high - low + 2``) any int at all."""
+    """An int in `[low, high]`, or now and then (one time in `high - low + 2`) any int at all."""
     value = draw(st.integers(low, high + 1))
     if value == high + 1:
         value = draw(st.integers(-(1 << 70), 1 << 70))
@@ -626,36 +681,46 @@ def _near(draw: st.DrawFn, low: int, high: int) -> int:
 
 
 def actions(variant: Variant, players: int) -> SearchStrategy[Action]:
-    """Any well-formed action around a ``players``-player game of ``variant``, legal or not.
+    """Any well-formed action around a `players`-player game of `variant`, legal or not.
 
-    Every kind of action; seats from -1 to ``players`` (one out of range at
-    each end); rows from -1 to ``rows`` and columns from -1 to ``cols``;
-    now and then a huge or negative int anywhere. Use it to check that a
-    program rejects what it must.
+    Every kind of action; seats from -1 to `players` (one out of range at
+    each end); rows from -1 to `rows` and columns from -1 to `cols`; now and
+    then a huge or negative int in any field. Use it to check that a program
+    rejects what it must.
 
-    >>> import abyss_rules as ar
-    >>> from hypothesis import find
-    >>> find(actions(ar.Variant.standard(), 2), lambda a: isinstance(a, ar.Draw) and a.player >= 2)
-    Draw(player=2)
+    Raises:
+        ConfigError: code `invalid_variant` or `invalid_players` for a bad
+            argument.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> from hypothesis import find
+        >>> find(actions(ar.Variant.standard(), 2), lambda a: isinstance(a, ar.Draw) and a.player >= 2)
+        Draw(player=2)
     """
     v, p = _check_setup(variant, players, "actions()")
     return _actions(p, v.rows, v.cols)
 
 
 def action_space(variant: Variant, players: int) -> tuple[Action, ...]:
-    """Every well-formed action with a seat in ``[-1, players]``, a row in ``[-1, rows]`` and a column
-    in ``[-1, cols]``: the legal actions of any state of such a game, and a margin of illegal ones.
+    """Every well-formed action with a seat in `[-1, players]`, a row in `[-1, rows]` and a column
+    in `[-1, cols]`: every legal action of any state of such a game, and a margin of illegal ones.
 
-    Listed by kind (in :data:`abyss_rules.ACTION_TYPES` order), then seat, row and column.
+    Listed by kind (in [`ACTION_TYPES`][abyss_rules.ACTION_TYPES] order), then seat, row and column.
 
-    >>> import abyss_rules as ar
-    >>> v = ar.Variant.standard().replace(rows=2, cols=1, min_players=1, max_players=2, initial_flips=1)
-    >>> space = action_space(v, 2)
-    >>> len(space)            # 4 kinds x 4 seats x 4 rows x 3 columns, plus 4 draws
-    196
-    >>> state = ar.new_game(2, v, seed=0)
-    >>> set(ar.legal_actions(state)) <= set(space)
-    True
+    Raises:
+        ConfigError: code `invalid_variant` or `invalid_players` for a bad
+            argument.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> v = ar.Variant.standard().replace(rows=2, cols=1, min_players=1, max_players=2, initial_flips=1)
+        >>> space = action_space(v, 2)
+        >>> len(space)            # 4 kinds x 4 seats x 4 rows x 3 columns, plus 4 draws
+        196
+        >>> state = ar.new_game(2, v, seed=0)
+        >>> set(ar.legal_actions(state)) <= set(space)
+        True
     """
     v, p = _check_setup(variant, players, "action_space()")
     seats = range(-1, p + 1)
@@ -670,12 +735,17 @@ def action_space(variant: Variant, players: int) -> tuple[Action, ...]:
 
 
 def deck_orders(variant: Variant) -> Iterator[tuple[int, ...]]:
-    """Every distinct order of ``variant``'s deck (top first), for exhaustive checks with
-    ``new_game(..., decks=[order])`` (rule 9.6). Only sensible for tiny decks.
+    """Every distinct order of `variant`'s deck (top first), for exhaustive checks with
+    `new_game(..., decks=[order])` (rule 9.6). Only sensible for tiny decks: a deck with
+    counts `c1, c2, ...` has `(c1 + c2 + ...)! / (c1! c2! ...)` orders.
 
-    >>> v = Variant(rows=2, cols=1, min_players=1, max_players=1, initial_flips=1, deck=[(0, 2), (1, 2)])
-    >>> list(deck_orders(v))
-    [(0, 0, 1, 1), (0, 1, 0, 1), (0, 1, 1, 0), (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0)]
+    Raises:
+        ConfigError: code `invalid_variant` if `variant` is not a Variant.
+
+    Examples:
+        >>> v = Variant(rows=2, cols=1, min_players=1, max_players=1, initial_flips=1, deck=[(0, 2), (1, 2)])
+        >>> list(deck_orders(v))
+        [(0, 0, 1, 1), (0, 1, 0, 1), (0, 1, 1, 0), (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0)]
     """
     if not isinstance(variant, Variant):
         raise ConfigError(Code.INVALID_VARIANT, f"deck_orders(): variant must be a Variant, "

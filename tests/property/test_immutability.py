@@ -28,7 +28,7 @@ def snapshot(value: Any) -> Any:
 
 
 @pytest.mark.rule("3.2", "3.9", "3.10", "7.5")
-@given(games(max_actions=60), st.data())
+@given(games(max_actions=40), st.data())
 def test_apply_never_changes_its_input_even_when_it_rejects(game: Game, data: st.DataObject) -> None:
     arbitrary = actions(game.variant, game.players)
     for before, action, after in game.steps():
