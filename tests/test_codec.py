@@ -493,6 +493,23 @@ def test_text_level_refusals() -> None:
         assert decode_error(ar.loads_state, data).code == code, (str(data)[:40], code)
 
 
+def test_the_size_limit_can_be_changed() -> None:
+    state = second_round_state()
+    text = ar.dumps_state(state)
+    assert decode_error(lambda data: ar.loads_state(data, max_bytes=1000), text).code == "document_too_large"
+    big = " " * codec.MAX_DOCUMENT_BYTES + text  # JSON allows leading whitespace
+    assert decode_error(ar.loads_state, big).code == "document_too_large"
+    assert ar.loads_state(big, max_bytes=2 * codec.MAX_DOCUMENT_BYTES) == state
+    v = ar.view(state, 0)
+    assert decode_error(lambda data: ar.loads_view(data, max_bytes=100), v.to_json()).code == \
+        "document_too_large"
+    record = ar.Record.start(seed=1)
+    with pytest.raises(ar.DecodeError, match="limit is 10"):
+        ar.Record.from_json(record.to_json(), max_bytes=10)
+    with pytest.raises(TypeError):
+        ar.loads_state(text, max_bytes=0)
+
+
 def test_decode_error_pickles_and_prints_its_path() -> None:
     text = ar.dumps_state(second_round_state())
     error = decode_error(ar.loads_state, text.replace('"round":2', '"round":"2"'))

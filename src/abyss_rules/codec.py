@@ -44,7 +44,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Final
@@ -96,6 +95,7 @@ MAX_INT: Final = (1 << 53) - 1
 """The largest counter (`seq`, `round`, positions...) a document may hold: exact in every JSON parser."""
 
 _HEADER: Final = frozenset({"format", "format_version", "rules_version"})
+_FLOAT_HINT: Final = re.compile(r"[0-9][.eE]")
 _INT: Final = frozenset({int})
 _VERSION_RE: Final = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
@@ -169,7 +169,7 @@ def canonical_json(doc: Any) -> str:
         TypeError: a canonical document holds no floats (found 0.5)
     """
     text = _ENCODER.encode(doc)
-    if "." in text or "e" in text or "E" in text:  # cheap pre-test; strings may hold these too
+    if _FLOAT_HINT.search(text):  # a digit then "." or an exponent; strings may hold these too
         _refuse_floats(doc)
     return text
 
@@ -216,12 +216,14 @@ def _refuse_constant(name: str) -> Any:
 _DECODER: Final = json.JSONDecoder(object_pairs_hook=_object_from_pairs, parse_constant=_refuse_constant)
 
 
-def _parse(data: object) -> Any:
-    """Parse JSON text (`str` or UTF-8 `bytes`), refusing oversized input before parsing."""
+def _parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
+    """Parse JSON text (`str` or UTF-8 `bytes`), refusing input over `max_bytes` before parsing."""
+    if type(max_bytes) is not int or max_bytes < 1:
+        raise TypeError(f"max_bytes must be a positive int, got {max_bytes!r}")
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
-        if len(raw) > MAX_DOCUMENT_BYTES:
-            raise _too_large(len(raw))
+        if len(raw) > max_bytes:
+            raise _too_large(len(raw), max_bytes)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -229,12 +231,12 @@ def _parse(data: object) -> Any:
                               f"not UTF-8 text: {error.reason} at byte {error.start}") from None
     elif isinstance(data, str):
         text = data
-        if len(text) > MAX_DOCUMENT_BYTES:
-            raise _too_large(len(text))
-        if 3 * len(text) > MAX_DOCUMENT_BYTES:
+        if len(text) > max_bytes:
+            raise _too_large(len(text), max_bytes)
+        if 3 * len(text) > max_bytes:
             size = len(text.encode("utf-8", "surrogatepass"))
-            if size > MAX_DOCUMENT_BYTES:
-                raise _too_large(size)
+            if size > max_bytes:
+                raise _too_large(size, max_bytes)
     else:
         raise DecodeError(Code.WRONG_TYPE, f"expected JSON text (str or bytes), got {type(data).__name__}")
     try:
@@ -248,9 +250,8 @@ def _parse(data: object) -> Any:
         raise DecodeError(Code.INVALID_JSON, f"not valid JSON: {error}") from None
 
 
-def _too_large(size: int) -> DecodeError:
-    return DecodeError(Code.DOCUMENT_TOO_LARGE,
-                       f"the document is {size} bytes; the limit is {MAX_DOCUMENT_BYTES}")
+def _too_large(size: int, limit: int) -> DecodeError:
+    return DecodeError(Code.DOCUMENT_TOO_LARGE, f"the document is {size} bytes; the limit is {limit}")
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -1126,10 +1127,13 @@ def _read_deck_order(value: Any, path: str, variant: Variant) -> tuple[int, ...]
     return order
 
 
-def loads_state(data: str | bytes) -> State:
+def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> State:
     """A [`State`][abyss_rules.State] from `state` document text, fully checked.
 
     See [`state_from_dict`][abyss_rules.state_from_dict] for what is checked.
+    Text longer than `max_bytes` (UTF-8) is refused before parsing. The
+    default, 1 MiB, holds hundreds of rounds of history of 8 players on
+    3 x 4 grids; raise it for variants with huge grids and endless games.
 
     Examples:
         >>> import abyss_rules as ar
@@ -1138,7 +1142,7 @@ def loads_state(data: str | bytes) -> State:
         ...
         abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
     """
-    return state_from_dict(_parse(data))
+    return state_from_dict(_parse(data, max_bytes))
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -1245,10 +1249,11 @@ def _seats(value: Any, path: str, players: int) -> tuple[int, ...]:
     return _ints(value, path, low=0, high=players - 1)
 
 
-def loads_view(data: str | bytes) -> View:
+def loads_view(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> View:
     """A [`View`][abyss_rules.View] from `view` document text.
 
-    See [`view_from_dict`][abyss_rules.view_from_dict].
+    See [`view_from_dict`][abyss_rules.view_from_dict]; `max_bytes` as for
+    [`loads_state`][abyss_rules.loads_state].
 
     Examples:
         >>> import abyss_rules as ar
@@ -1256,13 +1261,5 @@ def loads_view(data: str | bytes) -> View:
         >>> loads_view(dumps_view(v)) == v
         True
     """
-    return view_from_dict(_parse(data))
+    return view_from_dict(_parse(data, max_bytes))
 
-
-def _as_document(data: object) -> Any:
-    """Parsed JSON from text, or a mapping given already parsed (checked like parsed JSON)."""
-    if isinstance(data, (str, bytes, bytearray, memoryview)):
-        return _parse(data)
-    if isinstance(data, Mapping) and type(data) is not dict:
-        return dict(data)
-    return data

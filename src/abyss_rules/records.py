@@ -43,6 +43,7 @@ import attrs
 from .actions import ACTION_TYPES, Action
 from .codec import (
     _HEX64,
+    MAX_DOCUMENT_BYTES,
     DecodeError,
     _document,
     _header,
@@ -434,8 +435,12 @@ class Record:
         return record
 
     @classmethod
-    def from_json(cls, data: str | bytes, *, verify: bool = True) -> Record:
+    def from_json(
+        cls, data: str | bytes, *, verify: bool = True, max_bytes: int = MAX_DOCUMENT_BYTES
+    ) -> Record:
         """A record from `record` document text (see [`from_dict`][abyss_rules.Record.from_dict]).
+
+        Text longer than `max_bytes` (UTF-8, default 1 MiB) is refused before parsing.
 
         Examples:
             >>> import abyss_rules as ar
@@ -443,5 +448,5 @@ class Record:
             >>> ar.Record.from_json(text).notation()
             ('1f00',)
         """
-        return cls.from_dict(_parse(data), verify=verify)
+        return cls.from_dict(_parse(data, max_bytes), verify=verify)
 

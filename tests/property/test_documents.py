@@ -72,10 +72,12 @@ def test_a_mutated_document_loads_or_fails_with_a_decode_error(game: Game, rng: 
             assert error.code in {str(code) for code in ar.Code}
             assert error.path == "" or error.path.startswith("/")
         else:
-            # a mutation the checks let through is a state the engine can play on
+            # a mutation the checks let through is a state the engine can play on and show
             assert ar.dumps_state(state) == ar.dumps_state(ar.loads_state(ar.dumps_state(state)))
+            for viewer in (None, *range(state.players)):
+                ar.view(state, viewer).to_json()
             for action in ar.legal_actions(state)[:5]:
-                ar.apply(state, action)
+                ar.apply_with_events(state, action)
 
 
 def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
