@@ -532,3 +532,14 @@ def test_a_raw_http_exchange() -> None:
     assert [seat["seat"] for seat in doc["seats"]] == [0, 1]
     assert len({seat["token"] for seat in doc["seats"]}) == 2
     assert doc["view"]["viewer"] is None and doc["view"]["legal_actions"] == []
+
+
+def test_the_excerpts_on_the_docs_page_are_verbatim() -> None:
+    """The not-run python blocks of docs/server-example.md quote examples/server/app.py exactly."""
+    page = (ROOT / "docs" / "server-example.md").read_text(encoding="utf-8")
+    source = (ROOT / "examples" / "server" / "app.py").read_text(encoding="utf-8")
+    marker = r"<!-- not-run: an excerpt of examples/server/app\.py[^>]*-->\s*```python\n(.*?)```"
+    excerpts = re.findall(marker, page, flags=re.DOTALL)
+    assert excerpts
+    for excerpt in excerpts:
+        assert excerpt in source, excerpt
