@@ -95,7 +95,7 @@ MAX_INT: Final = (1 << 53) - 1
 """The largest counter (`seq`, `round`, positions...) a document may hold: exact in every JSON parser."""
 
 _HEADER: Final = frozenset({"format", "format_version", "rules_version"})
-_FLOAT_HINT: Final = re.compile(r"[0-9][.eE]")
+
 _INT: Final = frozenset({int})
 _VERSION_RE: Final = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
@@ -169,7 +169,9 @@ def canonical_json(doc: Any) -> str:
         TypeError: a canonical document holds no floats (found 0.5)
     """
     text = _ENCODER.encode(doc)
-    if _FLOAT_HINT.search(text):  # a digit then "." or an exponent; strings may hold these too
+    # A float is written with "." or an exponent ("1e+20"); the only "." of most documents is
+    # in their rules_version. When in doubt (a string may hold these too), look at the values.
+    if "e+" in text or "e-" in text or "." in text.replace(_package.RULES_VERSION, ""):
         _refuse_floats(doc)
     return text
 
@@ -453,6 +455,14 @@ def _variant_text(variant: Variant) -> str:
     return text
 
 
+def _variant_doc(variant: Variant) -> dict[str, Any]:
+    """`variant.to_dict()`, from a copy cached on the variant (each call returns fresh lists)."""
+    cached: dict[str, Any] | None = variant._memo.get("codec.dict")
+    if cached is None:
+        cached = variant._memo["codec.dict"] = variant.to_dict()
+    return {**cached, "deck": [list(pair) for pair in cached["deck"]]}
+
+
 _SCALAR_FIELDS: Final = tuple(name for name in FIELD_NAMES if name != "deck")
 _get_scalars: Final = itemgetter(*_SCALAR_FIELDS)
 
@@ -509,7 +519,7 @@ def variant_to_dict(variant: Variant) -> dict[str, Any]:
     """
     if not isinstance(variant, Variant):
         raise TypeError(f"expected a Variant, got {type(variant).__name__}")
-    return {**_header("variant"), **variant.to_dict()}
+    return {**_header("variant"), **_variant_doc(variant)}
 
 
 def dumps_variant(variant: Variant) -> str:
@@ -903,7 +913,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
         ('opening', 2, False, 125)
     """
     body = _state_body(_check_state(state))
-    body["variant"] = state.variant.to_dict()
+    body["variant"] = _variant_doc(state.variant)
     return body
 
 
@@ -1170,7 +1180,7 @@ def view_to_dict(view: View) -> dict[str, Any]:
         raise TypeError(f"expected a View, got {type(view).__name__}")
     return {
         **_header("view"),
-        "viewer": view.viewer, "variant": view.variant.to_dict(), "players": view.players,
+        "viewer": view.viewer, "variant": _variant_doc(view.variant), "players": view.players,
         "round": view.round, "phase": view.phase.value, "turn": view.turn, "opener": view.opener,
         "grids": [_grid_body(grid) for grid in view.grids],
         "opening": [list(flips) for flips in view.opening], "owing_flips": list(view.owing_flips),

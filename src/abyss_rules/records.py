@@ -53,6 +53,7 @@ from .codec import (
     _read_deck_order,
     _read_variant,
     _str,
+    _variant_doc,
     _wrong,
     canonical_json,
     state_hash,
@@ -366,7 +367,7 @@ class Record:
         """
         return {
             **_header("record"),
-            "variant": self.variant.to_dict(),
+            "variant": _variant_doc(self.variant),
             "players": self.players,
             "seed": None if self.seed is None else self.seed.hex(),
             "decks": None if self.decks is None else [list(order) for order in self.decks],
