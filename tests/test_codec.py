@@ -521,6 +521,13 @@ def test_decode_error_pickles_and_prints_its_path() -> None:
     assert "path='/round'" in repr(error)
 
 
+def test_python_dicts_with_non_string_keys() -> None:
+    doc: dict[Any, Any] = ar.state_to_dict(second_round_state())
+    doc[3] = "x"
+    error = decode_error(ar.state_from_dict, doc)
+    assert (error.code, error.path) == ("wrong_type", "")
+
+
 def test_loading_never_changes_its_input() -> None:
     doc = ar.state_to_dict(second_round_state())
     before = copy.deepcopy(doc)

@@ -90,6 +90,9 @@ def test_actions_without_a_spelling() -> None:
     with pytest.raises(ar.MalformedActionError):
         ar.to_notation(ar.Draw(-3))
     with pytest.raises(ar.MalformedActionError):
+        ar.to_notation(ar.Flip(10**6, 0, 0))  # beyond what parse_notation reads
+    assert ar.parse_notation(ar.to_notation(ar.Flip(999_999, 0, 999_999))) == ar.Flip(999_999, 0, 999_999)
+    with pytest.raises(ar.MalformedActionError):
         ar.to_notation("0f12")  # type: ignore[arg-type]
 
 

@@ -319,9 +319,11 @@ def _obj(
         raise _wrong(value, "an object", path)
     keys = value.keys()
     if keys != fields:
-        unknown = sorted(keys - fields - optional)
+        unknown = sorted(keys - fields - optional, key=repr)
         if unknown:
             name = unknown[0]
+            if type(name) is not str:  # only from Python callers: JSON keys are strings
+                raise DecodeError(Code.WRONG_TYPE, f"field names must be strings, got {_short(name)}", path)
             where = _pointer(path, name)
             _check_depth(value[name], where)
             raise DecodeError(Code.UNKNOWN_FIELD, f"unknown field {_short(name)}", where)

@@ -45,6 +45,7 @@ MAX_NOTATION_LENGTH: Final = 24
 _LETTER: Final[dict[type, str]] = {Flip: "f", TakeDiscard: "t", Draw: "d", PlaceDrawn: "p", DiscardDrawn: "x"}
 _KIND: Final[dict[str, type[Action]]] = {letter: kind for kind, letter in _LETTER.items()}
 _NUMBER: Final = r"(?:0|[1-9][0-9]{0,5})"
+_LARGEST: Final = 999_999  # the largest number _NUMBER matches
 _PATTERN: Final = re.compile(
     rf"({_NUMBER})([ftdpx])(?:([0-9])([0-9])|({_NUMBER})\.({_NUMBER}))?", re.ASCII
 )
@@ -56,7 +57,8 @@ def to_notation(action: Action) -> str:
     """The notation of `action` (see the module docs).
 
     Raises [`MalformedActionError`][abyss_rules.MalformedActionError] for something that is
-    not an action, or an action with a negative number (no legal action has one).
+    not an action, or an action with a negative number or one above 999999 (no legal action
+    has one).
 
     Examples:
         >>> to_notation(TakeDiscard(1, 0, 0))
@@ -72,8 +74,8 @@ def to_notation(action: Action) -> str:
         numbers: tuple[int, ...] = (player,)
     else:
         numbers = (player, action.row, action.col)  # type: ignore[union-attr]
-    if any(type(n) is not int or n < 0 for n in numbers):
-        raise MalformedActionError(f"{action!r} has no notation: its numbers must be ints >= 0")
+    if any(type(n) is not int or not 0 <= n <= _LARGEST for n in numbers):
+        raise MalformedActionError(f"{action!r} has no notation: its numbers must be from 0 to {_LARGEST}")
     if kind is Draw:
         return f"{player}d"
     row, col = numbers[1], numbers[2]
