@@ -373,7 +373,7 @@ class BotStats:
 
     @property
     def win_rate_margin(self) -> float:
-        """Half-width of the 95% confidence interval of :attr:`win_rate` (normal approximation)."""
+        """Half-width of the 95% confidence interval of `win_rate` (normal approximation)."""
         if not self.games:
             return 0.0
         p = self.win_rate
