@@ -121,3 +121,16 @@ def test_a_seat_not_in_the_game(seat: Any) -> None:
     state = ar.new_game(2, seed=1)
     with pytest.raises(IndexError):
         ar.view(state, seat)
+
+
+@pytest.mark.rule("8.1")
+def test_view_to_act_matches_the_state_in_every_phase() -> None:
+    rng = random.Random(8)
+    state = ar.new_game(players=3, seed=8)
+    seen = set()
+    while not state.is_over:
+        assert ar.view(state).to_act == state.to_act
+        seen.add(state.phase)
+        state = ar.apply(state, rng.choice(ar.legal_actions(state)))
+    assert ar.view(state).to_act == state.to_act == ()
+    assert seen == {ar.Phase.OPENING, ar.Phase.TURN, ar.Phase.DRAWN}

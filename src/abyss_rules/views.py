@@ -108,6 +108,21 @@ class View:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
 
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now: those owing opening flips, or the player to move.
+
+        The same as [`State.to_act`][abyss_rules.State.to_act], from public facts.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.view(ar.new_game(players=3, seed=1)).to_act
+            (0, 1, 2)
+        """
+        if self.phase is Phase.OPENING:
+            return self.owing_flips
+        return () if self.turn is None else (self.turn,)
+
     def to_dict(self) -> dict[str, Any]:
         """The `view` document of this view: public facts only, safe to send to a client.
 
