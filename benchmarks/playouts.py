@@ -25,14 +25,18 @@ import abyss_rules as ar
 
 def playouts(players: int, seconds: float, rng: random.Random) -> tuple[float, float, float]:
     """Random games for ``seconds``: (turns/s, games/s, actions/s)."""
-    apply, legal_actions, choice = ar.apply, ar.legal_actions, rng.choice
+    # The policy's own cost is kept small so that the figures measure the engine:
+    # legal[int(random() * n)] is uniform to within 2**-53 and twice as fast as choice().
+    apply, legal_actions, random_ = ar.apply, ar.legal_actions, rng.random
+    game_over = ar.Phase.GAME_OVER
     turns = games = actions = 0
     start = perf_counter()
     deadline = start + seconds
     while perf_counter() < deadline:
         state = ar.new_game(players, seed=rng.getrandbits(128))
-        while not state.is_over:
-            state = apply(state, choice(legal_actions(state)))
+        while state.phase is not game_over:
+            legal = legal_actions(state)
+            state = apply(state, legal[int(random_() * len(legal))])
             actions += 1
         turns += sum(_round_turns(state))
         games += 1
