@@ -56,6 +56,7 @@ from .rules.legal import legal_actions as _legal_actions
 from .state import Phase, RoundResult, State
 
 __all__ = [
+    "MAX_GAME_ACTIONS",
     "Game",
     "InvariantError",
     "action_space",

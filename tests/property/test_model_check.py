@@ -10,7 +10,7 @@ so the check is complete for that seed. On every state it checks:
 * that ``legal_actions`` is the canonical listing restated from the spec (section 3);
 * that every legal action applies and takes an allowed phase transition (section 3, "Phases");
 * with ``whole_space``: that every other action of the action space is rejected with the code of the
-  spec's first failing check, unchanged state, and ``check`` agreeing.
+  spec's first failing check.
 
 The number of states explored is printed (run with ``-s``) and recorded as a junit property. The
 bigger miniatures run only under ``HYPOTHESIS_PROFILE=thorough``.
@@ -124,10 +124,8 @@ def explore(m: Miniature) -> Counter[str]:
                     continue
                 try:
                     ar.apply(state, action)
-                except ar.IllegalActionError as error:
+                except ar.IllegalActionError as error:  # (check() agrees: test_legal_actions.py)
                     assert error.code == spec_code(state, action), (state, action, error)
-                    checked = ar.check(state, action)
-                    assert checked is not None and checked.to_dict() == error.to_dict()
                 else:
                     raise AssertionError(f"{action!r} is not listed but was accepted")
     seen_features["states"] = len(seen)
