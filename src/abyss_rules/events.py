@@ -94,7 +94,12 @@ class _Event:
 
 @attrs.frozen(slots=True)
 class CardRevealed(_Event):
-    """A face-down card was turned face up by an action (rules 2.1, 3.6, 3.7)."""
+    """A face-down card was turned face up by an action (rules 2.1, 3.6, 3.7).
+
+    Examples:
+        >>> CardRevealed(seat=0, row=1, col=2, value=7, cause="flip").to_dict()["type"]
+        'card_revealed'
+    """
 
     TYPE: ClassVar[str] = "card_revealed"
     seat: int
@@ -107,7 +112,12 @@ class CardRevealed(_Event):
 
 @attrs.frozen(slots=True)
 class CardDrawn(_Event):
-    """`seat` drew `value` from the draw pile; the drawn card is public (rule 3.4)."""
+    """`seat` drew `value` from the draw pile; the drawn card is public (rule 3.4).
+
+    Examples:
+        >>> CardDrawn(1, 11).to_dict()
+        {'type': 'card_drawn', 'seat': 1, 'value': 11}
+    """
 
     TYPE: ClassVar[str] = "card_drawn"
     seat: int
@@ -121,6 +131,10 @@ class Reshuffled(_Event):
     Sizes only: the new order is secret (rule 8.2). The discard pile is left
     with one face-up card: the old top (rule 5.1) or the first card of the
     shuffle (rule 5.2, `reshuffle_keeps_top` off).
+
+    Examples:
+        >>> Reshuffled(draw_pile_size=41, top_discard=3).to_dict()
+        {'type': 'reshuffled', 'draw_pile_size': 41, 'top_discard': 3}
     """
 
     TYPE: ClassVar[str] = "reshuffled"
@@ -132,7 +146,12 @@ class Reshuffled(_Event):
 
 @attrs.frozen(slots=True)
 class CardPlaced(_Event):
-    """`seat` placed `value` face up on `(row, col)` (rules 3.3, 3.5)."""
+    """`seat` placed `value` face up on `(row, col)` (rules 3.3, 3.5).
+
+    Examples:
+        >>> CardPlaced(0, 2, 3, -1, "discard").source
+        'discard'
+    """
 
     TYPE: ClassVar[str] = "card_placed"
     seat: int
@@ -151,6 +170,10 @@ class CardDiscarded(_Event):
     `(row, col)` of `seat` (`was_face_down` says whether its value was
     secret until now), or `"drawn"` for the drawn card `seat` discarded
     (`row` and `col` are then `None`).
+
+    Examples:
+        >>> CardDiscarded(0, 9, "replaced", 1, 1, was_face_down=True).to_dict()["was_face_down"]
+        True
     """
 
     TYPE: ClassVar[str] = "card_discarded"
@@ -167,6 +190,10 @@ class ColumnSwallowed(_Event):
     """Column `col` of `seat` held equal face-up cards and was swallowed (rules 4.1-4.3).
 
     Its `count` cards of `value` went onto the discard pile.
+
+    Examples:
+        >>> ColumnSwallowed(seat=1, col=0, value=4, count=3, final_reveal=False).count
+        3
     """
 
     TYPE: ClassVar[str] = "column_swallowed"
@@ -180,7 +207,12 @@ class ColumnSwallowed(_Event):
 
 @attrs.frozen(slots=True)
 class OpeningDone(_Event):
-    """The opening is over; `opener` takes the first turn (rules 2.3, 2.4)."""
+    """The opening is over; `opener` takes the first turn (rules 2.3, 2.4).
+
+    Examples:
+        >>> OpeningDone(2).to_dict()
+        {'type': 'opening_done', 'opener': 2}
+    """
 
     TYPE: ClassVar[str] = "opening_done"
     opener: int
@@ -188,7 +220,12 @@ class OpeningDone(_Event):
 
 @attrs.frozen(slots=True)
 class RoundClosed(_Event):
-    """`closer` has no face-down card left: every other player takes one more turn (rules 6.1, 6.2)."""
+    """`closer` has no face-down card left: every other player takes one more turn (rules 6.1, 6.2).
+
+    Examples:
+        >>> RoundClosed(0).to_dict()
+        {'type': 'round_closed', 'closer': 0}
+    """
 
     TYPE: ClassVar[str] = "round_closed"
     closer: int
@@ -199,6 +236,10 @@ class FinalReveal(_Event):
     """The round ended: its remaining face-down cards were turned over (rule 6.3).
 
     `cards` lists `(seat, row, col, value)` by seat, then space.
+
+    Examples:
+        >>> FinalReveal(((0, 2, 1, 12), (1, 0, 0, -2))).to_dict()["cards"]
+        [[0, 2, 1, 12], [1, 0, 0, -2]]
     """
 
     TYPE: ClassVar[str] = "final_reveal"
@@ -210,6 +251,10 @@ class RoundScored(_Event):
     """Round `round` was scored (rules 6.4-7.1).
 
     The same facts as its [`RoundResult`][abyss_rules.RoundResult] in `state.history`.
+
+    Examples:
+        >>> RoundScored(1, (12, 9), (24, 9), True, 0, False, (24, 9)).to_dict()["scores"]
+        [24, 9]
     """
 
     TYPE: ClassVar[str] = "round_scored"
@@ -224,7 +269,12 @@ class RoundScored(_Event):
 
 @attrs.frozen(slots=True)
 class NewRound(_Event):
-    """Round `round` was dealt, all face down (rule 1.4); no value but the open discard is public."""
+    """Round `round` was dealt, all face down (rule 1.4); no value but the open discard is public.
+
+    Examples:
+        >>> NewRound(round=2, draw_pile_size=125, top_discard=6).to_dict()["top_discard"]
+        6
+    """
 
     TYPE: ClassVar[str] = "new_round"
     round: int
@@ -234,7 +284,12 @@ class NewRound(_Event):
 
 @attrs.frozen(slots=True)
 class GameOver(_Event):
-    """The game ended (rules 7.2, 7.3); `winners` have the lowest total (rule 7.4)."""
+    """The game ended (rules 7.2, 7.3); `winners` have the lowest total (rule 7.4).
+
+    Examples:
+        >>> GameOver(winners=(1,), totals=(104, 61)).to_dict()
+        {'type': 'game_over', 'winners': [1], 'totals': [104, 61]}
+    """
 
     TYPE: ClassVar[str] = "game_over"
     winners: tuple[int, ...]

@@ -234,7 +234,14 @@ class Record:
 
     @property
     def is_redacted(self) -> bool:
-        """Whether the seed and deck orders were removed ([`redact`][abyss_rules.Record.redact])."""
+        """Whether the seed and deck orders were removed ([`redact`][abyss_rules.Record.redact]).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> record = ar.Record.start(seed=1)
+            >>> record.is_redacted, record.redact().is_redacted
+            (False, True)
+        """
         return self.seed is None
 
     def redact(self) -> Record:
@@ -268,6 +275,11 @@ class Record:
 
         Raises:
             ReplayError: `record_redacted` for a redacted record.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.Record.start(seed=1).initial_state() == ar.new_game(2, seed=1)
+            True
         """
         if self.seed is None:
             raise ReplayError(Code.RECORD_REDACTED, "a redacted record has no seed: its cards are unknown, "
@@ -351,7 +363,13 @@ class Record:
                                                         "is not the view of the replayed state")
 
     def notation(self) -> tuple[str, ...]:
-        """The actions in compact notation ([`to_notation`][abyss_rules.to_notation])."""
+        """The actions in compact notation ([`to_notation`][abyss_rules.to_notation]).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.Record.start(seed=1).with_actions(ar.Flip(1, 2, 3)).notation()
+            ('1f23',)
+        """
         return tuple(to_notation(action) for action in self.actions)
 
     # -- JSON ----------------------------------------------------------------------------
@@ -376,7 +394,13 @@ class Record:
         }
 
     def to_json(self) -> str:
-        """The canonical JSON text of the `record` document."""
+        """The canonical JSON text of the `record` document.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> ar.Record.start(seed=1).to_json()[:40]
+            '{"actions":[],"decks":[],"final_hash":nu'
+        """
         return canonical_json(self.to_dict())
 
     @classmethod
@@ -389,6 +413,15 @@ class Record:
         Raises:
             DecodeError: a malformed document (the code and path name the field).
             ReplayError: `verify` found an illegal action or a wrong hash.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> doc = ar.Record.start(seed=1).with_actions(ar.Flip(0, 0, 0)).to_dict()
+            >>> doc["actions"] = ["0f00", "0f00"]       # the same card twice: not legal
+            >>> ar.Record.from_dict(doc)
+            Traceback (most recent call last):
+            ...
+            abyss_rules.records.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
         """
         d = _document(doc, "record", _RECORD_FIELDS)
         variant = _read_variant(d["variant"], "/variant")

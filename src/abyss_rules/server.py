@@ -85,24 +85,53 @@ class Verdict:
 
     @classmethod
     def from_error(cls, error: AbyssError | None, seq: int | None) -> Verdict:
-        """The verdict for `error` (`None`: legal) against the state numbered `seq`."""
+        """The verdict for `error` (`None`: legal) against the state numbered `seq`.
+
+        For a server that calls [`submit`][abyss_rules.submit] and answers its errors.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.new_game(players=2, seed=4)
+            >>> try:
+            ...     ar.submit(state, "0d")
+            ... except ar.AbyssError as error:
+            ...     print(Verdict.from_error(error, state.seq).code)
+            wrong_phase
+        """
         if error is None:
             return cls(True, None, None, "legal", seq)
         path = error.path if isinstance(error, DecodeError) else None
         return cls(False, error.code, error.rule, error.message, seq, path)
 
     def to_dict(self) -> dict[str, Any]:
-        """The `verdict` document (public: safe to send to the client that sent the action)."""
+        """The `verdict` document (public: safe to send to the client that sent the action).
+
+        Examples:
+            >>> Verdict(True, None, None, "legal", 3).to_dict()["legal"]
+            True
+        """
         return {**_header("verdict"), "legal": self.legal, "code": self.code, "rule": self.rule,
                 "message": self.message, "seq": self.seq, "path": self.path}
 
     def to_json(self) -> str:
-        """The canonical JSON text of the `verdict` document."""
+        """The canonical JSON text of the `verdict` document.
+
+        Examples:
+            >>> Verdict(False, "stale_action", None, "too late", 3).to_json()[:42]
+            '{"code":"stale_action","format":"verdict",'
+        """
         return canonical_json(self.to_dict())
 
 
 class Accepted(NamedTuple):
-    """What [`submit`][abyss_rules.submit] returns for a legal action."""
+    """What [`submit`][abyss_rules.submit] returns for a legal action: a named tuple.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state, events, action = ar.submit(ar.new_game(players=2, seed=4), "0f00")
+        >>> action, state.seq
+        (Flip(player=0, row=0, col=0), 1)
+    """
 
     state: State
     """The state after the action."""
