@@ -42,7 +42,22 @@ def _check_ints(action: object, names: tuple[str, ...]) -> None:
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class Flip:
+class _SpaceAction:
+    """The fields of an action on one of the acting player's spaces (rule 1.2)."""
+
+    player: int
+    """The acting seat (rule 3.9)."""
+    row: int
+    """The space's row, from 0."""
+    col: int
+    """The space's column, from 0."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_ints(self, ("player", "row", "col"))
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Flip(_SpaceAction):
     """Turn one of your face-down cards face up.
 
     In the opening it is one of your opening flips (rule 2.1); on your turn it
@@ -56,16 +71,10 @@ class Flip:
     """
 
     KIND: ClassVar[str] = "flip"
-    player: int
-    row: int
-    col: int
-
-    def __attrs_post_init__(self) -> None:
-        _check_ints(self, ("player", "row", "col"))
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class TakeDiscard:
+class TakeDiscard(_SpaceAction):
     """Take the top discard and place it on `(row, col)` (rule 3.3).
 
     The replaced card goes face up on top of the discard pile (rule 3.8).
@@ -76,12 +85,6 @@ class TakeDiscard:
     """
 
     KIND: ClassVar[str] = "take_discard"
-    player: int
-    row: int
-    col: int
-
-    def __attrs_post_init__(self) -> None:
-        _check_ints(self, ("player", "row", "col"))
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -104,7 +107,7 @@ class Draw:
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class PlaceDrawn:
+class PlaceDrawn(_SpaceAction):
     """Place the drawn card on `(row, col)` (rule 3.5).
 
     The replaced card goes face up on top of the discard pile (rule 3.8).
@@ -115,16 +118,10 @@ class PlaceDrawn:
     """
 
     KIND: ClassVar[str] = "place_drawn"
-    player: int
-    row: int
-    col: int
-
-    def __attrs_post_init__(self) -> None:
-        _check_ints(self, ("player", "row", "col"))
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class DiscardDrawn:
+class DiscardDrawn(_SpaceAction):
     """Discard the drawn card and flip the face-down card at `(row, col)` (rule 3.6).
 
     Examples:
@@ -133,12 +130,6 @@ class DiscardDrawn:
     """
 
     KIND: ClassVar[str] = "discard_drawn"
-    player: int
-    row: int
-    col: int
-
-    def __attrs_post_init__(self) -> None:
-        _check_ints(self, ("player", "row", "col"))
 
 
 Action: TypeAlias = Flip | TakeDiscard | Draw | PlaceDrawn | DiscardDrawn
