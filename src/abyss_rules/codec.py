@@ -76,6 +76,7 @@ __all__ = [
     "loads_state",
     "loads_variant",
     "loads_view",
+    "parse_json",
     "state_from_dict",
     "state_hash",
     "state_to_dict",
@@ -250,6 +251,30 @@ def _parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
         raise DecodeError(Code.TOO_DEEP, f"the document nests deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:  # json.JSONDecodeError, NaN/Infinity, integers too long to convert
         raise DecodeError(Code.INVALID_JSON, f"not valid JSON: {error}") from None
+
+
+def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
+    """Parse untrusted JSON text as strictly as every loader here does.
+
+    Refuses, each with a [`DecodeError`][abyss_rules.DecodeError] and its code: input
+    over `max_bytes` before parsing (`document_too_large`), text that is not UTF-8 or
+    not JSON, `NaN` and `Infinity` (`invalid_json`), an object with a key twice
+    (`duplicate_field`), nesting deeper than `MAX_DEPTH` (`too_deep`). Use it for the
+    parts of a message that are not one of the library's documents (a server's own
+    envelope, say).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> ar.parse_json('{"notation": "0f12", "seq": 3}')
+        {'notation': '0f12', 'seq': 3}
+        >>> ar.parse_json('{"seq": 1, "seq": 2}')
+        Traceback (most recent call last):
+        ...
+        abyss_rules.codec.DecodeError: [duplicate_field] an object holds the key 'seq' twice
+    """
+    value = _parse(data, max_bytes)
+    _check_depth(value, "")
+    return value
 
 
 def _too_large(size: int, limit: int) -> DecodeError:
