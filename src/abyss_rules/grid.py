@@ -113,6 +113,20 @@ def _bits(cells: int) -> tuple[int, ...]:
     return found
 
 
+_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+
+
+def _flags(cells: int, mask: int) -> tuple[bool, ...]:
+    """The bits of `mask` as `cells` booleans (cached: grids repeat their masks)."""
+    key = (cells, mask)
+    found = _FLAGS.get(key)
+    if found is None:
+        found = tuple([mask & bit != 0 for bit in _bits(cells)])
+        if len(_FLAGS) < 1 << 16:
+            _FLAGS[key] = found
+    return found
+
+
 @attrs.frozen(slots=True)
 class Grid:
     """One player's grid at one moment: a read-only snapshot.
@@ -143,28 +157,33 @@ class Grid:
 
     @classmethod
     def from_flat(
-        cls, rows: int, cols: int, cards: tuple[int, ...], up: int, gone: int, player: int
+        cls, rows: int, cols: int, cards: tuple[int, ...], up: int, gone: int, player: int,
+        *, public: bool = False,
     ) -> Grid:
         """Player `player`'s grid from the engine's flat representation.
 
-        See [`abyss_rules.state`][abyss_rules.state] for the representation.
+        See [`abyss_rules.state`][abyss_rules.state] for the representation. With
+        `public=True` only face-up values are read (rules 8.1, 8.2): face-down spaces
+        hold `None`, as in a view.
 
         Examples:
             >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0100, gone=0b1000, player=1).cards
             (9, None)
+            >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0001, gone=0, player=0, public=True).cards
+            (7, None)
         """
         cells = rows * cols
         base = player * cells
         bits = _bits(cells)
-        up, gone = up >> base, gone >> base
+        full = (1 << cells) - 1
+        up, gone = up >> base & full, gone >> base & full
         mine = cards[base:base + cells]
-        return cls(
-            rows=rows,
-            cols=cols,
-            cards=tuple([None if gone & b else c for c, b in zip(mine, bits, strict=True)]),
-            face_up=tuple([up & b != 0 for b in bits]),
-            swallowed=tuple([gone & b != 0 for b in bits]),
-        )
+        if public:  # swallowed spaces are never face up
+            shown = [c if up & b else None for c, b in zip(mine, bits, strict=True)]
+        else:
+            shown = [None if gone & b else c for c, b in zip(mine, bits, strict=True)]
+        return cls(rows=rows, cols=cols, cards=tuple(shown), face_up=_flags(cells, up),
+                   swallowed=_flags(cells, gone))
 
     @property
     def visible(self) -> tuple[int | None, ...]:

@@ -28,7 +28,7 @@ import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Grid, _bits
+from .grid import Grid
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import Phase, RoundResult, State
@@ -217,29 +217,4 @@ def view(state: State, player: int | None = None) -> View:
 def _public_grid(state: State, player: int) -> Grid:
     """Seat `player`'s grid from public facts only: face-up values, masks (rules 8.1, 8.2)."""
     v = state.variant
-    cells = v.cells
-    base = player * cells
-    full = (1 << cells) - 1
-    up, gone = state.face_up >> base & full, state.swallowed >> base & full
-    return Grid(
-        rows=v.rows,
-        cols=v.cols,
-        cards=tuple([card if up & bit else None
-                     for card, bit in zip(state.cards[base:base + cells], _bits(cells), strict=True)]),
-        face_up=_flags(cells, up),
-        swallowed=_flags(cells, gone),
-    )
-
-
-_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
-
-
-def _flags(cells: int, mask: int) -> tuple[bool, ...]:
-    """The bits of `mask` as `cells` booleans (cached: grids repeat their masks)."""
-    key = (cells, mask)
-    found = _FLAGS.get(key)
-    if found is None:
-        found = tuple([mask & bit != 0 for bit in _bits(cells)])
-        if len(_FLAGS) < 1 << 16:
-            _FLAGS[key] = found
-    return found
+    return Grid.from_flat(v.rows, v.cols, state.cards, state.face_up, state.swallowed, player, public=True)
