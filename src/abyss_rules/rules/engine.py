@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..errors import AbyssError, Code, MalformedActionError
+from ..errors import AbyssError
 from ..state import State
-from .illegal import diagnose, rejection
+from .illegal import diagnose, not_a_state, rejection
 from .turn import discard_drawn, draw, flip, place_drawn, take_discard
 
 __all__ = ["apply", "check"]
@@ -86,8 +86,5 @@ def check(state: State, action: object) -> AbyssError | None:
         'no_such_player'
     """
     if type(state) is not State:
-        return MalformedActionError(
-            f"check() needs a State as its first argument, got {type(state).__name__}",
-            code=Code.INVALID_STATE,
-        )
+        return not_a_state("check", state)
     return diagnose(state, action)

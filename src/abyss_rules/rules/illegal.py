@@ -14,7 +14,7 @@ from ..errors import AbyssError, Code, IllegalActionError, MalformedActionError
 from ..state import Phase, State
 from .draw_pile import can_draw
 
-__all__ = ["diagnose", "rejection"]
+__all__ = ["diagnose", "not_a_state", "rejection"]
 
 _FIELDS: dict[type, tuple[str, ...]] = {Draw: ("player",)}
 _SPACE_FIELDS = ("player", "row", "col")
@@ -114,11 +114,16 @@ def rejection(state: object, action: object) -> AbyssError:
         'invalid_state'
     """
     if type(state) is not State:
-        return MalformedActionError(
-            f"apply() needs a State as its first argument, got {type(state).__name__}",
-            code=Code.INVALID_STATE,
-        )
+        return not_a_state("apply", state)
     error = diagnose(state, action)
     if error is None:  # a rule function and diagnose disagree: a bug, reported as such
         return IllegalActionError(Code.ILLEGAL_ACTION, f"{action!r} is not legal in this state")
     return error
+
+
+def not_a_state(function: str, value: object) -> MalformedActionError:
+    """The error for a first argument of `apply` or `check` that is not a `State` (code `invalid_state`)."""
+    return MalformedActionError(
+        f"{function}() needs a State as its first argument, got {type(value).__name__}",
+        code=Code.INVALID_STATE,
+    )
