@@ -221,6 +221,11 @@ _DECODER: Final = json.JSONDecoder(object_pairs_hook=_object_from_pairs, parse_c
 
 def _parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
     """Parse JSON text (`str` or UTF-8 `bytes`), refusing input over `max_bytes` before parsing."""
+    return _decode(_text(data, max_bytes))
+
+
+def _text(data: object, max_bytes: int) -> str:
+    """`data` (`str` or UTF-8 `bytes`) as text, refused if over `max_bytes` (in UTF-8) or not UTF-8."""
     if type(max_bytes) is not int or max_bytes < 1:
         raise TypeError(f"max_bytes must be a positive int, got {max_bytes!r}")
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -242,6 +247,11 @@ def _parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
                 raise _too_large(size, max_bytes)
     else:
         raise DecodeError(Code.WRONG_TYPE, f"expected JSON text (str or bytes), got {type(data).__name__}")
+    return text
+
+
+def _decode(text: str) -> Any:
+    """Parse JSON text strictly: no duplicate keys, no NaN or Infinity, no nesting that overflows."""
     try:
         return _DECODER.decode(text)
     except _DuplicateKey as error:
@@ -774,13 +784,18 @@ def _read_grid(
     except (_Invalid, KeyError):
         raise _explain_grid(spaces, path, values, view) from None
     if gone:
-        for col, mask in enumerate(variant.geometry.column_masks):
-            part = gone & mask
-            if part and part != mask:
-                first = next(s for s in variant.geometry.column_spaces[col] if gone >> s & 1)
-                raise _bad(f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
-                           f"{path}/{first}/swallowed", Code.IMPOSSIBLE_STATE)
+        _check_whole_columns(variant, gone, path)
     return cards, up, gone
+
+
+def _check_whole_columns(variant: Variant, gone: int, path: str) -> None:
+    """A grid's swallowed spaces (`gone`) make whole columns (rule 4.1)."""
+    for col, mask in enumerate(variant.geometry.column_masks):
+        part = gone & mask
+        if part and part != mask:
+            first = next(s for s in variant.geometry.column_spaces[col] if gone >> s & 1)
+            raise _bad(f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
+                       f"{path}/{first}/swallowed", Code.IMPOSSIBLE_STATE)
 
 
 def _explain_grid(spaces: list[Any], path: str, values: frozenset[int], view: bool) -> DecodeError:
@@ -822,27 +837,51 @@ def _grid(variant: Variant, cards: list[int | None], up: int, gone: int) -> Grid
 def _read_round(value: Any, path: str, variant: Variant, players: int, number: int,
                 previous: tuple[int, ...]) -> RoundResult:
     d = _obj(value, path, _ROUND_FIELDS)
-    if _int(d["round"], f"{path}/round", 1) != number:
-        raise _bad(f"round {number} of the history says it is round {d['round']}", f"{path}/round",
-                   Code.IMPOSSIBLE_STATE)
-    full = (1 << variant.cells) - 1
-    grids = []
-    raw_sums = []
+    _check_round_number(d["round"], path, number)
+    grids: list[Grid] = []
+    raw_sums: list[int] = []
     for p, spaces in enumerate(_list(d["grids"], f"{path}/grids", players, "grids (one per seat)")):
-        cards, up, gone = _read_grid(spaces, f"{path}/grids/{p}", variant)
-        if up | gone != full:
-            s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
-            raise _bad("a finished round has no face-down card (rule 6.3)", f"{path}/grids/{p}/{s}/face_up",
-                       Code.IMPOSSIBLE_STATE)
-        grids.append(_grid(variant, cards, up, gone))
-        raw_sums.append(sum(card for card in cards if card is not None))
-    closer = _seat(d["closer"], f"{path}/closer", players)
-    raw = _ints(d["raw_scores"], f"{path}/raw_scores", players, "scores (one per seat)")
-    scores = _ints(d["scores"], f"{path}/scores", players, "scores (one per seat)")
-    penalized = _bool(d["penalized"], f"{path}/penalized")
-    capped = _bool(d["capped"], f"{path}/capped")
-    turns = _int(d["turns"], f"{path}/turns", 0)
-    totals = _ints(d["totals"], f"{path}/totals", players, "totals (one per seat)")
+        where = f"{path}/grids/{p}"
+        _add_final_grid(variant, *_read_grid(spaces, where, variant), where, grids, raw_sums)
+    return _round_result(path, variant, players, number, previous, grids, raw_sums, d["closer"],
+                         d["raw_scores"], d["scores"], d["penalized"], d["capped"], d["turns"], d["totals"])
+
+
+def _check_round_number(value: Any, path: str, number: int) -> None:
+    """The `round` field of the history's round `number` (at `path`) says `number`."""
+    if _int(value, f"{path}/round", 1) != number:
+        raise _bad(f"round {number} of the history says it is round {value}", f"{path}/round",
+                   Code.IMPOSSIBLE_STATE)
+
+
+def _add_final_grid(variant: Variant, cards: list[int | None], up: int, gone: int, path: str,
+                    grids: list[Grid], raw_sums: list[int]) -> None:
+    """Append a finished round's grid (read at `path`) and its raw score to `grids` and `raw_sums`."""
+    if up | gone != (1 << variant.cells) - 1:
+        s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
+        raise _bad("a finished round has no face-down card (rule 6.3)", f"{path}/{s}/face_up",
+                   Code.IMPOSSIBLE_STATE)
+    grids.append(_grid(variant, cards, up, gone))
+    raw_sums.append(sum(card for card in cards if card is not None))
+
+
+def _round_result(
+    path: str, variant: Variant, players: int, number: int, previous: tuple[int, ...], grids: list[Grid],
+    raw_sums: list[int], closer_value: Any, raw_value: Any, scores_value: Any, penalized_value: Any,
+    capped_value: Any, turns_value: Any, totals_value: Any,
+) -> RoundResult:
+    """Round `number` of the history (at `path`) from its grids, read already, and its other fields.
+
+    Checks the fields' types and that the scores, penalty, cap and totals follow from the
+    grids and the `previous` totals (rules 6.4-6.7, 7.1).
+    """
+    closer = _seat(closer_value, f"{path}/closer", players)
+    raw = _ints(raw_value, f"{path}/raw_scores", players, "scores (one per seat)")
+    scores = _ints(scores_value, f"{path}/scores", players, "scores (one per seat)")
+    penalized = _bool(penalized_value, f"{path}/penalized")
+    capped = _bool(capped_value, f"{path}/capped")
+    turns = _int(turns_value, f"{path}/turns", 0)
+    totals = _ints(totals_value, f"{path}/totals", players, "totals (one per seat)")
     if list(raw) != raw_sums:
         p = next(p for p in range(players) if raw[p] != raw_sums[p])
         raise _bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
@@ -989,18 +1028,10 @@ def state_from_dict(doc: Any) -> State:
     """
     d = _document(doc, "state", _STATE_FIELDS)
     variant = _read_variant(d["variant"], "/variant")
-    rows, cols, cells = variant.rows, variant.cols, variant.cells
-    need = variant.initial_flips
-    low, high = variant.min_players, variant.max_players
-    players = _int(d["players"], "/players")
-    if not low <= players <= high:
-        raise _bad(f"this variant takes {low} to {high} players, got {players}", "/players")
-    phase_name = _str(d["phase"], "/phase")
-    phase = _PHASES.get(phase_name)
-    if phase is None:
-        raise _bad(f"must be one of {', '.join(_PHASES)}, got {_short(phase_name)}", "/phase")
+    cells = variant.cells
+    players = _read_players(d["players"], variant)
+    phase = _read_phase(d["phase"])
     round_number = _int(d["round"], "/round", 1)
-    live = phase is not Phase.GAME_OVER
 
     # Grids: flat cards (0 on swallowed spaces, as the engine keeps them) and the two bit masks.
     cards: list[int] = []
@@ -1009,28 +1040,75 @@ def state_from_dict(doc: Any) -> State:
     for p, spaces in enumerate(_list(d["grids"], "/grids", players, "grids (one per seat)")):
         values, seat_up, seat_gone = _read_grid(spaces, f"/grids/{p}", variant)
         up |= seat_up << (p * cells)
-        if seat_gone:
-            gone |= seat_gone << (p * cells)
-            in_play += [card for card in values if card is not None]
-            cards += [0 if card is None else card for card in values]
-        else:
-            in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
-            cards += values  # type: ignore[arg-type]
+        gone |= seat_gone << (p * cells)
+        _add_cards(values, seat_gone, cards, in_play)
     draw_pile = _cards(d["draw_pile"], "/draw_pile")
     discard_pile = _cards(d["discard_pile"], "/discard_pile")
     drawn = _opt_int(d["drawn"], "/drawn")
     turn = _seat(d["turn"], "/turn", players)
     closer = _seat(d["closer"], "/closer", players)
-    opening_path = "/opening"
-    opening = tuple(
-        _ints(flips, f"{opening_path}/{p}", low=MIN_CARD_VALUE, high=MAX_CARD_VALUE)
-        for p, flips in enumerate(_list(d["opening"], opening_path, players, "lists (one per seat)"))
-    )
+    opening = _read_opening(d["opening"], players)
     turns = _int(d["turns"], "/turns", 0)
     totals = _ints(d["totals"], "/totals", players, "totals (one per seat)")
     history = _read_history(d["history"], "/history", variant, players)
     dealer = _read_dealer(d["dealer"], "/dealer", variant)
     seq = _int(d["seq"], "/seq", 0)
+    return _assemble_state(variant, players, phase, round_number, cards, in_play, up, gone, draw_pile,
+                           discard_pile, drawn, turn, closer, opening, turns, totals, history, dealer, seq)
+
+
+def _read_players(value: Any, variant: Variant) -> int:
+    """The `players` field: a number of players `variant` allows."""
+    players = _int(value, "/players")
+    low, high = variant.min_players, variant.max_players
+    if not low <= players <= high:
+        raise _bad(f"this variant takes {low} to {high} players, got {players}", "/players")
+    return players
+
+
+def _read_phase(value: Any) -> Phase:
+    """The `phase` field: the name of a [`Phase`][abyss_rules.Phase]."""
+    phase = _PHASES.get(_str(value, "/phase"))
+    if phase is None:
+        raise _bad(f"must be one of {', '.join(_PHASES)}, got {_short(value)}", "/phase")
+    return phase
+
+
+def _add_cards(values: list[int | None], gone: int, cards: list[int], in_play: list[int]) -> None:
+    """Append one grid's cards to the flat `cards` (0 where swallowed) and to `in_play` (not swallowed).
+
+    `values` holds `None` exactly on the spaces of the swallowed mask `gone`.
+    """
+    if gone:
+        in_play += [card for card in values if card is not None]
+        cards += [0 if card is None else card for card in values]
+    else:
+        in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
+        cards += values  # type: ignore[arg-type]
+
+
+def _read_opening(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
+    """The `opening` field: per seat, the card values of its opening flips (rule 2.1)."""
+    return tuple(_ints(flips, f"/opening/{p}", low=MIN_CARD_VALUE, high=MAX_CARD_VALUE)
+                 for p, flips in enumerate(_list(value, "/opening", players, "lists (one per seat)")))
+
+
+def _assemble_state(
+    variant: Variant, players: int, phase: Phase, round_number: int, cards: list[int], in_play: list[int],
+    up: int, gone: int, draw_pile: tuple[int, ...], discard_pile: tuple[int, ...], drawn: int | None,
+    turn: int | None, closer: int | None, opening: tuple[tuple[int, ...], ...], turns: int,
+    totals: tuple[int, ...], history: tuple[RoundResult, ...], dealer: Dealer, seq: int,
+) -> State:
+    """The state of fields read and checked one by one, once they are checked together.
+
+    `cards` are the flat grid cards (0 on swallowed spaces), `in_play` the cards of the
+    grids that are not swallowed; `in_play` is extended in place. Checks the phase machine
+    (spec section 3), the opening, closer and history against the grids, and that every
+    card of the deck is in exactly one place (rule 1.1).
+    """
+    rows, cols, cells, need = variant.rows, variant.cols, variant.cells, variant.initial_flips
+    opening_path = "/opening"
+    live = phase is not Phase.GAME_OVER
 
     # The phase machine (spec section 3) and what each phase implies.
     if len(history) != (round_number - 1 if live else round_number):
@@ -1147,12 +1225,17 @@ def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:
 
 def _read_dealer(value: Any, path: str, variant: Variant) -> Dealer:
     d = _obj(value, path, _DEALER_FIELDS)
-    seed = _str(d["seed"], f"{path}/seed")
+    return _dealer(d["seed"], d["position"], d["decks"], path, variant)
+
+
+def _dealer(seed_value: Any, position_value: Any, decks_value: Any, path: str, variant: Variant) -> Dealer:
+    """The dealer (at `path`) of its three fields: the seed, the position and the deck orders."""
+    seed = _str(seed_value, f"{path}/seed")
     if _HEX64.fullmatch(seed) is None:
         raise _bad("must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", f"{path}/seed")
-    position = _int(d["position"], f"{path}/position", 0)
+    position = _int(position_value, f"{path}/position", 0)
     decks = tuple(_read_deck_order(order, f"{path}/decks/{n}", variant)
-                  for n, order in enumerate(_list(d["decks"], f"{path}/decks")))
+                  for n, order in enumerate(_list(decks_value, f"{path}/decks")))
     return Dealer(bytes.fromhex(seed), position, decks)
 
 
