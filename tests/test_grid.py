@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from tests.builders import open_round, play, stacked, tiny
 
@@ -69,3 +71,54 @@ def test_grid_of_a_seat_not_in_the_game() -> None:
         with pytest.raises(IndexError):
             state.grid(bad)  # type: ignore[arg-type]
     assert len(state.grids()) == 2
+
+
+def _plain_from_flat(rows: int, cols: int, cards: tuple[int, ...], up: int, gone: int, player: int,
+                     public: bool) -> ar.Grid:
+    """The snapshot as the first, plain `from_flat` built it: the reference for the fast one."""
+    cells = rows * cols
+    base = player * cells
+    mine = cards[base:base + cells]
+    up_of = [bool(up >> (base + s) & 1) for s in range(cells)]
+    gone_of = [bool(gone >> (base + s) & 1) for s in range(cells)]
+    if public:
+        shown = [c if u else None for c, u in zip(mine, up_of, strict=True)]
+    else:
+        shown = [None if g else c for c, g in zip(mine, gone_of, strict=True)]
+    return ar.Grid(rows=rows, cols=cols, cards=tuple(shown), face_up=tuple(up_of), swallowed=tuple(gone_of))
+
+
+@pytest.mark.rule("1.2", "8.2")
+def test_from_flat_matches_the_plain_snapshot() -> None:
+    # the fast path caches a picker per masks and reuses the last grid built with them:
+    # the same masks over other cards must still give those cards, and `public` never a face-down one
+    rng = random.Random(5)
+    for rows, cols, players in [(3, 4, 2), (2, 1, 3), (2, 3, 8), (1, 2, 2)]:
+        cells = rows * cols
+        masks = [(rng.getrandbits(cells * players), rng.getrandbits(cells * players)) for _ in range(4)]
+        for _ in range(60):
+            cards = tuple(rng.randint(-2, 12) for _ in range(cells * players))
+            up, gone = rng.choice(masks)
+            up &= ~gone  # swallowed spaces are never face up
+            for player in range(players):
+                for public in (False, True):
+                    grid = ar.Grid.from_flat(rows, cols, cards, up, gone, player, public=public)
+                    assert grid == _plain_from_flat(rows, cols, cards, up, gone, player, public)
+                    assert type(grid) is ar.Grid
+                    if public:
+                        assert all(c is None for c, u in zip(grid.cards, grid.face_up, strict=True) if not u)
+
+
+@pytest.mark.rule("1.2")
+def test_from_flat_unusual_arguments_keep_their_behaviour() -> None:
+    class Sub(ar.Grid):
+        pass
+
+    sub = Sub.from_flat(1, 2, (7, 8, 9, 10), up=0b0100, gone=0b1000, player=1)
+    assert type(sub) is Sub and sub.cards == (9, None)
+    assert ar.Grid.from_flat(1, 2, [7, 8, 9, 10], 0b0001, 0, 0, public=True).cards == (7, None)  # type: ignore[arg-type]
+    assert ar.Grid.from_flat(1, 1, (7, 8), 0b10, 0, 1, public=True).cards == (8,)  # one space
+    with pytest.raises(ValueError):
+        ar.Grid.from_flat(1, 2, (7, 8, 9), 0, 0, 1)  # too few cards for seat 1
+    with pytest.raises(ValueError):
+        ar.Grid.from_flat(1, 2, (7, 8, 9, 10), 0, 0, -1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any
 
@@ -10,6 +11,8 @@ import pytest
 from tests.builders import hand_built, open_round, play, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules import views
+from abyss_rules.rules.opening import choose_opener
 
 
 def _game_states() -> list[ar.State]:
@@ -134,3 +137,63 @@ def test_view_to_act_matches_the_state_in_every_phase() -> None:
         state = ar.apply(state, rng.choice(ar.legal_actions(state)))
     assert ar.view(state).to_act == state.to_act == ()
     assert seen == {ar.Phase.OPENING, ar.Phase.TURN, ar.Phase.DRAWN}
+
+
+def _reference_view(state: ar.State, player: int | None) -> ar.View:
+    """The view built the plain way: the validated attrs constructor and plain grids."""
+    v = state.variant
+    grids = tuple(
+        ar.Grid(rows=v.rows, cols=v.cols, cards=tuple(c if up else None for c, up in zip(g.cards, g.face_up,
+                                                                                           strict=True)),
+                face_up=g.face_up, swallowed=g.swallowed)
+        for g in state.grids()
+    )
+    over = state.is_over
+    opener = None if state.phase is ar.Phase.OPENING else choose_opener(
+        v, state.opening, state.history[:-1] if over else state.history)
+    mine = () if player is None else tuple(a for a in ar.legal_actions(state) if a.player == player)
+    return ar.View(viewer=player, variant=v, players=state.players, round=state.round, phase=state.phase,
+                   turn=state.current_player, opener=opener, grids=grids, opening=state.opening,
+                   owing_flips=state.owing_flips, discard_pile=state.discard_pile,
+                   draw_pile_size=len(state.draw_pile), drawn=state.drawn, closer=state.closer,
+                   turns=state.turns, totals=state.totals, history=state.history, winners=state.winners,
+                   seq=state.seq, legal_actions=mine)
+
+
+def test_the_fast_constructor_takes_every_field_in_order() -> None:
+    names = [f.name for f in attrs.fields(ar.View)]
+    assert list(inspect.signature(views._fast_view).parameters) == names
+    v = ar.view(STATES[40], 1)
+    values = attrs.astuple(v, recurse=False)
+    built = views._fast_view(*values)
+    assert type(built) is ar.View and built == ar.View(*values) == v
+    assert repr(built) == repr(v) and hash(built) == hash(v)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.seq = 0  # type: ignore[misc]
+
+
+@pytest.mark.rule("8.1", "8.2", "8.3")
+def test_views_equal_the_plainly_built_ones_in_any_order() -> None:
+    # the memos (grids and opener of the previous view) must not carry anything over from another
+    # game or another state: visit states of three games out of order, each seat and a spectator
+    order = list(range(len(STATES)))
+    random.Random(3).shuffle(order)
+    for i in order[:200] + sorted(order[:200]):
+        state = STATES[i]
+        for viewer in (None, *range(state.players)):
+            v = ar.view(state, viewer)
+            assert v == _reference_view(state, viewer)
+            assert v.to_dict() == _reference_view(state, viewer).to_dict()
+
+
+@pytest.mark.rule("8.2")
+def test_the_grid_memo_follows_the_masks_of_the_same_cards() -> None:
+    # flips leave the cards tuple alone: a view of the next state must show the new card, and a view
+    # of the earlier state again must hide it
+    state = stacked(tiny(), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]])
+    after = play(state, [ar.Flip(0, 0, 0)])
+    assert after.cards is state.cards
+    assert ar.view(state, 0).grids[0].cards == (None,) * 4
+    assert ar.view(after, 0).grids[0].cards == (1, None, None, None)
+    assert ar.view(after, 1).grids == ar.view(after, 0).grids
+    assert ar.view(state, 1).grids[0].cards == (None,) * 4

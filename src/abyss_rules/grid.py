@@ -19,6 +19,9 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
+
 import attrs
 
 __all__ = ["Geometry", "Grid"]
@@ -36,7 +39,7 @@ class Geometry:
     """
 
     __slots__ = ("rows", "cols", "cells", "full_mask", "space_of", "positions", "column_masks",
-                 "column_spaces", "column_of", "spaces_of_mask")
+                 "column_spaces", "column_of", "spaces_of_mask", "_parts_of")
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows = rows
@@ -53,6 +56,8 @@ class Geometry:
         )
         self.column_of: tuple[int, ...] = tuple(s % cols for s in range(self.cells))
         self.spaces_of_mask: dict[int, tuple[int, ...]] = {}
+        # (public, seat, face-up bits, swallowed bits) -> _Parts: see _parts()
+        self._parts_of: dict[int, _Parts] = {}
 
     @classmethod
     def of(cls, rows: int, cols: int) -> Geometry:
@@ -172,6 +177,11 @@ class Grid:
             >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0001, gone=0, player=0, public=True).cards
             (7, None)
         """
+        if (cls is Grid and type(rows) is int and type(cols) is int and rows > 0 and cols > 0
+                and rows * cols > 1 and type(player) is int and player >= 0
+                and type(cards) is tuple and len(cards) >= (player + 1) * rows * cols):
+            return _snapshots(Geometry.of(rows, cols), cards, up, gone, public, player, player + 1)[0]
+        # Anything unusual (a subclass, a one-space grid, a short list...) takes the plain way.
         cells = rows * cols
         base = player * cells
         bits = _bits(cells)
@@ -232,3 +242,92 @@ class Grid:
 
     def __str__(self) -> str:
         return "\n".join(" ".join(row) for row in self.rows_of())
+
+
+# -- building many snapshots fast ------------------------------------------------------------------
+
+_Picker = Callable[[tuple[int | None, ...]], tuple[int | None, ...]]
+_NONE: tuple[None] = (None,)
+_new = object.__new__
+# A frozen attrs class refuses setattr; its slots' own descriptors store a value directly.
+_set_rows = Grid.__dict__["rows"].__set__
+_set_cols = Grid.__dict__["cols"].__set__
+_set_cards = Grid.__dict__["cards"].__set__
+_set_face_up = Grid.__dict__["face_up"].__set__
+_set_swallowed = Grid.__dict__["swallowed"].__set__
+
+
+class _Parts:
+    """What every snapshot of one seat with one pair of masks shares (see `_parts`)."""
+
+    __slots__ = ("picker", "face_up", "swallowed", "last")
+
+    def __init__(self, picker: _Picker, face_up: tuple[bool, ...], swallowed: tuple[bool, ...]) -> None:
+        self.picker = picker
+        self.face_up = face_up
+        self.swallowed = swallowed
+        self.last: Grid | None = None
+        """The snapshot built last with these masks: reused while the cards it shows stay the same."""
+
+
+def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) -> _Parts:
+    """How to cut seat `player`'s snapshot out of `(None,) + cards`, for one pair of masks.
+
+    The picker is an `operator.itemgetter` reading each space's card, or the `None`
+    at index 0 where the snapshot shows none: face-down and swallowed spaces when
+    `public`, else swallowed spaces only. `up` and `gone` are the seat's own bits.
+    """
+    cells = geometry.cells
+    key = (((player << 1 | public) << cells | gone) << cells) | up
+    found = geometry._parts_of.get(key)
+    if found is None:
+        base = player * cells + 1
+        shown = up if public else geometry.full_mask & ~gone
+        found = _Parts(itemgetter(*[base + s if shown >> s & 1 else 0 for s in range(cells)]),
+                       _flags(cells, up), _flags(cells, gone))
+        if len(geometry._parts_of) >= 1 << 16:  # bounded: start over (the masks in play come back)
+            geometry._parts_of.clear()
+        geometry._parts_of[key] = found
+    return found
+
+
+def _snapshots(
+    geometry: Geometry, cards: tuple[int, ...], up: int, gone: int, public: bool, start: int, stop: int
+) -> tuple[Grid, ...]:
+    """Seats `start` to `stop - 1`'s snapshots, as [`Grid.from_flat`][abyss_rules.Grid.from_flat] builds them.
+
+    The fast way, without checks: `geometry` has at least two spaces and `cards` holds
+    every seat up to `stop - 1`. The pickers and flag tuples are cached per masks, so a
+    snapshot costs one `itemgetter` call and, unless it equals the last one built with
+    the same masks (grids are immutable: then that one is returned), a bare object.
+
+    Examples:
+        >>> g = Geometry.of(1, 2)
+        >>> cards = (7, 8, 9, 10)
+        >>> [grid.cards for grid in _snapshots(g, cards, up=0b0110, gone=0, public=True, start=0, stop=2)]
+        [(None, 8), (9, None)]
+        >>> _snapshots(g, cards, 0b0110, 0b1000, False, 1, 2)
+        (Grid(rows=1, cols=2, cards=(9, None), face_up=(True, False), swallowed=(False, True)),)
+    """
+    rows, cols, cells, full = geometry.rows, geometry.cols, geometry.cells, geometry.full_mask
+    table = geometry._parts_of
+    ext = _NONE + cards
+    out = []
+    for player in range(start, stop):
+        base = player * cells
+        mine_up, mine_gone = up >> base & full, gone >> base & full
+        parts = table.get((((player << 1 | public) << cells | mine_gone) << cells) | mine_up)
+        if parts is None:
+            parts = _parts(geometry, public, player, mine_up, mine_gone)
+        shown = parts.picker(ext)
+        grid = parts.last
+        if grid is None or grid.cards != shown:
+            grid = _new(Grid)
+            _set_rows(grid, rows)
+            _set_cols(grid, cols)
+            _set_cards(grid, shown)
+            _set_face_up(grid, parts.face_up)
+            _set_swallowed(grid, parts.swallowed)
+            parts.last = grid
+        out.append(grid)
+    return tuple(out)

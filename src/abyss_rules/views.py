@@ -28,7 +28,7 @@ import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Grid
+from .grid import Geometry, Grid, _snapshots
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import Phase, RoundResult, State
@@ -173,48 +173,141 @@ def view(state: State, player: int | None = None) -> View:
         >>> spectator.viewer, spectator.legal_actions, spectator.discard_pile
         (None, (), (-1,))
     """
-    players = state.players
+    players = len(state.totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise IndexError(f"no seat {player!r} in a {players}-player game")
     v = state.variant
     phase = state.phase
-    grids = tuple(_public_grid(state, p) for p in range(players))
+    turn = state.turn
+    grids = _public_grids(v, state.cards, state.face_up, state.swallowed, players)
     opener: int | None = None
-    if phase is not Phase.OPENING:
-        # After the game ends, the history already holds this round: leave it out.
-        earlier = state.history[:-1] if phase is Phase.GAME_OVER else state.history
-        opener = choose_opener(v, state.opening, earlier)
+    if phase is not _OPENING:
+        opener = _opener(v, state.opening, state.history, phase is _GAME_OVER)
     mine: tuple[Action, ...] = ()
     if player is not None:
-        if phase is Phase.OPENING:
-            mine = tuple(a for a in legal_actions(state) if a.player == player)
-        elif player == state.turn:  # outside the opening, every legal action is the mover's
+        if phase is _OPENING:
+            mine = tuple([a for a in legal_actions(state) if a.player == player])
+        elif player == turn:  # outside the opening, every legal action is the mover's
             mine = legal_actions(state)
-    return View(
-        viewer=player,
-        variant=v,
-        players=players,
-        round=state.round,
-        phase=state.phase,
-        turn=state.current_player,
-        opener=opener,
-        grids=grids,
-        opening=state.opening,
-        owing_flips=state.owing_flips,
-        discard_pile=state.discard_pile,
-        draw_pile_size=len(state.draw_pile),
-        drawn=state.drawn,
-        closer=state.closer,
-        turns=state.turns,
-        totals=state.totals,
-        history=state.history,
-        winners=state.winners,
-        seq=state.seq,
-        legal_actions=mine,
+    # Every argument is a public fact (rule 8.1): the allow-list of this module.
+    return _fast_view(
+        player, v, players, state.round, phase, turn if turn >= 0 else None, opener, grids,
+        state.opening, state.owing_flips if phase is _OPENING else (), state.discard_pile,
+        len(state.draw_pile), state.drawn, state.closer, state.turns, state.totals, state.history,
+        state.winners if phase is _GAME_OVER else (), state.seq, mine,
     )
 
 
-def _public_grid(state: State, player: int) -> Grid:
-    """Seat `player`'s grid from public facts only: face-up values, masks (rules 8.1, 8.2)."""
-    v = state.variant
-    return Grid.from_flat(v.rows, v.cols, state.cards, state.face_up, state.swallowed, player, public=True)
+_OPENING = Phase.OPENING
+_GAME_OVER = Phase.GAME_OVER
+
+# One-entry memos, checked by identity: the states of one game share these objects (every
+# seat's view of one state, a draw that leaves the grids alone, the turns of one round).
+# Each memo holds its keys, so an identity cannot be reused while it is in the memo.
+_last_grids: tuple[object, int, int, object, int, tuple[Grid, ...]] = (None, -1, -1, None, -1, ())
+_last_opener: tuple[object, object, object, bool, int] = (None, None, None, False, -1)
+
+
+def _public_grids(v: Variant, cards: tuple[int, ...], up: int, gone: int, players: int) -> tuple[Grid, ...]:
+    """Every seat's grid from public facts only: face-up values and the masks (rules 8.1, 8.2).
+
+    The same grids as `Grid.from_flat(..., public=True)` for each seat, shared with the
+    previous view when the grids have not changed since (grids are immutable).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=3)
+        >>> grids = _public_grids(state.variant, state.cards, state.face_up, state.swallowed, 2)
+        >>> grids == tuple(Grid.from_flat(3, 4, state.cards, state.face_up, state.swallowed, p, public=True)
+        ...                for p in range(2))
+        True
+    """
+    global _last_grids
+    last = _last_grids
+    geometry = v.geometry
+    if last[0] is cards and last[3] is v and last[4] == players:
+        changed = (up ^ last[1]) | (gone ^ last[2])
+        if not changed:
+            return last[5]
+        # The same cards: a seat whose masks did not change shows the same grid.
+        cells, full = geometry.cells, geometry.full_mask
+        grids = tuple([
+            grid if not changed >> p * cells & full else _one(geometry, cards, up, gone, p)
+            for p, grid in enumerate(last[5])
+        ])
+    else:
+        grids = _snapshots(geometry, cards, up, gone, True, 0, players)
+    _last_grids = (cards, up, gone, v, players, grids)
+    return grids
+
+
+def _one(geometry: Geometry, cards: tuple[int, ...], up: int, gone: int, player: int) -> Grid:
+    """Seat `player`'s public grid."""
+    return _snapshots(geometry, cards, up, gone, True, player, player + 1)[0]
+
+
+def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[RoundResult, ...],
+            over: bool) -> int:
+    """The round's opener (rules 2.3, 2.4); once the game is `over`, the history holds this round too.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> _opener(ar.Variant.standard(), ((8, 2), (9, 1)), (), False)
+        1
+    """
+    global _last_opener
+    last = _last_opener
+    if last[0] is v and last[1] is opening and last[2] is history and last[3] is over:
+        return last[4]
+    # After the game ends, the history already holds this round: leave it out.
+    opener = choose_opener(v, opening, history[:-1] if over else history)
+    _last_opener = (v, opening, history, over, opener)
+    return opener
+
+
+_new = object.__new__
+# View is a frozen attrs class: its slots' own descriptors store the values directly.
+(_set_viewer, _set_variant, _set_players, _set_round, _set_phase, _set_turn, _set_opener, _set_grids,
+ _set_opening, _set_owing_flips, _set_discard_pile, _set_draw_pile_size, _set_drawn, _set_closer,
+ _set_turns, _set_totals, _set_history, _set_winners, _set_seq, _set_legal_actions) = (
+    View.__dict__[field.name].__set__ for field in attrs.fields(View)
+)
+
+
+def _fast_view(
+    viewer: int | None, variant: Variant, players: int, round: int, phase: Phase, turn: int | None,
+    opener: int | None, grids: tuple[Grid, ...], opening: tuple[tuple[int, ...], ...],
+    owing_flips: tuple[int, ...], discard_pile: tuple[int, ...], draw_pile_size: int, drawn: int | None,
+    closer: int | None, turns: int, totals: tuple[int, ...], history: tuple[RoundResult, ...],
+    winners: tuple[int, ...], seq: int, legal_actions: tuple[Action, ...],
+) -> View:
+    """`View(...)` with the fields in their order, without the keyword-argument machinery.
+
+    Examples:
+        >>> import attrs, abyss_rules as ar
+        >>> v = ar.view(ar.new_game(players=2, seed=3), 0)
+        >>> _fast_view(*attrs.astuple(v, recurse=False)) == v == View(*attrs.astuple(v, recurse=False))
+        True
+    """
+    view = _new(View)
+    _set_viewer(view, viewer)
+    _set_variant(view, variant)
+    _set_players(view, players)
+    _set_round(view, round)
+    _set_phase(view, phase)
+    _set_turn(view, turn)
+    _set_opener(view, opener)
+    _set_grids(view, grids)
+    _set_opening(view, opening)
+    _set_owing_flips(view, owing_flips)
+    _set_discard_pile(view, discard_pile)
+    _set_draw_pile_size(view, draw_pile_size)
+    _set_drawn(view, drawn)
+    _set_closer(view, closer)
+    _set_turns(view, turns)
+    _set_totals(view, totals)
+    _set_history(view, history)
+    _set_winners(view, winners)
+    _set_seq(view, seq)
+    _set_legal_actions(view, legal_actions)
+    return view
