@@ -219,3 +219,13 @@ def test_a_plain_tuple_of_a_state_is_not_a_state() -> None:
     with pytest.raises(ar.MalformedActionError) as caught:
         ar.apply(tuple(turn()), ar.Draw(0))  # type: ignore[arg-type]
     assert caught.value.code == "invalid_state"
+
+
+@pytest.mark.rule("3.5", "3.6")
+@pytest.mark.parametrize("action", [ar.PlaceDrawn(0, 1, 1), ar.DiscardDrawn(0, 1, 1)], ids=repr)
+def test_a_drawn_phase_forged_without_its_card_is_refused_not_filled_with_none(action: ar.Action) -> None:
+    forged = drawn()._replace(drawn=None)
+    with pytest.raises(ar.IllegalActionError) as caught:
+        ar.apply(forged, action)
+    # diagnose finds no rule broken, so it is refused as an engine-level illegal action
+    assert caught.value.code == "illegal_action"

@@ -89,18 +89,16 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
 
 def _player_actions(s: State) -> Actions:
     """The legal actions of the turn or drawn phase, cached per seat by grid masks and pile flags."""
-    v = s.variant
+    v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = s
     g = v._geometry
-    p = s.turn
     cells = g.cells
-    base = p * cells
     full = g.full_mask
-    gone = s.swallowed >> base & full
-    down = full & ~(s.face_up >> base | gone)
+    base = p * cells
+    gone = gone >> base & full
+    down = full & ~(up >> base | gone)
     seat = (v._memo.get("seats") or _seats(v))[p]
-    if s.phase is _TURN:
-        discard = s.discard_pile
-        key = ((down << cells | gone) << 3 | (4 if s.draw_pile or len(discard) >= 2 else 0)
+    if phase is _TURN:
+        key = ((down << cells | gone) << 3 | (4 if pile or len(discard) >= 2 else 0)
                | (2 if discard else 0) | v.flip_turn)
         found = seat.turn_cache.get(key)
         if found is None:

@@ -9,6 +9,7 @@ through [`apply`][abyss_rules.apply].
 from __future__ import annotations
 
 from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..config import Variant
 from ..state import Phase, State
 from .columns import swallow_column
 from .draw_pile import reshuffle
@@ -27,20 +28,19 @@ _DRAWN = Phase.DRAWN
 def take_discard(s: State, a: TakeDiscard) -> State:
     """Place the top discard on a remaining space; the replaced card goes face up on the discard
     (rules 3.3, 3.8, 3.10)."""
+    v, phase, _, turn, cards, up, gone, _, discard, _, _, _, _, _, _, _, _ = s
     player = a.player
-    if s.phase is not _TURN or player != s.turn:
+    if phase is not _TURN or player != turn or not discard:
         raise rejection(s, a)
-    g = s.variant._geometry
+    g = v._geometry
     try:
-        space = g.space_of[(a.row, a.col)]
+        i = g.space_of[(a.row, a.col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    i = player * g.cells + space
-    cards, discard = s.cards, s.discard_pile
-    if s.swallowed >> i & 1 or not discard:
+    if gone >> i & 1:
         raise rejection(s, a)
     replaced = cards[i]
-    return end_turn(s, player, space, cards[:i] + (discard[0],) + cards[i + 1:], s.face_up | 1 << i,
+    return end_turn(s, player, i, cards[:i] + (discard[0],) + cards[i + 1:], up | 1 << i,
                     (replaced,) + discard[1:])
 
 
@@ -49,82 +49,80 @@ def draw(s: State, a: Draw) -> State:
 
     The drawn card is public (rule 8.1); the same player acts again.
     """
-    if s.phase is not _TURN or a.player != s.turn:
+    v, phase, rnd, turn, cards, up, gone, pile, discard, _, closer, opening, turns, totals, history, \
+        dealer, seq = s
+    if phase is not _TURN or a.player != turn:
         raise rejection(s, a)
-    pile, discard, dealer = s.draw_pile, s.discard_pile, s.dealer
     if not pile:
         if len(discard) < 2:
             raise rejection(s, a)
-        pile, discard, dealer = reshuffle(s.variant, discard, dealer)
+        pile, discard, dealer = reshuffle(v, discard, dealer)
     return _new(State, (
-        s.variant, _DRAWN, s.round, s.turn, s.cards, s.face_up, s.swallowed, pile[1:], discard,
-        pile[0], s.closer, s.opening, s.turns, s.totals, s.history, dealer, s.seq + 1,
+        v, _DRAWN, rnd, turn, cards, up, gone, pile[1:], discard,
+        pile[0], closer, opening, turns, totals, history, dealer, seq + 1,
     ))
 
 
 def place_drawn(s: State, a: PlaceDrawn) -> State:
     """Place the drawn card on a remaining space; the replaced card goes face up on the discard
     (rules 3.5, 3.8, 3.10)."""
+    v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
     player = a.player
-    if s.phase is not _DRAWN or player != s.turn:
+    if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    g = s.variant._geometry
+    g = v._geometry
     try:
-        space = g.space_of[(a.row, a.col)]
+        i = g.space_of[(a.row, a.col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    i = player * g.cells + space
-    if s.swallowed >> i & 1:
+    if gone >> i & 1:
         raise rejection(s, a)
-    cards = s.cards
     replaced = cards[i]
-    drawn: int = s.drawn  # type: ignore[assignment]  # the drawn phase always holds a card
-    return end_turn(s, player, space, cards[:i] + (drawn,) + cards[i + 1:], s.face_up | 1 << i,
-                    (replaced,) + s.discard_pile)
+    return end_turn(s, player, i, cards[:i] + (drawn,) + cards[i + 1:], up | 1 << i,
+                    (replaced,) + discard)
 
 
 def discard_drawn(s: State, a: DiscardDrawn) -> State:
     """Discard the drawn card and flip one of your face-down cards (rules 3.6, 3.10)."""
+    v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
     player = a.player
-    if s.phase is not _DRAWN or player != s.turn:
+    if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    g = s.variant._geometry
+    g = v._geometry
     try:
-        space = g.space_of[(a.row, a.col)]
+        i = g.space_of[(a.row, a.col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    i = player * g.cells + space
-    if (s.face_up | s.swallowed) >> i & 1:
+    if (up | gone) >> i & 1:
         raise rejection(s, a)
-    drawn: int = s.drawn  # type: ignore[assignment]
-    return end_turn(s, player, space, s.cards, s.face_up | 1 << i, (drawn,) + s.discard_pile)
+    return end_turn(s, player, i, cards, up | 1 << i, (drawn,) + discard)
 
 
 def flip(s: State, a: Flip) -> State:
     """Flip a face-down card: an opening flip (rule 2.1) or the flip-only turn (rules 3.7, 3.10)."""
+    v, phase, _, turn, cards, up, gone, _, discard, _, _, opening, _, _, _, _, _ = s
     player = a.player
-    phase = s.phase
     if phase is _TURN:
-        if player != s.turn or not s.variant.flip_turn:
+        if player != turn or not v.flip_turn:
             raise rejection(s, a)
-    elif phase is not _OPENING or not 0 <= player < len(s.totals) or \
-            len(s.opening[player]) >= s.variant.initial_flips:
+    elif phase is not _OPENING or not 0 <= player < len(opening) or \
+            len(opening[player]) >= v.initial_flips:
         raise rejection(s, a)
-    g = s.variant._geometry
+    g = v._geometry
     try:
-        space = g.space_of[(a.row, a.col)]
+        i = g.space_of[(a.row, a.col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    i = player * g.cells + space
-    if (s.face_up | s.swallowed) >> i & 1:
+    if (up | gone) >> i & 1:
         raise rejection(s, a)
     if phase is _OPENING:
-        return opening_flip(s, player, space, i)
-    return end_turn(s, player, space, s.cards, s.face_up | 1 << i, s.discard_pile)
+        return opening_flip(s, player, i)
+    return end_turn(s, player, i, cards, up | 1 << i, discard)
 
 
-def opening_flip(s: State, player: int, space: int, i: int) -> State:
-    """Record one opening flip; when every player has made theirs, the opener's turn begins (rules 2.1-2.4).
+def opening_flip(s: State, player: int, i: int) -> State:
+    """Record one opening flip at position `i` of the flat grids; when every player has made theirs,
+    the opener's turn begins (rules 2.1-2.4).
 
     A column completed by opening flips is swallowed like any other (rule 4.1).
     """
@@ -133,7 +131,7 @@ def opening_flip(s: State, player: int, space: int, i: int) -> State:
     cards, up, gone, discard = s.cards, s.face_up | 1 << i, s.swallowed, s.discard_pile
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
-    col = g.column_of[space]
+    col = g.column_of[i - player * g.cells]
     mask = g.column_masks[col] << (player * g.cells)
     if up & mask == mask:
         cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
@@ -148,9 +146,9 @@ def opening_flip(s: State, player: int, space: int, i: int) -> State:
 
 
 def end_turn(
-    before: State, player: int, space: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...]
+    before: State, player: int, i: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...]
 ) -> State:
-    """Finish `player`'s turn after a card was placed or turned at `space`.
+    """Finish `player`'s turn after a card was placed or turned at position `i` of the flat grids.
 
     `cards`, `up` and `discard` are the grids and pile after the action;
     the swallowed spaces and the draw pile are still those of `before`. In
@@ -160,26 +158,37 @@ def end_turn(
     when the turn would come back to the closer (rule 6.2) or when the
     stalling cap is reached (rule 6.7).
     """
-    v = before.variant
-    g = v._geometry
-    base = player * g.cells
-    gone = before.swallowed
-    col = g.column_of[space]
-    mask = g.column_masks[col] << base
-    if up & mask == mask:  # the column is all face up: swallow it if its cards are equal
-        column = cards[base + col:base + g.cells:g.cols]
-        if column.count(column[0]) == len(column):
+    v, _, rnd, _, _, _, gone, pile, _, _, closer, opening, turns, totals, history, dealer, seq = before
+    column, seat = (v._memo.get("turn.spaces") or _space_table(v))[i]
+    if up & column == column:  # the column is all face up: swallow it if its cards are equal
+        g = v._geometry
+        base = player * g.cells
+        col = i - base
+        col = g.column_of[col]
+        values = cards[base + col:base + g.cells:g.cols]
+        if values.count(values[0]) == len(values):
             cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
-    closer = before.closer
-    if closer is None and not g.full_mask & ~((up | gone) >> base):
+    if closer is None and (up | gone) & seat == seat:
         closer = player
-    turns = before.turns + 1
+    turns += 1
     nxt = player + 1
-    if nxt == len(before.totals):
+    if nxt == len(totals):
         nxt = 0
     if nxt == closer or turns == v.max_turns_per_round:
-        return end_round(before, cards, up, gone, before.draw_pile, discard, closer, turns)
+        return end_round(before, cards, up, gone, pile, discard, closer, turns)
     return _new(State, (
-        v, _TURN, before.round, nxt, cards, up, gone, before.draw_pile, discard,
-        None, closer, before.opening, turns, before.totals, before.history, before.dealer, before.seq + 1,
+        v, _TURN, rnd, nxt, cards, up, gone, pile, discard,
+        None, closer, opening, turns, totals, history, dealer, seq + 1,
     ))
+
+
+def _space_table(v: Variant) -> tuple[tuple[int, int], ...]:
+    """For each position of the flat grids (every seat `v` allows): the bit masks of its column
+    and of its seat's whole grid, cached in the variant."""
+    g = v._geometry
+    table = tuple(
+        (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells)
+        for seat in range(v.max_players) for space in range(g.cells)
+    )
+    v._memo["turn.spaces"] = table
+    return table
