@@ -466,12 +466,17 @@ def _check_header(data: Any, kind: str) -> None:
     rules = data["rules_version"]
     if type(rules) is not str:
         raise _wrong(rules, "a string", "/rules_version")
-    match = _VERSION_RE.fullmatch(rules)
-    ours = _package.RULES_VERSION
-    if match is None or match.group(1) != ours.split(".", 1)[0]:
+    if not _reads_rules_version(rules):
+        ours = _package.RULES_VERSION
         raise DecodeError(Code.UNSUPPORTED_VERSION,
                           f"rules_version {_short(rules)} is not supported (this engine implements {ours}; "
                           "documents of the same major version are read)", "/rules_version")
+
+
+def _reads_rules_version(rules: str) -> bool:
+    """Whether documents of `rules_version` `rules` are read: a version of the engine's major one."""
+    match = _VERSION_RE.fullmatch(rules)
+    return match is not None and match.group(1) == _package.RULES_VERSION.split(".", 1)[0]
 
 
 # -- variants ------------------------------------------------------------------------------
@@ -929,6 +934,8 @@ _STATE_FIELDS: Final = frozenset({
 _DEALER_FIELDS: Final = frozenset({"seed", "position", "decks"})
 _PHASES: Final = {phase.value: phase for phase in Phase}
 _SWALLOWED_SPACE: Final = {"card": None, "face_up": False, "swallowed": True}
+_SWALLOWED_TEXT: Final = '{"card":null,"face_up":false,"swallowed":true}'
+_PHASE_SPELLING: Final = {phase: phase.value for phase in Phase}
 
 
 def _state_body(state: State) -> dict[str, Any]:
@@ -991,9 +998,142 @@ def dumps_state(state: State) -> str:
         >>> dumps_state(ar.new_game(players=2, seed=1))[:46]
         '{"closer":null,"dealer":{"decks":[],"position"'
     """
-    text = _ENCODER.encode(_state_body(_check_state(state)))
+    _check_state(state)
+    try:
+        text = _state_text(state)
+    except Exception:  # a field holds something unusual (a bool for an int...): let json write it
+        text = _ENCODER.encode(_state_body(state))[:-1]
     # "variant" sorts after every other key of a state document: append its cached canonical text.
-    return f'{text[:-1]},"variant":{_variant_text(state.variant)}}}'
+    return f'{text},"variant":{_variant_text(state.variant)}}}'
+
+
+# Writing canonical text directly: `json` walks a dict built for it and sorts its keys; the
+# writer below spells the fields of a state in sorted-key order from tables of spellings. It
+# handles plain values only -- ints, None where a field may be null, bools for flags -- and
+# refuses anything else (`_Unusual`, or the TypeError or IndexError of a table), so that its
+# text is always exactly what `json` writes.
+
+class _Unusual(ValueError):
+    """Internal: a value the direct writer does not spell; `json` writes it instead."""
+
+
+_INT_SPELLINGS: Final = tuple(map(str, range(2048))) + tuple(map(str, range(-512, 0)))
+"""`str(i)` at index `i`, for `-512 <= i < 2048` (negative indices count from the end)."""
+_NULLABLE_INT: Final = frozenset({int, type(None)})
+_BOOL_SPELLING: Final = {True: "true", False: "false"}
+
+
+def _array(values: tuple[int, ...]) -> str:
+    """The inside of the canonical array of the plain ints `values` (`"3,-1,12"`).
+
+    A bool would be spelled as an int: the caller checks the types first.
+    """
+    return ",".join(map(_INT_SPELLINGS.__getitem__, values))
+
+
+def _null_or(value: int | None) -> str:
+    return "null" if value is None else _INT_SPELLINGS[value]
+
+
+class _Spellings(dict[int | None, str]):
+    """The canonical text of the space objects with one `face_up` and `swallowed`, by card.
+
+    Filled as cards are met (at most 4096 kept); cards must be plain ints or None.
+    """
+
+    def __init__(self, face_up: bool, swallowed: bool) -> None:
+        super().__init__()
+        self.rest = f',"face_up":{_BOOL_SPELLING[face_up]},"swallowed":{_BOOL_SPELLING[swallowed]}}}'
+
+    def __missing__(self, card: int | None) -> str:
+        text = f'{{"card":{"null" if card is None else card}{self.rest}'
+        if len(self) < 4096:
+            self[card] = text
+        return text
+
+
+_SPELLINGS: Final = {(up, gone): _Spellings(up, gone) for up in (False, True) for gone in (False, True)}
+"""The spellings of space objects by (face up, swallowed), then by card."""
+_FACE_DOWN: Final = _SPELLINGS[False, False]
+_FACE_UP: Final = _SPELLINGS[True, False]
+
+
+def _space_spelling(card: int | None, face_up: bool, swallowed: bool) -> str:
+    """The canonical text of a space object (`card` a plain int or None, flags plain bools)."""
+    return _SPELLINGS[face_up, swallowed][card]
+
+
+_BOOL_TYPE: Final = frozenset({bool})
+
+
+def _grid_text(grid: Grid) -> str:
+    """The canonical text of a grid's array of space objects (see `_grid_body`)."""
+    cards, face_up, swallowed = grid.cards, grid.face_up, grid.swallowed
+    if not (_NULLABLE_INT.issuperset(map(type, cards)) and _BOOL_TYPE.issuperset(map(type, face_up))
+            and _BOOL_TYPE.issuperset(map(type, swallowed)) and len(cards) == len(face_up) == len(swallowed)):
+        raise _Unusual
+    return f"[{','.join(map(_space_spelling, cards, face_up, swallowed))}]"
+
+
+def _round_text(result: RoundResult) -> str:
+    """The canonical text of a round object of the history (see `_round_body`)."""
+    raw, scores, totals = result.raw_scores, result.scores, result.totals
+    if not (_INT.issuperset(map(type, chain(raw, scores, totals))) and type(result.round) is int
+            and type(result.turns) is int and type(result.closer) in _NULLABLE_INT
+            and type(result.penalized) is bool and type(result.capped) is bool):
+        raise _Unusual
+    return (f'{{"capped":{_BOOL_SPELLING[result.capped]},"closer":{_null_or(result.closer)},'
+            f'"grids":[{",".join(map(_grid_text, result.grids))}],'
+            f'"penalized":{_BOOL_SPELLING[result.penalized]},"raw_scores":[{_array(raw)}],'
+            f'"round":{_INT_SPELLINGS[result.round]},"scores":[{_array(scores)}],"totals":[{_array(totals)}],'
+            f'"turns":{_INT_SPELLINGS[result.turns]}}}')
+
+
+def _state_text(state: State) -> str:
+    """The canonical text of `state`'s document up to its variant, without the closing brace.
+
+    The same text as `_ENCODER.encode(_state_body(state))[:-1]`, written directly.
+    """
+    cards, draw_pile, discard_pile, totals, opening = (state.cards, state.draw_pile, state.discard_pile,
+                                                       state.totals, state.opening)
+    dealer = state.dealer
+    if not (_INT.issuperset(map(type, chain(cards, draw_pile, discard_pile, totals, *opening, *dealer.decks)))
+            and type(state.phase) is Phase and type(state.round) is int and type(state.turn) is int
+            and type(state.turns) is int
+            and type(state.seq) is int and type(dealer.position) is int
+            and type(state.drawn) in _NULLABLE_INT and type(state.closer) in _NULLABLE_INT):
+        raise _Unusual
+    players = len(totals)
+    cells = state.variant.cells
+    if len(cards) != players * cells:
+        raise _Unusual
+    up, gone = state.face_up, state.swallowed
+    seats = []
+    for p in range(players):
+        base = p * cells
+        seat_up = _bools(up >> base & ((1 << cells) - 1), cells)
+        seat_cards = cards[base:base + cells]
+        if gone >> base & ((1 << cells) - 1):
+            seat_gone = _bools(gone >> base & ((1 << cells) - 1), cells)
+            spaces = [_SWALLOWED_TEXT if g else (_FACE_UP if u else _FACE_DOWN)[c]
+                      for c, u, g in zip(seat_cards, seat_up, seat_gone, strict=True)]
+        else:
+            spaces = [(_FACE_UP if u else _FACE_DOWN)[c] for c, u in zip(seat_cards, seat_up, strict=True)]
+        seats.append(f"[{','.join(spaces)}]")
+    turn = state.turn
+    decks = ",".join(f"[{_array(order)}]" for order in dealer.decks)
+    flips = ",".join(f"[{_array(seat)}]" for seat in opening)
+    return (
+        f'{{"closer":{_null_or(state.closer)},"dealer":{{"decks":[{decks}],"position":{dealer.position},'
+        f'"seed":"{dealer.seed.hex()}"}},"discard_pile":[{_array(discard_pile)}],'
+        f'"draw_pile":[{_array(draw_pile)}],"drawn":{_null_or(state.drawn)},'
+        f'"format":"state","format_version":{FORMAT_VERSION},"grids":[{",".join(seats)}],'
+        f'"history":[{",".join(map(_round_text, state.history))}],"opening":[{flips}],'
+        f'"phase":"{_PHASE_SPELLING[state.phase]}","players":{players},"round":{state.round},'
+        f'"rules_version":"{_package.RULES_VERSION}","seq":{state.seq},"totals":[{_array(totals)}],'
+        f'"turn":{turn if turn >= 0 else "null"},'
+        f'"turns":{state.turns}'
+    )
 
 
 def state_hash(state: State) -> str:
@@ -1262,7 +1402,235 @@ def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> St
         ...
         abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
     """
-    return state_from_dict(_parse(data, max_bytes))
+    text = _text(data, max_bytes)
+    try:
+        return _read_canonical_state(text)
+    except Exception:  # not canonical, or a check failed: the general path says which, exactly
+        pass
+    return state_from_dict(_decode(text))
+
+
+# -- the fast path for canonical state text --------------------------------------------------
+#
+# Most state documents a server loads are ones this library wrote: canonical text. `json` would
+# build a dict per grid space only for `state_from_dict` to take it apart again. Instead,
+# `_read_canonical_state` cuts canonical text at its fixed keys and looks every space and number
+# up in tables of their canonical spellings. It reads a text only if the text is exactly the
+# canonical encoding of the values it found -- so `json` would have parsed it to the same
+# document -- and it checks those values with the same functions `state_from_dict` uses. Any
+# other text (another spelling, whitespace, a key out of order, a value it has no spelling for)
+# and any failed check raise, and `loads_state` loads the text the general way, which names the
+# exact problem. So the fast path changes the speed of loading, never its outcome.
+
+class _NotCanonical(ValueError):
+    """Internal: the text is not in the canonical form the fast path reads."""
+
+
+_STATE_LAYOUT: Final = (
+    '{"closer":', ',"dealer":{"decks":[', '],"position":', ',"seed":"', '"},"discard_pile":[',
+    '],"draw_pile":[', '],"drawn":', ',"format":"state","format_version":1,"grids":[', '],"history":[',
+    '],"opening":[', '],"phase":"', '","players":', ',"round":', ',"rules_version":"', '","seq":',
+    ',"totals":[', '],"turn":', ',"turns":', ',"variant":',
+)
+"""The text of a canonical state document around its values, in order (its keys are sorted)."""
+_ROUND_START: Final = '{"capped":'
+_ROUND_LAYOUT: Final = (
+    "", ',"closer":', ',"grids":[', '],"penalized":', ',"raw_scores":[', '],"round":', ',"scores":[',
+    '],"totals":[', '],"turns":',
+)
+"""The text of a canonical round object of the history around its values, after `{"capped":`."""
+_SIZED: Final[dict[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
+    layout: tuple((part, len(part)) for part in layout[1:])
+    for layout in (_STATE_LAYOUT, _ROUND_LAYOUT)
+}
+"""Each layout's parts after the first, with their lengths."""
+_INT_OF_TEXT: Final = {str(i): i for i in range(-512, 2048)}
+"""The canonical spellings of the integers a state mostly holds."""
+_CANONICAL_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
+"""A canonical JSON integer of at most 15 digits (so always within +-MAX_INT)."""
+_BOOL_OF_TEXT: Final = {"true": True, "false": False}
+_VARIANT_OF_TEXT: dict[str, Variant] = {}
+"""Variants read by the fast path, by the text of their object (at most 64)."""
+
+
+def _cut(text: str, layout: tuple[str, ...]) -> list[str]:
+    """The pieces of `text` between the parts of `layout`, then the rest after the last part.
+
+    Each part is found at its first occurrence after the previous one; pieces are not
+    checked here.
+    """
+    if not text.startswith(layout[0]):
+        raise _NotCanonical
+    pieces = []
+    start = len(layout[0])
+    for part, size in _SIZED[layout]:
+        end = text.find(part, start)
+        if end < 0:
+            raise _NotCanonical
+        pieces.append(text[start:end])
+        start = end + size
+    pieces.append(text[start:])
+    return pieces
+
+
+def _int_text(text: str) -> int:
+    """The integer of its canonical spelling (`"-12"`); `_NotCanonical` for anything else."""
+    value = _INT_OF_TEXT.get(text)
+    if value is None:
+        if _CANONICAL_INT.fullmatch(text) is None:
+            raise _NotCanonical
+        value = int(text)
+    return value
+
+
+def _opt_int_text(text: str) -> int | None:
+    """`None` for `"null"`, else [`_int_text`][]."""
+    return None if text == "null" else _int_text(text)
+
+
+def _ints_text(text: str) -> list[int]:
+    """The integers of the inside of a canonical array (`"3,-1,12"`; `""` for none)."""
+    if not text:
+        return []
+    parts = text.split(",")
+    try:  # one lookup per number at C speed; a number not in the table is spelled out below
+        return list(map(_INT_OF_TEXT.__getitem__, parts))
+    except KeyError:
+        return [_int_text(part) for part in parts]
+
+
+def _int_lists_text(text: str) -> list[list[int]]:
+    """The integer arrays of the inside of a canonical array of them (`"[1,2],[]"`; `""` for none)."""
+    if not text:
+        return []
+    if text[0] != "[" or text[-1] != "]":
+        raise _NotCanonical
+    return [_ints_text(part) for part in text[1:-1].split("],[")]
+
+
+def _space_tables(variant: Variant) -> tuple[dict[str, int | None], dict[str, str]]:
+    """Every canonical spelling of a state's space object of `variant`, without its braces.
+
+    Two tables, cached on the variant: the spelling's card (`None` when swallowed) and a
+    digit saying how the space lies: `"0"` face down, `"1"` face up, `"2"` swallowed. They
+    hold exactly the spaces `_read_grid` accepts: a card of the deck face up or down, or
+    a swallowed space with no card.
+    """
+    found: tuple[dict[str, int | None], dict[str, str]] | None = variant._memo.get("codec.spaces")
+    if found is None:
+        cards: dict[str, int | None] = {}
+        digits: dict[str, str] = {}
+        for value in sorted(_deck_values(variant)):
+            for face_up, digit in (("false", "0"), ("true", "1")):
+                spelling = f'"card":{value},"face_up":{face_up},"swallowed":false'
+                cards[spelling], digits[spelling] = value, digit
+        gone = '"card":null,"face_up":false,"swallowed":true'
+        cards[gone], digits[gone] = None, "2"
+        found = variant._memo["codec.spaces"] = (cards, digits)
+    return found
+
+
+def _grids_text(
+    text: str, variant: Variant, players: int, path: str
+) -> list[tuple[list[int | None], int, int]]:
+    """The grids of the inside of a canonical `grids` array (`[{space},...],[...]`) at `path`.
+
+    Per seat, as `_read_grid` gives them: the cards (`None` where swallowed) and the
+    masks of the face-up and the swallowed spaces; columns must be swallowed whole.
+    """
+    if not (text.startswith("[{") and text.endswith("}]")):
+        raise _NotCanonical
+    card_of, digit_of = _space_tables(variant)
+    seats = text[2:-2].split("}],[{")
+    if len(seats) != players:
+        raise _NotCanonical
+    out = []
+    for p, seat in enumerate(seats):
+        spaces = seat.split("},{")
+        if len(spaces) != variant.cells:
+            raise _NotCanonical
+        cards = list(map(card_of.__getitem__, spaces))
+        spaces.reverse()  # the last space is the highest bit
+        digits = "".join(map(digit_of.__getitem__, spaces))
+        if "2" in digits:
+            gone = int(digits.replace("1", "0").replace("2", "1"), 2)
+            _check_whole_columns(variant, gone, f"{path}/{p}")
+            out.append((cards, int(digits.replace("2", "0"), 2), gone))
+        else:
+            out.append((cards, int(digits, 2), 0))
+    return out
+
+
+def _variant_text_read(text: str) -> Variant:
+    """The variant of the text of the `variant` object of a state document (cached by text)."""
+    variant = _VARIANT_OF_TEXT.get(text)
+    if variant is None:
+        variant = _read_variant(_decode(text), "/variant")
+        if len(_VARIANT_OF_TEXT) >= 64:
+            _VARIANT_OF_TEXT.clear()
+        _VARIANT_OF_TEXT[text] = variant
+    return variant
+
+
+def _history_text(text: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    """The round history of the inside of a canonical `history` array (see `_read_history`)."""
+    if not text:
+        return ()
+    if not (text.startswith(_ROUND_START) and text.endswith("}")):
+        raise _NotCanonical
+    history: list[RoundResult] = []
+    totals = (0,) * players
+    for n, body in enumerate(text[len(_ROUND_START):-1].split("}," + _ROUND_START)):
+        path = f"/history/{n}"
+        (capped, closer, grids_text, penalized, raw, number, scores, round_totals,
+         turns) = _cut(body, _ROUND_LAYOUT)
+        _check_round_number(_int_text(number), path, n + 1)
+        grids: list[Grid] = []
+        raw_sums: list[int] = []
+        for p, seat in enumerate(_grids_text(grids_text, variant, players, f"{path}/grids")):
+            _add_final_grid(variant, *seat, f"{path}/grids/{p}", grids, raw_sums)
+        result = _round_result(
+            path, variant, players, n + 1, totals, grids, raw_sums, _opt_int_text(closer), _ints_text(raw),
+            _ints_text(scores), _BOOL_OF_TEXT[penalized], _BOOL_OF_TEXT[capped], _int_text(turns),
+            _ints_text(round_totals),
+        )
+        totals = result.totals
+        history.append(result)
+    return tuple(history)
+
+
+def _read_canonical_state(text: str) -> State:
+    """The state of canonical `state` document text, checked as `state_from_dict` checks it.
+
+    Raises (any exception) when the text is not canonical or a check fails: the caller
+    then loads the text the general way.
+    """
+    (closer, decks, position, seed, discard_pile, draw_pile, drawn, grids_text, history_text, opening,
+     phase_name, players_text, round_text, rules, seq, totals, turn, turns, rest) = _cut(text, _STATE_LAYOUT)
+    if not rest.endswith("}") or not _reads_rules_version(rules):
+        raise _NotCanonical
+    variant = _variant_text_read(rest[:-1])
+    players = _read_players(_int_text(players_text), variant)
+    phase = _read_phase(phase_name)
+    round_number = _int(_int_text(round_text), "/round", 1)
+    cells = variant.cells
+    cards: list[int] = []
+    in_play: list[int] = []
+    up = gone = 0
+    for p, (values, seat_up, seat_gone) in enumerate(_grids_text(grids_text, variant, players, "/grids")):
+        up |= seat_up << (p * cells)
+        gone |= seat_gone << (p * cells)
+        _add_cards(values, seat_gone, cards, in_play)
+    return _assemble_state(
+        variant, players, phase, round_number, cards, in_play, up, gone, tuple(_ints_text(draw_pile)),
+        tuple(_ints_text(discard_pile)), _opt_int(_opt_int_text(drawn), "/drawn"),
+        _seat(_opt_int_text(turn), "/turn", players), _seat(_opt_int_text(closer), "/closer", players),
+        _read_opening(_int_lists_text(opening), players), _int(_int_text(turns), "/turns", 0),
+        _ints(_ints_text(totals), "/totals", players, "totals (one per seat)"),
+        _history_text(history_text, variant, players),
+        _dealer(seed, _int_text(position), _int_lists_text(decks), "/dealer", variant),
+        _int(_int_text(seq), "/seq", 0),
+    )
 
 
 # -- views ---------------------------------------------------------------------------------
