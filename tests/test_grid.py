@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules import grid as grid_module
 from abyss_rules.grid import Geometry
 
 
@@ -122,3 +124,19 @@ def test_from_flat_unusual_arguments_keep_their_behaviour() -> None:
         ar.Grid.from_flat(1, 2, (7, 8, 9), 0, 0, 1)  # too few cards for seat 1
     with pytest.raises(ValueError):
         ar.Grid.from_flat(1, 2, (7, 8, 9, 10), 0, 0, -1)
+
+
+def test_fast_snapshots_are_frozen_grids_and_their_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grid_module, "_PARTS_LIMIT", 3)
+    geometry = Geometry.of(2, 2)
+    geometry._parts_of.clear()  # a cache: other tests' entries may be in it
+    cards = tuple(range(8))
+    seen = []
+    for up in range(16):
+        grid = ar.Grid.from_flat(2, 2, cards, up << 4, 0, 1, public=True)
+        assert type(grid) is ar.Grid and grid == _plain_from_flat(2, 2, cards, up << 4, 0, 1, True)
+        assert len(geometry._parts_of) <= 3
+        seen.append(grid)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        seen[0].cards = (1, 2, 3, 4)  # type: ignore[misc]
+    assert hash(seen[5]) == hash(_plain_from_flat(2, 2, cards, 5 << 4, 0, 1, True))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
+from typing import Any
 
 import attrs
 
@@ -249,12 +250,23 @@ class Grid:
 _Picker = Callable[[tuple[int | None, ...]], tuple[int | None, ...]]
 _NONE: tuple[None] = (None,)
 _new = object.__new__
-# A frozen attrs class refuses setattr; its slots' own descriptors store a value directly.
-_set_rows = Grid.__dict__["rows"].__set__
-_set_cols = Grid.__dict__["cols"].__set__
-_set_cards = Grid.__dict__["cards"].__set__
-_set_face_up = Grid.__dict__["face_up"].__set__
-_set_swallowed = Grid.__dict__["swallowed"].__set__
+
+
+class _Unfrozen(Grid):
+    """A `Grid` under construction: the same slots, and plain (fast) attribute stores.
+
+    `_snapshots` fills one, then turns it into a `Grid` by `__class__` assignment (the
+    layouts are the same: this class adds no slot).
+    """
+
+    __slots__ = ()
+    # Both, so that the type's setattr slot is the generic one that stores into slots directly.
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+_PARTS_LIMIT = 1 << 13
+"""Entries per shape in `Geometry._parts_of` (about 700 bytes each, with the last grid)."""
 
 
 class _Parts:
@@ -285,7 +297,7 @@ def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) ->
         shown = up if public else geometry.full_mask & ~gone
         found = _Parts(itemgetter(*[base + s if shown >> s & 1 else 0 for s in range(cells)]),
                        _flags(cells, up), _flags(cells, gone))
-        if len(geometry._parts_of) >= 1 << 16:  # bounded: start over (the masks in play come back)
+        if len(geometry._parts_of) >= _PARTS_LIMIT:  # bounded: start over (the masks in play come back)
             geometry._parts_of.clear()
         geometry._parts_of[key] = found
     return found
@@ -297,9 +309,11 @@ def _snapshots(
     """Seats `start` to `stop - 1`'s snapshots, as [`Grid.from_flat`][abyss_rules.Grid.from_flat] builds them.
 
     The fast way, without checks: `geometry` has at least two spaces and `cards` holds
-    every seat up to `stop - 1`. The pickers and flag tuples are cached per masks, so a
-    snapshot costs one `itemgetter` call and, unless it equals the last one built with
-    the same masks (grids are immutable: then that one is returned), a bare object.
+    every seat up to `stop - 1`. The pickers and flag tuples are cached per seat and masks,
+    so a snapshot costs one `itemgetter` call and, unless it shows the same cards as the
+    last one built with those masks (grids are immutable: then that one is returned), an
+    object filled as an `_Unfrozen` and turned into a `Grid`. The reuse test compares
+    the snapshot's own cards only: with `public`, never a face-down value.
 
     Examples:
         >>> g = Geometry.of(1, 2)
@@ -322,12 +336,13 @@ def _snapshots(
         shown = parts.picker(ext)
         grid = parts.last
         if grid is None or grid.cards != shown:
-            grid = _new(Grid)
-            _set_rows(grid, rows)
-            _set_cols(grid, cols)
-            _set_cards(grid, shown)
-            _set_face_up(grid, parts.face_up)
-            _set_swallowed(grid, parts.swallowed)
-            parts.last = grid
+            new: Any = _new(_Unfrozen)
+            new.rows = rows
+            new.cols = cols
+            new.cards = shown
+            new.face_up = parts.face_up
+            new.swallowed = parts.swallowed
+            new.__class__ = Grid
+            parts.last = grid = new
         out.append(grid)
     return tuple(out)
