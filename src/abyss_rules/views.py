@@ -173,28 +173,27 @@ def view(state: State, player: int | None = None) -> View:
         >>> spectator.viewer, spectator.legal_actions, spectator.discard_pile
         (None, (), (-1,))
     """
-    players = len(state.totals)
+    # One unpacking reads the state (as the rules do); the dealer (rule 8.2) is not kept.
+    v, phase, rnd, turn, cards, up, gone, pile, discard, drawn, closer, opening, turns, totals, history, \
+        _, seq = state
+    players = len(totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise IndexError(f"no seat {player!r} in a {players}-player game")
-    v = state.variant
-    phase = state.phase
-    turn = state.turn
-    grids = _public_grids(v, state.cards, state.face_up, state.swallowed, players)
+    grids = _public_grids(v, cards, up, gone, players)
     opener: int | None = None
     if phase is not _OPENING:
-        opener = _opener(v, state.opening, state.history, phase is _GAME_OVER)
+        opener = _opener(v, opening, history, phase is _GAME_OVER)
     mine: tuple[Action, ...] = ()
     if player is not None:
         if phase is _OPENING:
             mine = tuple([a for a in legal_actions(state) if a.player == player])
         elif player == turn:  # outside the opening, every legal action is the mover's
             mine = legal_actions(state)
-    # Every argument is a public fact (rule 8.1): the allow-list of this module.
+    # The allow-list (rule 8.1): every field is a public fact; of the draw pile, only its size.
     return _fast_view(
-        player, v, players, state.round, phase, turn if turn >= 0 else None, opener, grids,
-        state.opening, state.owing_flips if phase is _OPENING else (), state.discard_pile,
-        len(state.draw_pile), state.drawn, state.closer, state.turns, state.totals, state.history,
-        state.winners if phase is _GAME_OVER else (), state.seq, mine,
+        player, v, players, rnd, phase, turn if turn >= 0 else None, opener, grids, opening,
+        state.owing_flips if phase is _OPENING else (), discard, len(pile), drawn, closer, turns, totals,
+        history, state.winners if phase is _GAME_OVER else (), seq, mine,
     )
 
 
