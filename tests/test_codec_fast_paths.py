@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any
 
+import attrs
 import pytest
 from tests.builders import tiny
 from tests.test_codec import TAMPERING, canonical, drawn_state, random_game, second_round_state
@@ -288,3 +289,28 @@ def test_loading_canonical_text_needs_no_json_parse(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(codec, "_decode", refuse)
     assert ar.loads_state(text) == drawn_state()
     assert ar.loads_state(json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")).encode())
+
+
+# -- views -----------------------------------------------------------------------------------
+
+@pytest.mark.rule("8.1", "8.2", "8.3")
+def test_the_direct_writer_spells_every_view_as_json_does() -> None:
+    for state in whole_games()[::3]:
+        for viewer in (None, *range(state.players)):
+            v = ar.view(state, viewer)
+            text = ar.dumps_view(v)
+            assert text == codec.canonical_json(ar.view_to_dict(v))
+            assert text == codec._view_text(v)  # written directly, no fallback
+
+
+def test_hand_made_view_values_are_written_by_json() -> None:
+    v = ar.view(second_round_state(), 0)
+    odd = attrs.evolve(v, discard_pile=(True, *v.discard_pile[1:]), turn=False)
+    with pytest.raises(ValueError):
+        codec._view_text(odd)
+    assert ar.dumps_view(odd) == codec.canonical_json(ar.view_to_dict(odd))
+    assert '"discard_pile":[true' in ar.dumps_view(odd)
+    with pytest.raises(TypeError, match="no floats"):  # as before: a canonical document holds no floats
+        ar.dumps_view(attrs.evolve(v, totals=(0.5, *v.totals[1:])))
+    with pytest.raises(TypeError, match="expected a View"):
+        ar.dumps_view(second_round_state())  # type: ignore[arg-type]
