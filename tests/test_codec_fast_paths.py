@@ -337,3 +337,19 @@ def test_hand_made_view_values_are_written_by_json() -> None:
         ar.dumps_view(attrs.evolve(v, totals=(0.5, *v.totals[1:])))
     with pytest.raises(TypeError, match="expected a View"):
         ar.dumps_view(second_round_state())  # type: ignore[arg-type]
+
+
+# -- the fast reader's pieces ----------------------------------------------------------------
+
+def test_a_history_read_once_is_reused_only_for_the_same_variant_and_players() -> None:
+    state = next(s for s in random_game(ar.Variant.standard(), 2, 1) if len(s.history) == 1)
+    text = ar.dumps_state(state)
+    piece = text[text.index('"history":[') + len('"history":['):text.index('],"opening":[')]
+    codec._HISTORIES.clear()
+    first = codec._history_text(piece, state.variant, 2)
+    assert first == state.history and codec._history_text(piece, state.variant, 2) is first
+    with pytest.raises(ValueError):  # checked again for another number of players
+        codec._history_text(piece, state.variant, 3)
+    other = state.variant.replace(closer_multiplier=3)
+    again = outcome(lambda t: codec._history_text(t, other, 2), piece)
+    assert again[0] == "error" or again[1] is not first

@@ -1053,15 +1053,10 @@ class _Spellings(dict[int | None, str]):
         return text
 
 
-_SPELLINGS: Final = {(up, gone): _Spellings(up, gone) for up in (False, True) for gone in (False, True)}
-"""The spellings of space objects by (face up, swallowed), then by card."""
-_FACE_DOWN: Final = _SPELLINGS[False, False]
-_FACE_UP: Final = _SPELLINGS[True, False]
-
-
-def _space_spelling(card: int | None, face_up: bool, swallowed: bool) -> str:
-    """The canonical text of a space object (`card` a plain int or None, flags plain bools)."""
-    return _SPELLINGS[face_up, swallowed][card]
+_SPELLINGS: Final = tuple(_Spellings(up, gone) for gone in (False, True) for up in (False, True))
+"""The spellings of space objects by `face_up + 2 * swallowed`, then by card."""
+_FACE_DOWN: Final = _SPELLINGS[0]
+_FACE_UP: Final = _SPELLINGS[1]
 
 
 _BOOL_TYPE: Final = frozenset({bool})
@@ -1073,11 +1068,32 @@ def _grid_text(grid: Grid) -> str:
     if not (_NULLABLE_INT.issuperset(map(type, cards)) and _BOOL_TYPE.issuperset(map(type, face_up))
             and _BOOL_TYPE.issuperset(map(type, swallowed)) and len(cards) == len(face_up) == len(swallowed)):
         raise _Unusual
-    return f"[{','.join(map(_space_spelling, cards, face_up, swallowed))}]"
+    spaces = [_SPELLINGS[up + 2 * gone][card]
+              for card, up, gone in zip(cards, face_up, swallowed, strict=True)]
+    return f"[{','.join(spaces)}]"
 
 
 def _round_text(result: RoundResult) -> str:
-    """The canonical text of a round object of the history (see `_round_body`)."""
+    """The canonical text of a round object of the history (see `_round_body`).
+
+    The states of a game share their finished rounds, so the texts of the last rounds written
+    are kept by the identity of their (immutable) `RoundResult`, which the cache holds alive.
+    """
+    known = _ROUND_TEXTS.get(id(result))
+    if known is not None and known[0] is result:
+        return known[1]
+    text = _spell_round(result)
+    if len(_ROUND_TEXTS) >= 64:
+        _ROUND_TEXTS.clear()
+    _ROUND_TEXTS[id(result)] = (result, text)
+    return text
+
+
+_ROUND_TEXTS: dict[int, tuple[RoundResult, str]] = {}
+
+
+def _spell_round(result: RoundResult) -> str:
+    """The canonical text of a round object of the history, spelled."""
     raw, scores, totals = result.raw_scores, result.scores, result.totals
     if not (_INT.issuperset(map(type, chain(raw, scores, totals))) and type(result.round) is int
             and type(result.turns) is int and type(result.closer) in _NULLABLE_INT
@@ -1574,9 +1590,29 @@ def _variant_text_read(text: str) -> Variant:
 
 
 def _history_text(text: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
-    """The round history of the inside of a canonical `history` array (see `_read_history`)."""
+    """The round history of the inside of a canonical `history` array (see `_read_history`).
+
+    Every state of a round holds the same history, so the last histories read are kept by
+    their text (with the variant and number of players they were checked for).
+    """
     if not text:
         return ()
+    known = _HISTORIES.get(text)
+    if known is not None and known[0] is variant and known[1] == players:
+        return known[2]
+    history = _read_history_text(text, variant, players)
+    if len(_HISTORIES) >= 16:
+        _HISTORIES.clear()
+    _HISTORIES[text] = (variant, players, history)
+    return history
+
+
+_HISTORIES: dict[str, tuple[Variant, int, tuple[RoundResult, ...]]] = {}
+"""The last histories read by the fast path: text -> (variant, players, history)."""
+
+
+def _read_history_text(text: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    """The round history of the inside of a canonical `history` array, read and checked."""
     if not (text.startswith(_ROUND_START) and text.endswith("}")):
         raise _NotCanonical
     history: list[RoundResult] = []
