@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from tests.builders import hand_built, open_round, play, rule_error, stacked, tiny
@@ -146,3 +147,18 @@ def test_legal_actions_match_the_reference_and_check_and_apply() -> None:
                 rule_error(state, action)  # apply raises what check reports; state unchanged
     assert phases == set(ar.Phase)
     assert len(SAMPLES) > 40
+
+
+@pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
+def test_legal_actions_of_something_that_is_not_a_state(thing: Any) -> None:
+    with pytest.raises(ar.MalformedActionError) as caught:
+        ar.legal_actions(thing)
+    assert (caught.value.code, caught.value.rule) == ("invalid_state", None)
+    assert "legal_actions() needs a State" in str(caught.value)
+
+
+def test_legal_actions_of_a_plain_tuple_of_a_state_is_refused() -> None:
+    state = ar.new_game(players=2, seed=1)
+    with pytest.raises(ar.MalformedActionError) as caught:
+        ar.legal_actions(tuple(state))  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_state"

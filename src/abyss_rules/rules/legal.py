@@ -22,6 +22,7 @@ from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..config import Variant
 from ..grid import Geometry
 from ..state import Phase, State
+from .illegal import not_a_state
 
 __all__ = ["legal_actions"]
 
@@ -87,33 +88,30 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
     return seats
 
 
-def _player_actions(s: State) -> Actions:
-    """The legal actions of the turn or drawn phase, cached per seat by grid masks and pile flags."""
-    v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = s
+def _tables(v: Variant) -> tuple[int, int, tuple[_Seat, ...]]:
+    """`(cells, full_mask, seats)` of `v`, cached in the variant: what the hot path reads."""
     g = v._geometry
-    cells = g.cells
-    full = g.full_mask
-    base = p * cells
-    gone = gone >> base & full
-    down = full & ~(up >> base | gone)
-    seat = (v._memo.get("seats") or _seats(v))[p]
-    if phase is _TURN:
-        key = ((down << cells | gone) << 3 | (4 if pile or len(discard) >= 2 else 0)
-               | (2 if discard else 0) | v.flip_turn)
-        found = seat.turn_cache.get(key)
-        if found is None:
-            found = seat.takes.on(full & ~gone) if discard else ()
-            if key & 4:
-                found += seat.draw
-            if v.flip_turn:
-                found += seat.flips.on(down)
-            _store(seat.turn_cache, key, found)
-        return found
-    key = down << cells | gone
-    found = seat.drawn_cache.get(key)
-    if found is None:
-        found = seat.places.on(full & ~gone) + seat.discards.on(down)
-        _store(seat.drawn_cache, key, found)
+    tables = v._memo["legal"] = (g.cells, g.full_mask, _seats(v))
+    return tables
+
+
+def _turn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
+    """The turn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
+    full = v._geometry.full_mask
+    found = seat.takes.on(full & ~gone) if key & 2 else ()
+    if key & 4:
+        found += seat.draw
+    if v.flip_turn:
+        found += seat.flips.on(down)
+    _store(seat.turn_cache, key, found)
+    return found
+
+
+def _drawn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
+    """The drawn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
+    full = v._geometry.full_mask
+    found = seat.places.on(full & ~gone) + seat.discards.on(down)
+    _store(seat.drawn_cache, key, found)
     return found
 
 
@@ -143,6 +141,10 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     5.4, 7.5). The canonical order is that of spec section 3: by seat, kind and
     space index; `()` once the game is over.
 
+    Raises:
+        MalformedActionError: `state` is not a [`State`][abyss_rules.State] (code
+            `invalid_state`).
+
     Examples:
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=1)
@@ -151,9 +153,22 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         >>> ar.legal_actions(state)[0]
         Flip(player=0, row=0, col=0)
     """
-    phase = state.phase
+    if type(state) is not State:
+        raise not_a_state("legal_actions", state)
+    # The hot path: a cache lookup keyed by the player's face-down and swallowed spaces.
+    v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = state
     if phase is _TURN or phase is _DRAWN:
-        return _player_actions(state)
+        cells, full, seats = v._memo.get("legal") or _tables(v)
+        base = p * cells
+        gone = gone >> base & full
+        down = full & ~(up >> base | gone)
+        seat = seats[p]
+        if phase is _TURN:
+            key = ((down << cells | gone) << 3 | (4 if pile or len(discard) >= 2 else 0)
+                   | (2 if discard else 0) | v.flip_turn)
+            return seat.turn_cache.get(key) or _turn_actions(seat, v, key, down, gone)
+        key = down << cells | gone
+        return seat.drawn_cache.get(key) or _drawn_actions(seat, v, key, down, gone)
     if phase is _OPENING:
         return _opening_actions(state)
     return ()
