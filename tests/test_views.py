@@ -197,3 +197,11 @@ def test_the_grid_memo_follows_the_masks_of_the_same_cards() -> None:
     assert ar.view(after, 0).grids[0].cards == (1, None, None, None)
     assert ar.view(after, 1).grids == ar.view(after, 0).grids
     assert ar.view(state, 1).grids[0].cards == (None,) * 4
+
+
+@pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
+def test_view_of_something_that_is_not_a_state(thing: Any) -> None:
+    with pytest.raises(ar.MalformedActionError) as caught:
+        ar.view(thing, 0)
+    assert caught.value.code == "invalid_state"
+    assert "view() needs a State" in str(caught.value)

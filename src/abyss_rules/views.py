@@ -29,6 +29,7 @@ import attrs
 from .actions import Action
 from .config import Variant
 from .grid import Geometry, Grid, _snapshots
+from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import Phase, RoundResult, State
@@ -163,6 +164,7 @@ def view(state: State, player: int | None = None) -> View:
 
     Raises:
         IndexError: `player` is not a seat of the game.
+        MalformedActionError: `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -173,6 +175,8 @@ def view(state: State, player: int | None = None) -> View:
         >>> spectator.viewer, spectator.legal_actions, spectator.discard_pile
         (None, (), (-1,))
     """
+    if type(state) is not State:
+        raise not_a_state("view", state)
     # One unpacking reads the state (as the rules do); the dealer (rule 8.2) is not kept.
     v, phase, rnd, turn, cards, up, gone, pile, discard, drawn, closer, opening, turns, totals, history, \
         _, seq = state
