@@ -39,9 +39,10 @@ def take_discard(s: State, a: TakeDiscard) -> State:
         raise rejection(s, a) from None
     if gone >> i & 1:
         raise rejection(s, a)
-    replaced = cards[i]
-    return end_turn(s, player, i, cards[:i] + (discard[0],) + cards[i + 1:], up | 1 << i,
-                    (replaced,) + discard[1:])
+    grid = list(cards)
+    replaced = grid[i]
+    grid[i] = discard[0]
+    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard[1:])
 
 
 def draw(s: State, a: Draw) -> State:
@@ -77,9 +78,10 @@ def place_drawn(s: State, a: PlaceDrawn) -> State:
         raise rejection(s, a) from None
     if gone >> i & 1:
         raise rejection(s, a)
-    replaced = cards[i]
-    return end_turn(s, player, i, cards[:i] + (drawn,) + cards[i + 1:], up | 1 << i,
-                    (replaced,) + discard)
+    grid = list(cards)
+    replaced = grid[i]
+    grid[i] = drawn
+    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard)
 
 
 def discard_drawn(s: State, a: DiscardDrawn) -> State:
