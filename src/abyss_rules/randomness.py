@@ -26,7 +26,7 @@ Examples:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import mod
 from struct import Struct
 from typing import Final, TypeVar
@@ -202,8 +202,10 @@ def shuffled(seed: bytes, position: int, items: Sequence[T]) -> tuple[tuple[T, .
     stream = _words_from(seed, first_block, skip + n - 1)[skip:skip + n - 1]
     lowest_limit, moduli = _tables(n)
     if max(stream) < lowest_limit:
-        for i, j in zip(range(n - 1, 0, -1), map(mod, stream, moduli), strict=True):
+        i = n - 1
+        for j in map(mod, stream, moduli):  # n - 1 draws, for i = n - 1 down to 1
             cards[i], cards[j] = cards[j], cards[i]
+            i -= 1
         return tuple(cards), position + n - 1
     return _shuffle_with_rejections(seed, position, cards)
 
@@ -234,4 +236,15 @@ def _words_from(seed: bytes, block: int, count: int) -> list[int]:
     """At least `count` words, from the start of `block` on, in whole blocks."""
     blocks = range(block, block - (-count // _WORDS_PER_BLOCK))
     data = b"".join([_digest(seed, b) for b in blocks])
-    return list(Struct(f">{len(blocks) * _WORDS_PER_BLOCK}I").unpack(data))
+    return list(_unpacker(len(blocks) * _WORDS_PER_BLOCK)(data))
+
+
+def _unpacker(words: int) -> Callable[[bytes], tuple[int, ...]]:
+    """The big-endian unpacking of `words` 32-bit words (cached by size)."""
+    found = _UNPACKERS.get(words)
+    if found is None:
+        found = _UNPACKERS[words] = Struct(f">{words}I").unpack
+    return found
+
+
+_UNPACKERS: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
