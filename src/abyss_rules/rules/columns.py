@@ -77,14 +77,7 @@ def swallow_complete_columns(
         >>> swallow_complete_columns(Geometry.of(2, 1), 2, (1, 2, 5, 5), 0b1111, 0, (9,))
         ((1, 2, 0, 0), 3, 12, (5, 5, 9))
     """
-    cells, cols, masks = geometry.cells, geometry.cols, geometry.column_masks
     for player in range(players):
-        base = player * cells
-        for col in range(cols):
-            # The test of swallow_column, inline: most columns do not match.
-            mask = masks[col] << base
-            if up & mask == mask:
-                column = cards[base + col:base + cells:cols]
-                if column.count(column[0]) == len(column):
-                    cards, up, gone, discard = swallow_column(geometry, player, col, cards, up, gone, discard)
+        for col in range(geometry.cols):
+            cards, up, gone, discard = swallow_column(geometry, player, col, cards, up, gone, discard)
     return cards, up, gone, discard

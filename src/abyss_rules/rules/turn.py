@@ -134,9 +134,7 @@ def opening_flip(s: State, player: int, i: int) -> State:
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
     col = g.column_of[i - player * g.cells]
-    mask = g.column_masks[col] << (player * g.cells)
-    if up & mask == mask:
-        cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
+    cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
     if sum(map(len, opening)) == v.initial_flips * len(opening):
         phase, turn = _TURN, choose_opener(v, opening, s.history)
     else:
@@ -165,8 +163,8 @@ def end_turn(
     if up & column == column:  # the column is all face up: swallow it if its cards are equal
         g = v._geometry
         base = player * g.cells
-        col = i - base
-        col = g.column_of[col]
+        col = g.column_of[i - base]
+        # swallow_column tests this too; testing here first saves a call on most turns.
         values = cards[base + col:base + g.cells:g.cols]
         if values.count(values[0]) == len(values):
             cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
