@@ -28,7 +28,7 @@ import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Geometry, Grid, _snapshots
+from .grid import Geometry, Grid, _snapshots, _unfrozen
 from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
@@ -268,17 +268,8 @@ def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[Rou
     return opener
 
 
-class _Unfrozen(View):
-    """A `View` under construction: the same slots, and plain (fast) attribute stores.
-
-    [`_fast_view`][abyss_rules.views._fast_view] fills one, then turns it into a `View` by
-    `__class__` assignment (the layouts are the same: this class adds no slot).
-    """
-
-    __slots__ = ()
-    # Both, so that the type's setattr slot is the generic one that stores into slots directly.
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
+_Unfrozen = _unfrozen(View)
+"""A `View` under construction (see `grid._unfrozen`)."""
 
 
 _new = object.__new__
