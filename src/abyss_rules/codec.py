@@ -1461,11 +1461,11 @@ _SIZED: Final[dict[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
     for layout in (_STATE_LAYOUT, _ROUND_LAYOUT)
 }
 """Each layout's parts after the first, with their lengths."""
-_INT_OF_TEXT: Final = {str(i): i for i in range(-512, 2048)}
-"""The canonical spellings of the integers a state mostly holds."""
+_INT_OF_TEXT: Final = {text: int(text) for text in _INT_SPELLINGS}
+"""The integers a state mostly holds, by their canonical spelling (the writer's table, inverted)."""
 _CANONICAL_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
 """A canonical JSON integer of at most 15 digits (so always within +-MAX_INT)."""
-_BOOL_OF_TEXT: Final = {"true": True, "false": False}
+_BOOL_OF_TEXT: Final = {text: value for value, text in _BOOL_SPELLING.items()}
 _VARIANT_OF_TEXT: dict[str, Variant] = {}
 """Variants read by the fast path, by the text of their object (at most 64)."""
 
@@ -1537,11 +1537,12 @@ def _space_tables(variant: Variant) -> tuple[dict[str, int | None], dict[str, st
     if found is None:
         cards: dict[str, int | None] = {}
         digits: dict[str, str] = {}
+        # The writer's spellings (`_FACE_DOWN`, `_FACE_UP`, `_SWALLOWED_TEXT`), without braces.
         for value in sorted(_deck_values(variant)):
-            for face_up, digit in (("false", "0"), ("true", "1")):
-                spelling = f'"card":{value},"face_up":{face_up},"swallowed":false'
+            for spellings, digit in ((_FACE_DOWN, "0"), (_FACE_UP, "1")):
+                spelling = spellings[value][1:-1]
                 cards[spelling], digits[spelling] = value, digit
-        gone = '"card":null,"face_up":false,"swallowed":true'
+        gone = _SWALLOWED_TEXT[1:-1]
         cards[gone], digits[gone] = None, "2"
         found = variant._memo["codec.spaces"] = (cards, digits)
     return found
