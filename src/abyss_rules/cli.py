@@ -510,6 +510,10 @@ def _add_variant_args(p: argparse.ArgumentParser) -> None:
                         "--set flip_turn=false); repeatable (rule 10.1)")
 
 
+def _add_width_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+
+
 def _variant(args: argparse.Namespace) -> Variant:
     v = Variant.presets()[args.variant]
     if args.changes:
@@ -1048,7 +1052,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--record", metavar="FILE", default=None,
                       help="also write the game's record (a JSON record document) to FILE, for replay")
-    demo.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+    _add_width_arg(demo)
     demo.set_defaults(handler=_cmd_demo)
 
     play = sub.add_parser("play", help="play a game against bots in the terminal",
@@ -1066,7 +1070,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write the game's record (a JSON record document) to FILE when it stops, "
                            "for replay")
     _add_variant_args(play)
-    play.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+    _add_width_arg(play)
     play.set_defaults(handler=_cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game record, told turn by turn",
@@ -1078,7 +1082,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--step", action="store_true",
                     help="stop after every turn: Enter goes on, q stops (RECORD must be a file)")
     rp.add_argument("--quiet", action="store_true", help="print only the result and the final hash")
-    rp.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+    _add_width_arg(rp)
     rp.set_defaults(handler=_cmd_replay)
 
     va = sub.add_parser("validate", help="say whether an action is legal in a state (JSON verdict)",
