@@ -100,8 +100,14 @@ def new_game(request: dict[str, Any]) -> ar.State:
         raise SetupError(error.code) from None
 
 
-def make_action(data: Any) -> ar.Action:
-    """An engine action from its JSON form; raises :class:`~abyss_rules.MalformedActionError`."""
+def make_action(data: Any, variant: ar.Variant) -> ar.Action:
+    """An engine action from its JSON form; raises :class:`~abyss_rules.MalformedActionError`,
+    or :class:`~abyss_rules.ActionIndexError` for an action given by an index that names none."""
+    if isinstance(data, dict) and data.get("kind") == "index":
+        missing = [name for name in ("player", "index") if name not in data]
+        if missing:
+            raise ar.MalformedActionError(f"index without {', '.join(missing)}")
+        return ar.ActionSpace(variant).action(data["index"], data["player"])
     if not isinstance(data, dict) or data.get("kind") not in _ACTIONS:
         raise ar.MalformedActionError(f"not an action: {data!r}")
     cls = _ACTIONS[data["kind"]]
@@ -215,6 +221,10 @@ FACTS: dict[str, Callable[[ar.State], Any]] = {
     "winners": lambda s: list(s.winners),
     "game_over": lambda s: s.is_over,
     "view": public_view,
+    "action_space_size": lambda s: ar.ActionSpace(s.variant).size,
+    "action_layout_version": lambda s: ar.ACTION_LAYOUT_VERSION,
+    "legal_indices": lambda s: {str(p): list(ar.ActionSpace(s.variant).legal_indices(s, p))
+                                for p in range(s.players)},
 }
 """How each fact of the protocol is read from a state."""
 
@@ -238,7 +248,7 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
         error_code: str | None = None
         if "action" in step:
             try:
-                state = ar.apply(state, make_action(step["action"]))
+                state = ar.apply(state, make_action(step["action"], state.variant))
             except ar.AbyssError as error:
                 error_code = error.code
         results.append({"error": error_code, "facts": observe(state, step.get("observe", []))})

@@ -35,7 +35,7 @@ RULES_VERSION = "1.0.0"
 """The version of ``spec/rules.md`` the cases check."""
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 """The case files shipped with the spec."""
-PER_SEAT = ("grids", "face_up", "swallowed")
+PER_SEAT = ("grids", "face_up", "swallowed", "legal_indices")
 """Facts given per seat: an expectation may list only some seats."""
 
 

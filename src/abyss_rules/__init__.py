@@ -23,6 +23,7 @@ Examples:
 
 from __future__ import annotations
 
+from .action_space import ACTION_LAYOUT_VERSION, ActionSpace
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .cards import STANDARD_DECK
 from .codec import (
@@ -52,6 +53,7 @@ from .config import Opener, Variant
 from .errors import (
     RULE_OF_CODE,
     AbyssError,
+    ActionIndexError,
     Code,
     ConfigError,
     IllegalActionError,
@@ -76,6 +78,7 @@ RULES_VERSION = "1.0.0"
 """The version of `spec/rules.md` (its `rules_version` line) this engine implements."""
 
 __all__ = [
+    "ACTION_LAYOUT_VERSION",
     "ACTION_TYPES",
     "FORMAT_VERSION",
     "RULES_VERSION",
@@ -84,6 +87,8 @@ __all__ = [
     "AbyssError",
     "Accepted",
     "Action",
+    "ActionIndexError",
+    "ActionSpace",
     "Code",
     "ConfigError",
     "Dealer",

@@ -26,6 +26,7 @@ from typing import Final
 __all__ = [
     "RULE_OF_CODE",
     "AbyssError",
+    "ActionIndexError",
     "Code",
     "ConfigError",
     "IllegalActionError",
@@ -61,6 +62,8 @@ class Code(StrEnum):
     NO_FLIPS_OWED = "no_flips_owed"
     DISCARD_EMPTY = "discard_empty"
     ILLEGAL_ACTION = "illegal_action"
+    # Action indices (ActionIndexError; abyss_rules.action_space, abyss_rules.batch)
+    NO_SUCH_ACTION_INDEX = "no_such_action_index"
     # Malformed actions (MalformedActionError)
     MALFORMED_ACTION = "malformed_action"
     INVALID_STATE = "invalid_state"
@@ -113,6 +116,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.NO_FLIPS_OWED: "2.2",
     Code.DISCARD_EMPTY: "3.3",
     Code.ILLEGAL_ACTION: "3.2",
+    Code.NO_SUCH_ACTION_INDEX: "11.2",
     Code.MALFORMED_ACTION: None,
     Code.INVALID_STATE: None,
     Code.INVALID_VARIANT: "10.3",
@@ -212,6 +216,24 @@ class IllegalActionError(AbyssError, ValueError):
         ... except ar.IllegalActionError as error:
         ...     print(error)
         [wrong_phase] the round is in its opening: only opening flips are legal, seat 0 cannot draw (rule 3.2)
+    """
+
+
+class ActionIndexError(AbyssError, ValueError):
+    """An action index that names no action, or an action that has no index (spec section 11;
+    also a `ValueError`).
+
+    Raised by [`ActionSpace`][abyss_rules.ActionSpace]: code `no_such_action_index` for an
+    index outside `[0, size)` (rule 11.2), `no_such_space` for an action whose space is not on
+    the grid, `no_such_player` for a seat the variant or the game does not have.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.ActionSpace(ar.Variant.standard()).action(-1, player=0)
+        ... except ar.ActionIndexError as error:
+        ...     print(error.code, error.rule)
+        no_such_action_index 11.2
     """
 
 
