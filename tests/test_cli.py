@@ -256,7 +256,7 @@ def test_an_engine_error_during_a_command_exits_1_with_its_code(monkeypatch: pyt
     def stalled(*args: object, **kwargs: object) -> None:
         raise SimulationError(Code.GAME_TOO_LONG, "the game did not end within 10 actions")
 
-    monkeypatch.setattr(cli, "play_game", stalled)
+    monkeypatch.setattr(cli.commands, "play_game", stalled)  # demo runs in cli/commands.py
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(["demo", "--seed", "1"], stdout=out, stderr=err)
     assert status == cli.EXIT_NO == 1

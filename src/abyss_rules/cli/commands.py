@@ -1,0 +1,207 @@
+"""The handlers of `demo`, `replay`, `validate` and `schema`.
+
+Each `_cmd_NAME(args, out)` runs one subcommand of [`build_parser`][abyss_rules.cli.build_parser]
+and returns its exit status; `play` and `simulate` have modules of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import secrets
+from typing import Any, TextIO
+
+from ..actions import Draw
+from ..codec import MAX_DOCUMENT_BYTES, DecodeError, state_from_dict, state_hash
+from ..errors import AbyssError, Code
+from ..records import Record, ReplayError
+from ..server import Verdict, validate
+from ..simulation import play_game
+from ..state import Phase
+from .narration import Narrator, _a, _seat_label, _variant_summary, _winners_line, narrate
+from .options import (
+    EXIT_BAD_INPUT,
+    EXIT_NO,
+    EXIT_OK,
+    _BadInput,
+    _bot_names,
+    _read_text,
+    _UsageError,
+    _variant,
+    _write_record,
+)
+
+
+def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    v = _variant(args)
+    names = _bot_names(args.bots, v)
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
+    result = play_game(names, v, seed, keep_states=not args.quiet)
+    if args.record is not None:
+        _write_record(args.record, Record.start(len(names), v, seed).with_actions(*result.actions))
+    if args.quiet:
+        print(_winners_line(result.final, result.bots), file=out)
+        return EXIT_OK
+    print("Abyss: a game between built-in bots", file=out)
+    print("  " + "   ".join(_seat_label(p, names) for p in range(len(names))), file=out)
+    print(f"  variant: {_variant_summary(v)}; seed: {seed}", file=out)
+    again = ["python -m abyss_rules demo", "--seed", str(seed), "--variant", args.variant,
+             *[f"--set {k}={json.dumps(val)}" for k, val in args.changes], "--bots", *names]
+    print(f"  to watch this game again: {' '.join(again)}", file=out)
+    print("  spaces are (row,col), counted from 0; ?? is a face-down card; a blank column was swallowed",
+          file=out)
+    narrate(result, out, width=args.width)
+    return EXIT_OK
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    stdin: TextIO = args.stdin
+    if args.step and args.file == "-":
+        raise _UsageError("--step reads Enter from standard input: give the record as a file")
+    text = _read_text(args.file, stdin)
+    try:
+        record = Record.from_json(text, verify=False)
+    except DecodeError as error:
+        raise _BadInput(f"{args.file} is not a record document: {error}", error) from None
+    if record.is_redacted:
+        raise ReplayError(Code.RECORD_REDACTED, "the record is redacted (it has no seed): its cards are "
+                                                "unknown, so it cannot be replayed", "/seed")
+    narrator = Narrator(io.StringIO() if args.quiet else out, None, width=args.width)
+    narrator.say(f"Replay of a record: {record.players} players, variant {_variant_summary(record.variant)}, "
+                 f"{len(record.actions)} actions")
+    states = record.states()
+    before = next(states)
+    narrator.round_start(before)
+    if before.phase is not Phase.OPENING:
+        narrator.opening_done(before)
+    for index, action in enumerate(record.actions):
+        try:
+            after = next(states)
+        except ReplayError:  # replay_failed: an illegal action; tell a pending draw first
+            if before.phase is Phase.DRAWN:
+                narrator.say(f"      (seat {before.turn} drew {_a(before.drawn)})")
+            raise
+        narrator.action(before, action, after)
+        before = after
+        if args.step and not isinstance(action, Draw) and index + 1 < len(record.actions):
+            out.write("  [Enter: next, q: stop] ")
+            out.flush()
+            answer = stdin.readline()
+            if not answer or answer.strip().lower() in ("q", "quit"):
+                narrator.say("Replay stopped.")
+                return EXIT_OK
+    final = before
+    if record.final_hash is not None and state_hash(final) != record.final_hash:
+        raise ReplayError(Code.REPLAY_MISMATCH, "the replayed final state does not have the recorded hash",
+                          "/final_hash")
+    if not final.is_over:
+        narrator.say(f"The record ends here: round {final.round}, phase {final.phase.value}"
+                     + (f", seat {final.turn} to play" if final.turn >= 0 else "") + ".")
+    summary = _winners_line(final, None) if final.is_over else \
+        f"Replayed {len(record.actions)} actions; the game is not over."
+    if args.quiet:
+        print(summary, file=out)
+    print(f"Final state hash: {state_hash(final)}" + (" (matches the record)" if record.final_hash else ""),
+          file=out)
+    return EXIT_OK
+
+
+def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    stdin: TextIO = args.stdin
+    if [args.state, args.action].count("-") > 1:
+        raise _UsageError("only one of STATE and ACTION can be read from standard input ('-')")
+    if args.notation is not None and args.action is not None:
+        raise _UsageError("give the action as ACTION or as --notation, not both")
+    if args.state is not None and args.action is None and args.notation is None:
+        raise _UsageError("give the action: ACTION (a file, or '-') or --notation TEXT")
+    try:
+        if args.state is None:
+            if args.notation is not None:
+                raise _UsageError("--notation needs a STATE file")
+            pair = _parse_pair(_read_text("-", stdin))
+            state_doc, action = pair["state"], pair["action"]
+        else:
+            state_doc = _parse_document(_read_text(args.state, stdin), args.state)
+            action = args.notation if args.notation is not None else _read_text(args.action, stdin)
+        try:
+            state = state_from_dict(state_doc)
+        except DecodeError as error:
+            raise _BadInput(f"the state is not a valid state document: {error}", error) from None
+    except _BadInput as bad:
+        problem = bad.error or AbyssError(Code.UNREADABLE_INPUT, str(bad))
+        print(Verdict.from_error(problem, None).to_json(), file=out)
+        print(f"abyss-rules: error: {bad}", file=args.stderr)
+        return EXIT_BAD_INPUT
+    verdict = validate(state, action, seq=args.seq, player=args.player, require_seq=args.require_seq)
+    print(verdict.to_json(), file=out)
+    return EXIT_OK if verdict.legal else EXIT_NO
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate field {key!r}")
+        out[key] = value
+    return out
+
+
+def _parse_document(text: str, where: str) -> Any:
+    if len(text.encode("utf-8")) > MAX_DOCUMENT_BYTES:
+        error = DecodeError(Code.DOCUMENT_TOO_LARGE, f"{where} is larger than {MAX_DOCUMENT_BYTES} bytes")
+        raise _BadInput(str(error), error)
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicates)
+    except ValueError as problem:
+        error = DecodeError(Code.INVALID_JSON, f"{where} is not valid JSON: {problem}")
+        raise _BadInput(error.message, error) from None
+
+
+def _parse_pair(text: str) -> dict[str, Any]:
+    doc = _parse_document(text, "standard input")
+    if not isinstance(doc, dict) or set(doc) != {"state", "action"}:
+        error = DecodeError(Code.WRONG_FORMAT, 'standard input must be a JSON object {"state": <state '
+                                               'document>, "action": <action document or notation>}')
+        raise _BadInput(error.message, error)
+    return doc
+
+
+def _schema_dir() -> Any:
+    """Where the JSON Schemas are: packaged with the library, or in the source tree's spec/schemas."""
+    from importlib import resources
+    from pathlib import Path
+
+    packaged = resources.files("abyss_rules") / "schemas"
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parents[3] / "spec" / "schemas"  # src/abyss_rules/cli/ -> the root
+    if source.is_dir():
+        return source
+    raise _BadInput("the JSON Schemas are not installed with this copy of abyss-rules "
+                    "(they are spec/schemas/ in the source repository)")
+
+
+def _schemas() -> dict[str, Any]:
+    folder = _schema_dir()
+    out = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".schema.json"):
+            out[entry.name.removesuffix(".schema.json")] = json.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+def _cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+    schemas = _schemas()
+    if args.list:
+        for name in schemas:
+            print(name, file=out)
+        return EXIT_OK
+    if args.name is None:
+        json.dump(schemas, out, indent=2, ensure_ascii=False)
+    elif args.name in schemas:
+        json.dump(schemas[args.name], out, indent=2, ensure_ascii=False)
+    else:
+        raise _UsageError(f"no schema {args.name!r}; the documents are: {', '.join(schemas)}")
+    out.write("\n")
+    return EXIT_OK

@@ -1,0 +1,134 @@
+"""What the commands share: exit statuses, the command line's own errors, common options.
+
+The exit statuses are re-exported by `abyss_rules.cli`. `_UsageError` (exit 2) and
+`_BadInput` (exit 3) are raised by the commands and turned into a message on stderr by
+[`main`][abyss_rules.cli.main]. The option helpers (`--seed`, `--variant`/`--set`,
+`--width`, bot names) are used by several subcommands of [`build_parser`][abyss_rules.cli.build_parser].
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
+
+from ..bots import BOTS
+from ..codec import MAX_DOCUMENT_BYTES
+from ..config import FIELD_NAMES, Variant
+from ..errors import AbyssError
+from ..records import Record
+
+EXIT_OK: Final = 0
+"""Success."""
+EXIT_NO: Final = 1
+"""A "no" verdict: the action is illegal, or the document is invalid."""
+EXIT_USAGE: Final = 2
+"""A usage error: bad arguments or options, an unknown bot or variant."""
+EXIT_BAD_INPUT: Final = 3
+"""Bad input: a file that cannot be read, or is not valid JSON."""
+EXIT_INPUT_ENDED: Final = 4
+"""`play`: the input ended before the game was over."""
+EXIT_INTERRUPTED: Final = 130
+"""Interrupted (Ctrl-C)."""
+
+
+class _UsageError(Exception):
+    """A bad command line: reported on stderr with exit status 2."""
+
+
+def _seed_arg(text: str) -> int:
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= seed < 1 << 256:
+        raise argparse.ArgumentTypeError(f"a seed is an integer from 0 to 2**256 - 1 (rule 9.1), got {text}")
+    return seed
+
+
+def _width_arg(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if width < 20:
+        raise argparse.ArgumentTypeError(f"the width must be at least 20, got {width}")
+    return width
+
+
+def _set_arg(text: str) -> tuple[str, Any]:
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
+    if name not in FIELD_NAMES:
+        raise argparse.ArgumentTypeError(f"unknown variant field {name!r}; fields: {', '.join(FIELD_NAMES)}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw  # a bare word, e.g. opener=previous_closer
+    return name, value
+
+
+def _add_variant_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="standard", choices=sorted(Variant.presets()),
+                   help="the preset to play (default: standard; rule 10.2)")
+    p.add_argument("--set", dest="changes", metavar="FIELD=VALUE", type=_set_arg, action="append", default=[],
+                   help="change one variant field, value as JSON (e.g. --set max_turns_per_round=200, "
+                        "--set flip_turn=false); repeatable (rule 10.1)")
+
+
+def _add_width_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+
+
+def _variant(args: argparse.Namespace) -> Variant:
+    v = Variant.presets()[args.variant]
+    if args.changes:
+        try:
+            v = v.replace(**dict(args.changes))
+        except AbyssError as error:
+            raise _UsageError(f"invalid variant: {error}") from None
+    return v
+
+
+def _bot_names(names: Sequence[str], v: Variant) -> list[str]:
+    for name in names:
+        if name not in BOTS:
+            raise _UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
+    if not v.min_players <= len(names) <= v.max_players:
+        raise _UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
+                         "bot(s)")
+    return list(names)
+
+
+class _BadInput(Exception):
+    """Input that cannot be read or parsed: exit status 3."""
+
+    def __init__(self, message: str, error: AbyssError | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+def _read_text(path: str, stdin: TextIO) -> str:
+    """The text of `path` (`-`: standard input), at most `MAX_DOCUMENT_BYTES`-ish long."""
+    if path == "-":
+        text = stdin.read(MAX_DOCUMENT_BYTES * 4 + 1)
+    else:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(MAX_DOCUMENT_BYTES * 4 + 1)
+        except OSError as error:
+            raise _BadInput(f"cannot read {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise _BadInput(f"cannot read {path}: not UTF-8 text") from None
+    return text
+
+
+def _write_record(path: str, record: Record) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(record.sealed().to_json() + "\n")
+    except OSError as error:
+        raise _BadInput(f"cannot write the record to {path}: {error.strerror or error}") from None
