@@ -1017,8 +1017,18 @@ class _Unusual(ValueError):
     """Internal: a value the direct writer does not spell; `json` writes it instead."""
 
 
-_INT_SPELLINGS: Final = tuple(map(str, range(2048))) + tuple(map(str, range(-512, 0)))
-"""`str(i)` at index `i`, for `-512 <= i < 2048` (negative indices count from the end)."""
+class _IntSpellings(dict[int, str]):
+    """`str(i)` by the int `i`: the common ones (`-512 <= i < 2048`) kept, any other spelled on demand.
+
+    Looked up by value, never by position: every int is spelled as `str` spells it (a table
+    indexed by position once spelled 2100 as -460).
+    """
+
+    def __missing__(self, value: int) -> str:
+        return str(value)
+
+
+_INT_SPELLINGS: Final = _IntSpellings((i, str(i)) for i in range(-512, 2048))
 _NULLABLE_INT: Final = frozenset({int, type(None)})
 _BOOL_SPELLING: Final = {True: "true", False: "false"}
 
@@ -1461,7 +1471,7 @@ _SIZED: Final[dict[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
     for layout in (_STATE_LAYOUT, _ROUND_LAYOUT)
 }
 """Each layout's parts after the first, with their lengths."""
-_INT_OF_TEXT: Final = {text: int(text) for text in _INT_SPELLINGS}
+_INT_OF_TEXT: Final = {text: value for value, text in _INT_SPELLINGS.items()}
 """The integers a state mostly holds, by their canonical spelling (the writer's table, inverted)."""
 _CANONICAL_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
 """A canonical JSON integer of at most 15 digits (so always within +-MAX_INT)."""
