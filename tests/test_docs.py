@@ -384,7 +384,7 @@ def test_the_variants_table_matches_the_code() -> None:
 # -- the API reference ---------------------------------------------------------------------------
 
 ENGINE_MODULES = (
-    "actions", "cards", "config", "errors", "grid", "randomness", "state", "views", "rules",
+    "actions", "cards", "config", "errors", "grid", "versions", "randomness", "state", "views", "rules",
     "rules.columns", "rules.dealing", "rules.draw_pile", "rules.engine", "rules.illegal",
     "rules.legal", "rules.opening", "rules.round_end", "rules.scoring", "rules.turn",
 )

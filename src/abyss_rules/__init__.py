@@ -27,7 +27,6 @@ from .action_space import ACTION_LAYOUT_VERSION, ActionSpace
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .cards import STANDARD_DECK
 from .codec import (
-    FORMAT_VERSION,
     DecodeError,
     action_from_dict,
     action_to_dict,
@@ -70,12 +69,8 @@ from .rules.legal import legal_actions
 from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import Dealer, Phase, RoundResult, State
+from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
-
-__version__ = "0.1.0"
-"""The version of the abyss-rules library."""
-RULES_VERSION = "1.0.0"
-"""The version of `spec/rules.md` (its `rules_version` line) this engine implements."""
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",

@@ -48,9 +48,6 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, Final
 
-# RULES_VERSION is read at call time: the package defines it after importing this module.
-import abyss_rules as _package
-
 from .actions import ACTION_TYPES, Action, Draw
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from .config import FIELD_NAMES, Variant
@@ -58,6 +55,7 @@ from .errors import AbyssError, Code, ConfigError, MalformedActionError
 from .grid import Grid
 from .rules.scoring import closer_penalty_applies, game_is_over
 from .state import Dealer, Phase, RoundResult, State
+from .versions import FORMAT_VERSION, RULES_VERSION
 from .views import View
 
 __all__ = [
@@ -86,8 +84,6 @@ __all__ = [
     "view_to_dict",
 ]
 
-FORMAT_VERSION: Final = 1
-"""The version of the document formats described in `docs/json.md`."""
 MAX_DOCUMENT_BYTES: Final = 1 << 20
 """Documents larger than this (1 MiB of UTF-8) are refused before parsing (`document_too_large`)."""
 MAX_DEPTH: Final = 32
@@ -172,7 +168,7 @@ def canonical_json(doc: Any) -> str:
     text = _ENCODER.encode(doc)
     # A float is written with "." or an exponent ("1e+20"); the only "." of most documents is
     # in their rules_version. When in doubt (a string may hold these too), look at the values.
-    if "e+" in text or "e-" in text or "." in text.replace(_package.RULES_VERSION, ""):
+    if "e+" in text or "e-" in text or "." in text.replace(RULES_VERSION, ""):
         _refuse_floats(doc)
     return text
 
@@ -190,7 +186,7 @@ def _refuse_floats(value: Any) -> None:
 
 
 def _header(kind: str) -> dict[str, Any]:
-    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": _package.RULES_VERSION}
+    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": RULES_VERSION}
 
 
 # -- reading: parsing and generic checks ---------------------------------------------------
@@ -467,7 +463,7 @@ def _check_header(data: Any, kind: str) -> None:
     if type(rules) is not str:
         raise _wrong(rules, "a string", "/rules_version")
     if not _reads_rules_version(rules):
-        ours = _package.RULES_VERSION
+        ours = RULES_VERSION
         raise DecodeError(Code.UNSUPPORTED_VERSION,
                           f"rules_version {_short(rules)} is not supported (this engine implements {ours}; "
                           "documents of the same major version are read)", "/rules_version")
@@ -476,7 +472,7 @@ def _check_header(data: Any, kind: str) -> None:
 def _reads_rules_version(rules: str) -> bool:
     """Whether documents of `rules_version` `rules` are read: a version of the engine's major one."""
     match = _VERSION_RE.fullmatch(rules)
-    return match is not None and match.group(1) == _package.RULES_VERSION.split(".", 1)[0]
+    return match is not None and match.group(1) == RULES_VERSION.split(".", 1)[0]
 
 
 # -- variants ------------------------------------------------------------------------------
@@ -957,7 +953,7 @@ def _state_body(state: State) -> dict[str, Any]:
         grids.append(spaces)
     dealer = state.dealer
     return {
-        "format": "state", "format_version": FORMAT_VERSION, "rules_version": _package.RULES_VERSION,
+        "format": "state", "format_version": FORMAT_VERSION, "rules_version": RULES_VERSION,
         "players": players, "phase": state.phase.value, "round": state.round,
         "turn": state.turn if state.turn >= 0 else None, "grids": grids,
         "draw_pile": list(state.draw_pile), "discard_pile": list(state.discard_pile),
@@ -1157,7 +1153,7 @@ def _state_text(state: State) -> str:
         f'"format":"state","format_version":{FORMAT_VERSION},"grids":[{",".join(seats)}],'
         f'"history":[{",".join(map(_round_text, state.history))}],"opening":[{flips}],'
         f'"phase":"{_PHASE_SPELLING[state.phase]}","players":{players},"round":{state.round},'
-        f'"rules_version":"{_package.RULES_VERSION}","seq":{state.seq},"totals":[{_array(totals)}],'
+        f'"rules_version":"{RULES_VERSION}","seq":{state.seq},"totals":[{_array(totals)}],'
         f'"turn":{turn if turn >= 0 else "null"},'
         f'"turns":{state.turns}'
     )
@@ -1772,7 +1768,7 @@ def _view_text(view: View) -> str:
         f'"legal_actions":[{",".join(map(_action_text, view.legal_actions))}],'
         f'"opener":{_null_or(view.opener)},"opening":[{flips}],"owing_flips":[{_array(owing)}],'
         f'"phase":"{_PHASE_SPELLING[view.phase]}","players":{view.players},"round":{view.round},'
-        f'"rules_version":"{_package.RULES_VERSION}","seq":{view.seq},"totals":[{_array(totals)}],'
+        f'"rules_version":"{RULES_VERSION}","seq":{view.seq},"totals":[{_array(totals)}],'
         f'"turn":{_null_or(view.turn)},"turns":{view.turns},"variant":{_variant_text(view.variant)},'
         f'"viewer":{_null_or(view.viewer)},"winners":[{_array(winners)}]}}'
     )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import __version__
 from ..bots import BOTS
+from ..versions import __version__
 from .commands import _cmd_demo, _cmd_replay, _cmd_schema, _cmd_validate
 from .options import _add_variant_args, _add_width_arg, _seed_arg
 from .play import _PLAY_HELP, _cmd_play
