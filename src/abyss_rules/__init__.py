@@ -69,6 +69,7 @@ from .rules.legal import legal_actions
 from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import Dealer, Phase, RoundResult, State
+from .svg import PictureError, to_svg
 from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
 
@@ -98,6 +99,7 @@ __all__ = [
     "MalformedActionError",
     "Opener",
     "Phase",
+    "PictureError",
     "PlaceDrawn",
     "Record",
     "ReplayError",
@@ -138,6 +140,7 @@ __all__ = [
     "state_to_dict",
     "submit",
     "to_notation",
+    "to_svg",
     "validate",
     "variant_from_dict",
     "variant_to_dict",

@@ -101,6 +101,8 @@ class Code(StrEnum):
     INVALID_SIMULATION = "invalid_simulation"
     # The command line (abyss-rules validate, replay, schema)
     UNREADABLE_INPUT = "unreadable_input"
+    # Pictures (abyss_rules.svg.PictureError)
+    INVALID_PICTURE = "invalid_picture"
 
 
 RULE_OF_CODE: Final[dict[str, str | None]] = {
@@ -147,6 +149,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.GAME_TOO_LONG: None,
     Code.INVALID_SIMULATION: None,
     Code.UNREADABLE_INPUT: None,
+    Code.INVALID_PICTURE: None,
 }
 """The spec rule each code enforces (`None`: not a game rule).
 

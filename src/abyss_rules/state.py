@@ -190,6 +190,12 @@ class State(_Fields):
             f"players={len(self.totals)} seq={self.seq} totals={list(self.totals)}>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of the public view, no secret."""
+        from .svg import to_svg  # the svg module imports this one
+
+        return to_svg(self)
+
     def __copy__(self) -> State:
         return self
 

@@ -150,6 +150,12 @@ class View:
 
         return dumps_view(self)
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this view."""
+        from .svg import to_svg  # the svg module imports this one
+
+        return to_svg(self)
+
 
 def view(state: State, player: int | None = None) -> View:
     """The view of `state` for seat `player`, or for a spectator when `player` is `None` (rule 8.3).
