@@ -676,3 +676,23 @@ def test_schemas_refuse_what_loading_refuses_at_the_type_level() -> None:
             bad = copy.deepcopy(doc)
             mutate(bad)
             assert not validator.is_valid(bad), name
+
+
+# -- ar.schema and ar.SCHEMAS ------------------------------------------------------
+
+
+def test_the_public_schemas_are_the_spec_files() -> None:
+    files = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
+    assert list(ar.SCHEMAS) == files == sorted(KINDS)
+    for kind in ar.SCHEMAS:
+        assert ar.schema(kind) == json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    fresh = ar.schema("state")
+    fresh["properties"].clear()  # a new object per call: changing one changes no other
+    assert ar.schema("state")["properties"]
+
+
+@pytest.mark.parametrize("name", ["game", "State", "", None, 3])
+def test_an_unknown_schema_name_is_wrong_format(name: object) -> None:
+    with pytest.raises(ar.DecodeError) as caught:
+        ar.schema(name)  # type: ignore[arg-type]
+    assert caught.value.code == "wrong_format"

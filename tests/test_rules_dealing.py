@@ -74,6 +74,21 @@ def test_variant_must_be_a_variant() -> None:
     assert caught.value.code == ar.Code.INVALID_VARIANT
 
 
+@pytest.mark.rule("10.2")
+@pytest.mark.parametrize("name", ["standard", "short", "long"])
+def test_a_preset_name_is_a_variant(name: str) -> None:
+    assert ar.new_game(2, name, seed=1) == ar.new_game(2, ar.Variant.presets()[name], seed=1)
+    assert ar.new_game(2, variant=name, seed=1).variant is ar.Variant.preset(name)
+
+
+@pytest.mark.rule("10.2")
+@pytest.mark.parametrize("name", ["quick", "Short", ""])
+def test_an_unknown_preset_name_is_an_invalid_variant(name: str) -> None:
+    with pytest.raises(ar.ConfigError) as caught:
+        ar.new_game(2, name, seed=1)
+    assert caught.value.code == ar.Code.INVALID_VARIANT and "standard" in caught.value.message
+
+
 @pytest.mark.rule("1.4", "2.1")
 def test_a_new_game_starts_in_the_opening_of_round_1() -> None:
     state = ar.new_game(3, seed=9)

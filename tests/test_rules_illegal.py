@@ -198,12 +198,50 @@ def test_forged_non_int_fields_are_malformed(name: str, make: Callable[[], ar.St
     assert (error.code, error.rule) == ("malformed_action", None)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: apply takes a forged field equal to an int (True, 1.0) "
-                                       "as that int, while check() reports malformed_action; the "
-                                       "constructors refuse such values")
-@pytest.mark.parametrize("value", [True, 1.0])
-def test_forged_int_like_fields_are_malformed(value: Any) -> None:
-    rule_error(opening(), _forged(ar.Flip(1, 1, 1), "row", value))
+# Fields forged to a value equal to the int they replace (True == 1, 1.0 == 1): each would name a
+# legal space or seat, so only their type is wrong. apply refuses them as check() does.
+INT_LIKE = [
+    ("opening-row", opening, lambda v: _forged(ar.Flip(1, 1, 1), "row", v)),
+    ("opening-col", opening, lambda v: _forged(ar.Flip(1, 1, 1), "col", v)),
+    ("opening-player", opening, lambda v: _forged(ar.Flip(1, 1, 1), "player", v)),
+    ("turn-take-row", turn, lambda v: _forged(ar.TakeDiscard(0, 1, 1), "row", v)),
+    ("turn-take-col", turn, lambda v: _forged(ar.TakeDiscard(0, 1, 1), "col", v)),
+    ("turn-flip-row", turn, lambda v: _forged(ar.Flip(0, 1, 1), "row", v)),
+    ("turn-flip-col", turn, lambda v: _forged(ar.Flip(0, 1, 1), "col", v)),
+    ("drawn-place-row", drawn, lambda v: _forged(ar.PlaceDrawn(0, 1, 1), "row", v)),
+    ("drawn-place-col", drawn, lambda v: _forged(ar.PlaceDrawn(0, 1, 1), "col", v)),
+    ("drawn-discard-row", drawn, lambda v: _forged(ar.DiscardDrawn(0, 1, 1), "row", v)),
+    ("drawn-discard-col", drawn, lambda v: _forged(ar.DiscardDrawn(0, 1, 1), "col", v)),
+]
+# Seat 0 acts in the turn and drawn phases: its int-like forgeries are False and 0.0.
+SEAT_ZERO = [
+    ("turn-take-player", turn, lambda v: _forged(ar.TakeDiscard(0, 1, 1), "player", v)),
+    ("turn-flip-player", turn, lambda v: _forged(ar.Flip(0, 1, 1), "player", v)),
+    ("turn-draw-player", turn, lambda v: _forged(ar.Draw(0), "player", v)),
+    ("drawn-place-player", drawn, lambda v: _forged(ar.PlaceDrawn(0, 1, 1), "player", v)),
+    ("drawn-discard-player", drawn, lambda v: _forged(ar.DiscardDrawn(0, 1, 1), "player", v)),
+]
+
+
+@pytest.mark.parametrize("value", [True, 1.0], ids=repr)
+@pytest.mark.parametrize(("name", "make", "forge"), INT_LIKE, ids=[f[0] for f in INT_LIKE])
+def test_forged_int_like_fields_are_malformed(name: str, make: Callable[[], ar.State],
+                                              forge: Callable[[Any], ar.Action], value: Any) -> None:
+    state = make()
+    assert ar.check(state, forge(1)) is None  # the same action with the int itself is legal
+    error = rule_error(state, forge(value))
+    assert isinstance(error, ar.MalformedActionError)
+    assert (error.code, error.rule) == ("malformed_action", None)
+
+
+@pytest.mark.parametrize("value", [False, 0.0], ids=repr)
+@pytest.mark.parametrize(("name", "make", "forge"), SEAT_ZERO, ids=[f[0] for f in SEAT_ZERO])
+def test_forged_int_like_seat_zero_is_malformed(name: str, make: Callable[[], ar.State],
+                                                forge: Callable[[Any], ar.Action], value: Any) -> None:
+    state = make()
+    assert ar.check(state, forge(0)) is None
+    error = rule_error(state, forge(value))
+    assert (type(error), error.code) == (ar.MalformedActionError, "malformed_action")
 
 
 @pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)

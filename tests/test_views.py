@@ -119,11 +119,25 @@ def test_the_opener_is_public_once_the_opening_is_over() -> None:
 
 
 @pytest.mark.rule("1.3")
-@pytest.mark.parametrize("seat", [-1, 2, 7, "0", True, 1.0, (0,)], ids=repr)
-def test_a_seat_not_in_the_game(seat: Any) -> None:
+@pytest.mark.parametrize("seat", [-1, 2, 5, 7], ids=repr)
+def test_a_seat_not_in_the_game_is_no_such_player(seat: int) -> None:
     state = ar.new_game(2, seed=1)
-    with pytest.raises(IndexError):
+    with pytest.raises(ar.IllegalActionError) as caught:
         ar.view(state, seat)
+    assert (caught.value.code, caught.value.rule) == ("no_such_player", "1.3")
+    with pytest.raises(ar.IllegalActionError) as again:
+        state.grid(seat)
+    assert again.value.code == "no_such_player"
+
+
+@pytest.mark.parametrize("seat", ["0", True, 1.0, (0,)], ids=repr)
+def test_a_seat_that_is_not_an_int_is_malformed(seat: Any) -> None:
+    state = ar.new_game(2, seed=1)
+    with pytest.raises(ar.MalformedActionError) as caught:
+        ar.view(state, seat)
+    assert caught.value.code == "malformed_action"
+    with pytest.raises(ar.MalformedActionError):
+        state.grid(seat)
 
 
 @pytest.mark.rule("8.1")

@@ -61,6 +61,7 @@ from .errors import (
 )
 from .events import Event, apply_with_events, dumps_events, events_to_dict
 from .grid import Grid
+from .json_schemas import SCHEMAS, schema
 from .notation import parse_notation, to_notation
 from .records import Record, ReplayError
 from .rules.dealing import new_game
@@ -79,6 +80,7 @@ __all__ = [
     "FORMAT_VERSION",
     "RULES_VERSION",
     "RULE_OF_CODE",
+    "SCHEMAS",
     "STANDARD_DECK",
     "AbyssError",
     "Accepted",
@@ -134,6 +136,7 @@ __all__ = [
     "parse_notation",
     "play_game",
     "read_action",
+    "schema",
     "simulate",
     "state_from_dict",
     "state_hash",

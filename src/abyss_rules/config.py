@@ -189,6 +189,29 @@ class Variant:
         """
         return dict(_PRESETS)
 
+    @classmethod
+    def preset(cls, name: str) -> Variant:
+        """The preset called `name` (rule 10.2): `"standard"`, `"short"` or `"long"`.
+
+        Every function that takes a variant also takes a preset's name, through this.
+
+        Raises:
+            ConfigError: `name` is no preset's name (code `invalid_variant`).
+
+        Examples:
+            >>> Variant.preset("short") is Variant.short()
+            True
+            >>> Variant.preset("quick")  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            abyss_rules.errors.ConfigError: [invalid_variant] no preset is called 'quick'; the presets are ...
+        """
+        found = _PRESETS.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise ConfigError(Code.INVALID_VARIANT,
+                              f"no preset is called {name!r}; the presets are {', '.join(sorted(_PRESETS))}")
+        return found
+
     def replace(self, **changes: Any) -> Variant:
         """A copy with some fields changed, validated again (rules 10.2, 10.3).
 

@@ -44,7 +44,16 @@ from typing import Any, NamedTuple
 import attrs
 
 from .actions import ACTION_TYPES, Action
-from .codec import MAX_DOCUMENT_BYTES, MAX_INT, DecodeError, _action_document, _header, _parse, canonical_json
+from .codec import (
+    MAX_DOCUMENT_BYTES,
+    MAX_INT,
+    DecodeError,
+    _action_document,
+    _header,
+    _parse,
+    canonical_json,
+    parse_json,
+)
 from .errors import AbyssError, Code, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
@@ -53,7 +62,7 @@ from .state import State
 
 __all__ = ["Accepted", "Verdict", "read_action", "submit", "validate"]
 
-ActionInput = Action | Mapping[str, Any] | str | bytes
+ActionInput = Action | Mapping[str, Any] | str | bytes | bytearray
 """What [`validate`][abyss_rules.validate] and [`submit`][abyss_rules.submit] accept as an action."""
 
 
@@ -169,13 +178,14 @@ def read_action(data: ActionInput, *, seq: int | None = None) -> tuple[Action, i
         head = data[:64].lstrip()[:1]
         if head in ("{", b"{") or (not head and data.lstrip()[:1] in ("{", b"{")):
             action, carried = _action_document(_parse(data))
-        elif isinstance(data, str):
-            action = parse_notation(data)
         else:
             try:
-                action = parse_notation(bytes(data).decode("ascii"))
+                action = parse_notation(data if isinstance(data, str) else bytes(data).decode("ascii"))
             except UnicodeDecodeError:
                 raise DecodeError(Code.BAD_NOTATION, "notation is ASCII text") from None
+            except DecodeError:
+                _refuse_other_json(data)  # JSON that is not an object: wrong_type, not bad_notation
+                raise
     elif isinstance(data, Mapping):
         action, carried = _action_document(dict(data))
     else:
@@ -184,6 +194,24 @@ def read_action(data: ActionInput, *, seq: int | None = None) -> tuple[Action, i
     if carried is not None and seq is not None and carried != seq:
         raise DecodeError(Code.BAD_VALUE, f"the document says seq {carried} but seq={seq} was given", "/seq")
     return action, carried if carried is not None else seq
+
+
+def _refuse_other_json(data: str | bytes | bytearray) -> None:
+    """Raise `wrong_type` if `data` (not notation) is JSON text of something other than an object.
+
+    Examples:
+        >>> _refuse_other_json("[1, 2]")
+        Traceback (most recent call last):
+        ...
+        abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
+        >>> _refuse_other_json("0z") is None        # not JSON either: the notation's error stands
+        True
+    """
+    try:
+        value = parse_json(bytes(data) if isinstance(data, bytearray) else data)
+    except DecodeError:
+        return
+    _action_document(value)  # raises: an action document is an object
 
 
 def _gate(state: State, action: Action, seq: int | None, player: int | None,

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from .config import Variant
+from .errors import AbyssError, Code, IllegalActionError, MalformedActionError
 from .grid import Grid
 from .rules.scoring import winners
 
@@ -237,7 +238,17 @@ class State(_Fields):
 
     @property
     def owing_flips(self) -> tuple[int, ...]:
-        """The seats that still owe opening flips (rule 2.1); `()` outside the opening."""
+        """The seat numbers that still owe opening flips, in seat order (rule 2.1); `()` outside the opening.
+
+        A list of seats, not a count per seat: `(0, 2)` means seats 0 and 2 still have flips to
+        make. How many flips a seat has made is `len(opening[seat])`.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.apply(ar.new_game(players=3, seed=1), ar.Flip(1, 0, 0))
+            >>> state.owing_flips, [len(flips) for flips in state.opening]
+            ((0, 1, 2), [0, 1, 0])
+        """
         if self.phase is not Phase.OPENING:
             return ()
         need = self.variant.initial_flips
@@ -265,7 +276,8 @@ class State(_Fields):
         [`view`][abyss_rules.view] for what a player may see (rule 8.3).
 
         Raises:
-            IndexError: `player` is not a seat of the game.
+            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -275,7 +287,7 @@ class State(_Fields):
             ?? ?? ?? ??
         """
         if type(player) is not int or not 0 <= player < len(self.totals):
-            raise IndexError(f"no seat {player!r} in a {len(self.totals)}-player game")
+            raise no_such_seat(player, len(self.totals))
         v = self.variant
         return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.swallowed, player)
 
@@ -295,3 +307,20 @@ class State(_Fields):
         shift = player * cells
         full = (1 << cells) - 1
         return (full & ~((self.face_up | self.swallowed) >> shift)).bit_count()
+
+
+def no_such_seat(player: object, players: int) -> AbyssError:
+    """The error for a `player` argument that names no seat of a `players`-player game.
+
+    An int out of range is `no_such_player` (rule 1.3), as [`apply`][abyss_rules.apply] reports
+    it; anything else is `malformed_action`.
+
+    Examples:
+        >>> no_such_seat(5, 2)
+        IllegalActionError(code='no_such_player', message='there is no seat 5 in a 2-player game', rule='1.3')
+        >>> no_such_seat("1", 2).code
+        'malformed_action'
+    """
+    if type(player) is not int:
+        return MalformedActionError(f"a seat must be an int, got {player!r}")
+    return IllegalActionError(Code.NO_SUCH_PLAYER, f"there is no seat {player} in a {players}-player game")

@@ -32,7 +32,7 @@ from .grid import Geometry, Grid, _snapshots, _unfrozen
 from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
-from .state import Phase, RoundResult, State
+from .state import Phase, RoundResult, State, no_such_seat
 
 __all__ = ["View", "view"]
 
@@ -77,7 +77,8 @@ class View:
     opening: tuple[tuple[int, ...], ...]
     """Per seat, the values of this round's opening flips (rule 2.1)."""
     owing_flips: tuple[int, ...]
-    """The seats that still owe opening flips."""
+    """The seat numbers (not counts) that still owe opening flips, in seat order; `()` outside the
+    opening. How many flips a seat has made is `len(opening[seat])`."""
     discard_pile: tuple[int, ...]
     """The whole discard pile since the last reshuffle, top first (rule 5.3)."""
     draw_pile_size: int
@@ -169,7 +170,9 @@ def view(state: State, player: int | None = None) -> View:
         only in secret information (rule 8.2) give equal views.
 
     Raises:
-        IndexError: `player` is not a seat of the game.
+        IllegalActionError: `player` is an int that is not a seat of the game (code
+            `no_such_player`, rule 1.3), as [`apply`][abyss_rules.apply] reports it.
+        MalformedActionError: `player` is neither an int nor `None` (code `malformed_action`).
         MalformedActionError: `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
 
     Examples:
@@ -188,7 +191,7 @@ def view(state: State, player: int | None = None) -> View:
         _, seq = state
     players = len(totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
-        raise IndexError(f"no seat {player!r} in a {players}-player game")
+        raise no_such_seat(player, players)
     grids = _public_grids(v, cards, up, gone, players)
     opener: int | None = None
     if phase is not _OPENING:
@@ -209,6 +212,7 @@ def view(state: State, player: int | None = None) -> View:
 
 _OPENING = Phase.OPENING
 _GAME_OVER = Phase.GAME_OVER
+
 
 # One-entry memos, checked by identity: the states of one game share these objects (every
 # seat's view of one state, a draw that leaves the grids alone, the turns of one round).

@@ -18,7 +18,7 @@ _new = tuple.__new__
 
 def new_game(
     players: int = 2,
-    variant: Variant | None = None,
+    variant: Variant | str | None = None,
     seed: Seed | None = None,
     *,
     decks: Sequence[Sequence[int]] | None = None,
@@ -30,7 +30,8 @@ def new_game(
 
     Args:
         players: The number of players, in the variant's range (rule 1.3).
-        variant: The rules in play; `None` means [`Variant.standard`][abyss_rules.Variant.standard].
+        variant: The rules in play, or a preset's name (`"standard"`, `"short"`, `"long"`, rule 10.2);
+            `None` means [`Variant.standard`][abyss_rules.Variant.standard].
         seed: An int in `[0, 2**256)` or 32 bytes (rule 9.1); `None` draws a fresh secret
             seed from the operating system.
         decks: Optional explicit deck orders (top first) for the first rounds, each a
@@ -43,7 +44,8 @@ def new_game(
 
     Raises:
         ConfigError: `invalid_players` for a player count out of range,
-            `invalid_variant` when `variant` is not a [`Variant`][abyss_rules.Variant],
+            `invalid_variant` when `variant` is neither a [`Variant`][abyss_rules.Variant] nor a
+            preset's name,
             `invalid_deck_order` for a deck order that is not a permutation of the deck.
         SeedError: `invalid_seed` for a seed that is not 32 bytes or an int in range.
 
@@ -51,6 +53,8 @@ def new_game(
         >>> state = new_game(players=3, seed=7)
         >>> state.phase, state.round, len(state.draw_pile), state.top_discard is not None
         (<Phase.OPENING: 'opening'>, 1, 113, True)
+        >>> new_game(players=2, variant="short", seed=7).variant is Variant.short()
+        True
         >>> tiny = Variant(deck=((0, 4), (1, 4)), rows=2, cols=1, max_players=2, initial_flips=0)
         >>> state = new_game(players=2, variant=tiny, decks=[[1, 0, 0, 1, 0, 1, 0, 1]])
         >>> state.cards, state.discard_pile, state.draw_pile, state.phase
@@ -58,8 +62,11 @@ def new_game(
     """
     if variant is None:
         variant = Variant.standard()
+    elif isinstance(variant, str):
+        variant = Variant.preset(variant)
     elif not isinstance(variant, Variant):
-        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant, got {type(variant).__name__}")
+        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant or a preset's name, "
+                                                f"got {type(variant).__name__}")
     if type(players) is not int or not variant.min_players <= players <= variant.max_players:
         raise ConfigError(
             Code.INVALID_PLAYERS,

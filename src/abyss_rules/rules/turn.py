@@ -29,15 +29,17 @@ def take_discard(s: State, a: TakeDiscard) -> State:
     """Place the top discard on a remaining space; the replaced card goes face up on the discard
     (rules 3.3, 3.8, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, _, _, _, _, _, _, _, _ = s
-    player = a.player
+    player, row, col = a.player, a.row, a.col
     if phase is not _TURN or player != turn or not discard:
         raise rejection(s, a)
     g = v._geometry
     try:
-        i = g.space_of[(a.row, a.col)] + player * g.cells
+        i = g.space_of[(row, col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    if gone >> i & 1:
+    # A field forged after construction (True, 1.0) equals an int as a key: refuse it by its class.
+    if gone >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
+            col.__class__ is not int:
         raise rejection(s, a)
     grid = list(cards)
     replaced = grid[i]
@@ -52,7 +54,7 @@ def draw(s: State, a: Draw) -> State:
     """
     v, phase, rnd, turn, cards, up, gone, pile, discard, _, closer, opening, turns, totals, history, \
         dealer, seq = s
-    if phase is not _TURN or a.player != turn:
+    if phase is not _TURN or a.player != turn or a.player.__class__ is not int:
         raise rejection(s, a)
     if not pile:
         if len(discard) < 2:
@@ -68,15 +70,16 @@ def place_drawn(s: State, a: PlaceDrawn) -> State:
     """Place the drawn card on a remaining space; the replaced card goes face up on the discard
     (rules 3.5, 3.8, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
-    player = a.player
+    player, row, col = a.player, a.row, a.col
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
     g = v._geometry
     try:
-        i = g.space_of[(a.row, a.col)] + player * g.cells
+        i = g.space_of[(row, col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    if gone >> i & 1:
+    if gone >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
+            col.__class__ is not int:
         raise rejection(s, a)
     grid = list(cards)
     replaced = grid[i]
@@ -87,15 +90,16 @@ def place_drawn(s: State, a: PlaceDrawn) -> State:
 def discard_drawn(s: State, a: DiscardDrawn) -> State:
     """Discard the drawn card and flip one of your face-down cards (rules 3.6, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
-    player = a.player
+    player, row, col = a.player, a.row, a.col
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
     g = v._geometry
     try:
-        i = g.space_of[(a.row, a.col)] + player * g.cells
+        i = g.space_of[(row, col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    if (up | gone) >> i & 1:
+    if (up | gone) >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
+            col.__class__ is not int:
         raise rejection(s, a)
     return end_turn(s, player, i, cards, up | 1 << i, (drawn,) + discard)
 
@@ -103,7 +107,7 @@ def discard_drawn(s: State, a: DiscardDrawn) -> State:
 def flip(s: State, a: Flip) -> State:
     """Flip a face-down card: an opening flip (rule 2.1) or the flip-only turn (rules 3.7, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, _, _, opening, _, _, _, _, _ = s
-    player = a.player
+    player, row, col = a.player, a.row, a.col
     if phase is _TURN:
         if player != turn or not v.flip_turn:
             raise rejection(s, a)
@@ -112,10 +116,11 @@ def flip(s: State, a: Flip) -> State:
         raise rejection(s, a)
     g = v._geometry
     try:
-        i = g.space_of[(a.row, a.col)] + player * g.cells
+        i = g.space_of[(row, col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
-    if (up | gone) >> i & 1:
+    if (up | gone) >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
+            col.__class__ is not int:
         raise rejection(s, a)
     if phase is _OPENING:
         return opening_flip(s, player, i)
