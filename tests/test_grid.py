@@ -69,9 +69,13 @@ def test_snapshot_after_flips_and_a_swallow() -> None:
 @pytest.mark.rule("1.3")
 def test_grid_of_a_seat_not_in_the_game() -> None:
     state = ar.new_game(2, seed=1)
-    for bad in (-1, 2, "0", True, None):
-        with pytest.raises(IndexError):
-            state.grid(bad)  # type: ignore[arg-type]
+    for bad in (-1, 2):
+        with pytest.raises(ar.IllegalActionError) as caught:
+            state.grid(bad)
+        assert caught.value.code == "no_such_player"
+    for wrong in ("0", True, None):
+        with pytest.raises(ar.MalformedActionError):
+            state.grid(wrong)  # type: ignore[arg-type]
     assert len(state.grids()) == 2
 
 
