@@ -99,6 +99,8 @@ class Code(StrEnum):
     BOT_CANNOT_ACT = "bot_cannot_act"
     GAME_TOO_LONG = "game_too_long"
     INVALID_SIMULATION = "invalid_simulation"
+    # Reinforcement-learning environments (abyss_rules.envs)
+    INVALID_ENV_OPTION = "invalid_env_option"
     # The command line (abyss-rules validate, replay, schema)
     UNREADABLE_INPUT = "unreadable_input"
     # Pictures (abyss_rules.svg.PictureError)
@@ -148,6 +150,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.BOT_CANNOT_ACT: None,
     Code.GAME_TOO_LONG: None,
     Code.INVALID_SIMULATION: None,
+    Code.INVALID_ENV_OPTION: None,
     Code.UNREADABLE_INPUT: None,
     Code.INVALID_PICTURE: None,
 }
