@@ -15,6 +15,7 @@ every grid, the opening discard and the top of the draw pile hold chosen cards
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -36,6 +37,7 @@ __all__ = [
     "stacked",
     "tiny",
     "trace",
+    "with_other_secrets",
 ]
 
 TINY_DECK: tuple[tuple[int, int], ...] = ((-2, 2), (-1, 2)) + tuple((v, 4) for v in range(10))
@@ -223,3 +225,18 @@ def rule_error(state: ar.State, action: object) -> ar.AbyssError:
         type(raised), raised.code, raised.rule, raised.message
     )
     return raised
+
+
+def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
+    """``state`` with other secrets only (rule 8.2): the face-down cards and the draw pile dealt again
+    from the same cards, and another dealer (seed and position)."""
+    hidden = [i for i in range(state.players * state.variant.cells)
+              if not (state.face_up | state.swallowed) >> i & 1]
+    pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
+    rng.shuffle(pool)
+    cards = list(state.cards)
+    for i in hidden:
+        cards[i] = pool.pop()
+    seed = bytes(rng.randrange(256) for _ in range(32))
+    return hand_built(state, seed=seed, position=rng.randrange(10_000), cards=tuple(cards),
+                      draw_pile=tuple(pool))

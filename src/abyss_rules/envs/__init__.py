@@ -1,0 +1,51 @@
+"""Reinforcement-learning environments for *Abyss* (the `rl` extra: Gymnasium, PettingZoo, NumPy).
+
+Three interfaces over the same rules, observations and rewards:
+
+| interface | what it is |
+|---|---|
+| [`env`][abyss_rules.envs.env] / [`raw_env`][abyss_rules.envs.raw_env] | a PettingZoo AEC environment: every seat is an agent (`player_0`, ...) |
+| `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` | one learner against built-in bots ([`SoloEnv`][abyss_rules.envs.SoloEnv]) |
+| [`VectorEnv`][abyss_rules.envs.VectorEnv] | a `gymnasium.vector.VectorEnv` of self-play games over the batch engine |
+
+Actions are the indices of [`ActionSpace`][abyss_rules.ActionSpace] (`Discrete(space.size)`);
+observations are [`Observation`][abyss_rules.envs.Observation] encodings of an agent's
+[`View`][abyss_rules.View] -- public facts only (rules 8.1-8.3) -- and rewards are one of
+[`REWARDS`][abyss_rules.envs.REWARDS]. An illegal action is refused with the engine's typed
+error and changes nothing. Importing this module registers `abyss_rules/Solo-v0` with Gymnasium.
+
+Install the extra with `pip install 'abyss-rules[rl]'`; the "RL environments" page of the docs
+has the observation and reward tables and a masked random agent loop for each interface.
+"""  # noqa: E501  (the table's rows)
+
+from __future__ import annotations
+
+try:
+    import gymnasium
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as error:  # pragma: no cover - exercised by a subprocess test
+    raise ImportError(
+        f"abyss_rules.envs needs the 'rl' extra ({error.name} is missing): "
+        "pip install 'abyss-rules[rl]'",
+        name=error.name,
+    ) from error
+
+from .aec import env, raw_env
+from .observation import OBSERVATION_VERSION, Observation
+from .rewards import REWARDS, Rewards
+from .solo import SOLO_ID, SoloEnv
+
+__all__ = [
+    "OBSERVATION_VERSION",
+    "REWARDS",
+    "SOLO_ID",
+    "Observation",
+    "Rewards",
+    "SoloEnv",
+    "env",
+    "raw_env",
+]
+
+if SOLO_ID not in gymnasium.registry:
+    gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs.solo:SoloEnv")

@@ -1,0 +1,250 @@
+"""The PettingZoo AEC environment: every seat of one game is an agent.
+
+[`env`][abyss_rules.envs.env] is the wrapped environment PettingZoo users expect (with
+PettingZoo's order-enforcing wrapper); [`raw_env`][abyss_rules.envs.raw_env] is the bare one.
+
+* Agents are `player_0` ... `player_{P-1}` (seat `p` is `player_p`).
+* Actions are `Discrete(space.size)` indices of [`ActionSpace`][abyss_rules.ActionSpace].
+* Observations are dicts: `observation`, the agent's [`Observation`][abyss_rules.envs.Observation]
+  encoding of its [`View`][abyss_rules.View] (public facts only), and `action_mask`, an `int8`
+  vector with 1 on the indices the agent may play now (all 0 when it is not the agent to act).
+* The agent to act is the player to move; in the opening, whose flips the rules let players make
+  in any order, the lowest seat that still owes a flip (seat order).
+* Rewards (the `reward=` option, see [`abyss_rules.envs.rewards`][abyss_rules.envs.rewards]) come
+  at the end of each round and of the game, to every agent at once.
+* When the game ends every agent is terminated; there is no truncation (every game ends, rules
+  7.2, 7.3, 6.7).
+* An illegal action is refused with the engine's error -- an
+  [`IllegalActionError`][abyss_rules.IllegalActionError] for an index that is not legal now, an
+  [`ActionIndexError`][abyss_rules.ActionIndexError] for one outside `[0, space.size)`, a
+  [`MalformedActionError`][abyss_rules.MalformedActionError] for a non-integer -- and the
+  environment is left exactly as it was: the same agent may try again.
+* `reset(seed=s)` deals exactly `ar.new_game(players, variant, seed=s)`; a later `reset()`
+  without a seed deals a game whose seed is drawn from a generator seeded by `s`.
+
+Examples:
+    >>> from abyss_rules import envs
+    >>> game = envs.env(players=2)
+    >>> game.reset(seed=42)
+    >>> game.agent_selection, int(game.action_space("player_0").n)
+    ('player_0', 49)
+    >>> obs, reward, terminated, truncated, info = game.last()
+    >>> int(obs["action_mask"].sum())          # any of its twelve face-down cards
+    12
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..action_space import ActionSpace
+from ..actions import Action
+from ..config import Variant
+from ..rules.dealing import new_game
+from ..rules.engine import apply
+from ..state import State
+from ..views import view
+from .observation import OBSERVATION_VERSION, Observation
+from .options import bad_option, game_seed, resolve
+from .render import RENDER_MODES, check_render_mode, render_text
+from .rewards import Rewards
+
+__all__ = ["env", "raw_env"]
+
+Mask = npt.NDArray[np.int8]
+
+
+def as_index(action: object) -> object:
+    """An action index as a plain `int` when it is one (NumPy integers included; not a bool), else
+    `action` itself, for [`ActionSpace.action`][abyss_rules.ActionSpace.action] to refuse."""
+    if isinstance(action, np.integer) or type(action) is int:
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return action
+
+
+def mask_of(space: ActionSpace, state: State, seat: int) -> Mask:
+    """Seat `seat`'s legal indices now as an `int8` vector (a new array)."""
+    return np.array(space.mask(state, seat), dtype=np.int8)
+
+
+def to_act(state: State) -> int | None:
+    """The seat an environment waits for: the player to move, or in the opening the lowest seat that
+    still owes a flip; `None` once the game is over."""
+    seats = state.to_act
+    return seats[0] if seats else None
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type information
+    """One game of *Abyss* as a PettingZoo AEC environment (see [`aec`][abyss_rules.envs.aec]).
+
+    Args:
+        players: The number of players (rule 1.3).
+        variant: A [`Variant`][abyss_rules.Variant] or a preset name (`"standard"`, `"short"`, `"long"`).
+        reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
+        render_mode: `None`, `"ansi"` (`render()` returns the public table as text) or `"human"`
+            (`render()` prints it).
+
+    Raises:
+        ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's convention: a class attribute)
+        "name": f"abyss_rules_v{OBSERVATION_VERSION}",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, players: int = 2, variant: Variant | str = "standard", reward: str = "score",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.variant = resolve(variant, players)
+        self.players = players
+        self.render_mode = check_render_mode(render_mode)
+        self._rewards = Rewards(reward, players)
+        self.reward = reward
+        self.space = ActionSpace(self.variant)
+        """The action indices ([`ActionSpace`][abyss_rules.ActionSpace])."""
+        self.encoder = Observation(self.variant, players)
+        """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        # One space object per agent (each is seeded on its own), all equal.
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.space.size,), dtype=np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self._state: State | None = None
+
+    # -- the PettingZoo API ----------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of `agent` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space of `agent`: `Discrete(space.size)` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: `ar.new_game(players, variant, seed=seed)` when `seed` is given.
+
+        Raises:
+            ConfigError: `seed` is not a non-negative int (`invalid_env_option`).
+        """
+        if seed is not None:
+            number = game_seed(seed, self._seeds)
+            self._seeds = np.random.default_rng(number)
+        else:
+            number = game_seed(None, self._seeds)
+        self._state = new_game(self.players, self.variant, seed=number)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._agent(self._state)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """`agent`'s observation now: its encoded view and its action mask (new arrays)."""
+        state = self._current()
+        seat = self._seat[agent]
+        if agent == self.agent_selection and not state.is_over:
+            mask = mask_of(self.space, state, seat)
+        else:
+            mask = np.zeros(self.space.size, dtype=np.int8)
+        return {"observation": self.encoder.encode(view(state, seat)), "action_mask": mask}
+
+    def step(self, action: object) -> None:
+        """Play `action` (an index) for [`agent_selection`][abyss_rules.envs.raw_env]; a terminated
+        agent steps `None` to leave.
+
+        Raises:
+            IllegalActionError: The index is not legal for the agent now.
+            ActionIndexError: The index is not in `[0, space.size)` (`no_such_action_index`).
+            MalformedActionError: The action is not an integer.
+
+            After any of them the environment is unchanged.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        before = self._current()
+        move: Action = self.space.action(as_index(action), self._seat[agent])  # type: ignore[arg-type]
+        after = apply(before, move)  # raises before anything changes
+        self._state = after
+        self._cumulative_rewards[agent] = 0.0
+        for a, r in zip(self.possible_agents, self._rewards.of_step(before, after), strict=True):
+            self.rewards[a] = r
+        if after.is_over:
+            for a in self.agents:
+                self.terminations[a] = True
+            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+        else:
+            self.agent_selection = self._agent(after)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(view(self._current()))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- read access --------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> State:
+        """The game's authoritative [`State`][abyss_rules.State] -- secrets included: for analysis and
+        tests, never for an agent's input (use [`observe`][abyss_rules.envs.raw_env.observe])."""
+        return self._current()
+
+    def _current(self) -> State:
+        if self._state is None:
+            raise bad_option("call reset() before using the environment")
+        return self._state
+
+    def _agent(self, state: State) -> str:
+        seat = to_act(state)
+        assert seat is not None
+        return self.possible_agents[seat]
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+
+def env(players: int = 2, variant: Variant | str = "standard", reward: str = "score",
+        render_mode: str | None = None) -> AECEnv:
+    """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point).
+
+    Takes the arguments of [`raw_env`][abyss_rules.envs.raw_env]. Not wrapped with PettingZoo's
+    illegal-move or out-of-bounds wrappers: an illegal action raises the engine's typed error.
+
+    Examples:
+        >>> from abyss_rules import envs
+        >>> game = envs.env(players=3, variant="short", reward="win")
+        >>> game.reset(seed=1)
+        >>> game.possible_agents
+        ['player_0', 'player_1', 'player_2']
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(players, variant, reward, render_mode))

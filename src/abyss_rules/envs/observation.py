@@ -1,0 +1,333 @@
+"""The observation encoding: a fixed-size vector of one agent's [`View`][abyss_rules.View].
+
+An [`Observation`][abyss_rules.envs.Observation] encoder is made for one variant and player
+count; [`encode`][abyss_rules.envs.Observation.encode] turns a view into a `float32` vector of
+[`size`][abyss_rules.envs.Observation.size] numbers. It reads the view only -- never the
+[`State`][abyss_rules.State] -- so an observation holds public facts only (rules 8.1-8.3): two
+states that differ only in secrets give identical observations for every agent.
+
+Seats are *relative*: position `k` of every per-seat field is the seat `k` places after the
+viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
+are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
+standard deck). The layout below, written once in `_FIELDS`, gives both the encoder and the
+table of the documentation ([`table`][abyss_rules.envs.Observation.table]); it is versioned
+with the environments' ids ([`OBSERVATION_VERSION`][abyss_rules.envs.OBSERVATION_VERSION]).
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> from abyss_rules.envs import Observation
+    >>> obs = Observation(ar.Variant.standard(), players=2)
+    >>> obs.size
+    468
+    >>> vector = obs.encode(ar.view(ar.new_game(players=2, seed=1), 0))
+    >>> vector.dtype, vector.shape, float(vector[obs.slice("phase")][0])   # the opening
+    (dtype('float32'), (468,), 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from ..config import Variant
+from ..errors import Code, ConfigError
+from ..state import Phase
+from ..views import View
+
+__all__ = ["OBSERVATION_VERSION", "TOTAL_CLIP", "Field", "Observation"]
+
+OBSERVATION_VERSION: Final = 0
+"""The version of the observation layout; the `-v0` of `abyss_rules/Solo-v0` and of the AEC
+environment's name `abyss_rules_v0`. A change of the layout bumps it and the ids together."""
+
+TOTAL_CLIP: Final = 4.0
+"""Totals are encoded as `total / scale`, clipped to `[-TOTAL_CLIP, TOTAL_CLIP]`."""
+
+_PHASES: Final = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
+
+Vector = npt.NDArray[np.float32]
+
+
+@attrs.frozen(slots=True)
+class Field:
+    """One field of the layout: `vector[start:stop]`, its meaning and its range."""
+
+    name: str
+    """The field's name (the key of [`Observation.slice`][abyss_rules.envs.Observation.slice])."""
+    start: int
+    """The first index."""
+    stop: int
+    """One past the last index."""
+    low: float
+    """The least value an entry takes."""
+    high: float
+    """The greatest value an entry takes."""
+    meaning: str
+    """What the entries say, for the documentation's table."""
+
+
+class _Context:
+    """What a field writer needs besides the view: the layout's sizes and the viewer's seat order."""
+
+    __slots__ = ("players", "cells", "rank", "deck_counts", "deck_size", "need", "scale", "cap")
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        self.players = players
+        self.cells = variant.cells
+        self.rank = {value: k for k, (value, _) in enumerate(variant.deck)}
+        self.deck_counts = np.array([count for _, count in variant.deck], dtype=np.float32)
+        self.deck_size = variant.deck_size
+        self.need = variant.initial_flips
+        self.scale = float(variant.target_score or 100)
+        self.cap = variant.max_turns_per_round
+
+
+Writer = Callable[[_Context, View, tuple[int, ...], Vector], None]
+"""Writes one field of `view` into its (zeroed) slice of the vector, given the seats in relative
+order (the viewer first)."""
+
+
+def _phase(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    out[_PHASES.index(v.phase)] = 1
+
+
+def _to_act(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    out[0] = v.viewer is not None and v.viewer in v.to_act
+
+
+def _seat_hot(pick: Callable[[View], int | None]) -> Writer:
+    """A writer of a one-hot over relative seats: the seat `pick(view)` names, if any."""
+
+    def write(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+        seat = pick(v)
+        if seat is not None:
+            out[order.index(seat)] = 1
+
+    return write
+
+
+def _value_hot(pick: Callable[[View], int | None]) -> Writer:
+    """A writer of a one-hot over the deck's values: the card `pick(view)` names, if any."""
+
+    def write(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+        card = pick(v)
+        if card is not None:
+            out[c.rank[card]] = 1
+
+    return write
+
+
+def _opening_flips(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    if c.need:
+        for k, seat in enumerate(order):
+            out[k] = len(v.opening[seat]) / c.need
+
+
+def _discard_counts(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    rank = c.rank
+    for card in v.discard_pile:
+        out[rank[card]] += 1
+    out /= c.deck_counts
+
+
+def _draw_pile(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    out[0] = v.draw_pile_size / c.deck_size
+
+
+def _turns(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    if c.cap is not None:
+        out[0] = min(v.turns, c.cap) / c.cap
+
+
+def _grids(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    rank, cells = c.rank, c.cells
+    width = len(rank) + 2
+    at = 0
+    for seat in order:
+        grid = v.grids[seat]
+        for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed, strict=True):
+            if gone:
+                out[at + 1] = 1
+            elif up:
+                assert card is not None
+                out[at + 2 + rank[card]] = 1
+            else:
+                out[at] = 1
+            at += width
+    assert at == c.players * cells * width
+
+
+def _totals(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    for k, seat in enumerate(order):
+        out[k] = v.totals[seat] / c.scale
+    np.clip(out, -TOTAL_CLIP, TOTAL_CLIP, out=out)
+
+
+_Size = Callable[[int, int, int], int]
+"""The length of a field from `(players P, cells C, distinct values K)`."""
+
+_FIELDS: Final[tuple[tuple[str, _Size, float, float, str, Writer], ...]] = (
+    ("phase", lambda p, c, k: 4, 0, 1,
+     "one-hot phase: opening, turn, drawn, game over", _phase),
+    ("to_act", lambda p, c, k: 1, 0, 1,
+     "1 when the viewer may act now (owes an opening flip, or it is its turn)", _to_act),
+    ("turn", lambda p, c, k: p, 0, 1,
+     "one-hot relative seat of the player to move (turn and drawn phases; else all 0)",
+     _seat_hot(lambda v: v.turn)),
+    ("opening_flips", lambda p, c, k: p, 0, 1,
+     "per relative seat, opening flips made this round / `initial_flips` (0 when that is 0)",
+     _opening_flips),
+    ("closer", lambda p, c, k: p, 0, 1,
+     "one-hot relative seat of this round's closer (all 0 before someone closes)",
+     _seat_hot(lambda v: v.closer)),
+    ("drawn", lambda p, c, k: k, 0, 1,
+     "one-hot value of the drawn card (drawn phase; else all 0)", _value_hot(lambda v: v.drawn)),
+    ("top_discard", lambda p, c, k: k, 0, 1,
+     "one-hot value of the top discard (all 0 when the pile is empty)",
+     _value_hot(lambda v: v.top_discard)),
+    ("discard_counts", lambda p, c, k: k, 0, 1,
+     "per value, its cards in the discard pile / its cards in the deck", _discard_counts),
+    ("draw_pile", lambda p, c, k: 1, 0, 1,
+     "cards in the draw pile / cards in the deck", _draw_pile),
+    ("turns", lambda p, c, k: 1, 0, 1,
+     "turns of this round / `max_turns_per_round` (0 without that cap)", _turns),
+    ("totals", lambda p, c, k: p, -TOTAL_CLIP, TOTAL_CLIP,
+     f"per relative seat, total / scale (scale: `target_score`, or 100 without one), "
+     f"clipped to +-{TOTAL_CLIP:g}", _totals),
+    ("grids", lambda p, c, k: p * c * (k + 2), 0, 1,
+     "per relative seat, per space (row-major), `K + 2` entries: face down, swallowed, "
+     "then the one-hot value of a face-up card", _grids),
+)
+
+
+class Observation:
+    """The observation encoding of one variant and player count (layout version 0).
+
+    Args:
+        variant: The rules in play (the deck's values and the grid's shape set the sizes).
+        players: The number of players (rule 1.3).
+
+    Raises:
+        ConfigError: `invalid_variant` when `variant` is not a [`Variant`][abyss_rules.Variant],
+            `invalid_players` for a player count the variant does not allow.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> obs = Observation(ar.Variant.standard(), players=3)
+        >>> obs.slice("grids"), obs.size
+        (slice(64, 676, None), 676)
+        >>> [f.name for f in obs.fields][:3]
+        ['phase', 'to_act', 'turn']
+    """
+
+    __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_writers", "_by_name")
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        if not isinstance(variant, Variant):
+            raise ConfigError(Code.INVALID_VARIANT,
+                              f"an Observation needs a Variant, got {type(variant).__name__}")
+        if type(players) is not int or not variant.min_players <= players <= variant.max_players:
+            raise ConfigError(
+                Code.INVALID_PLAYERS,
+                f"this variant takes {variant.min_players} to {variant.max_players} players, got {players!r}",
+            )
+        self.variant = variant
+        self.players = players
+        k = len(variant.deck)
+        fields: list[Field] = []
+        writers: list[tuple[int, int, Writer]] = []
+        at = 0
+        for name, size, low, high, meaning, writer in _FIELDS:
+            n = size(players, variant.cells, k)
+            fields.append(Field(name, at, at + n, float(low), float(high), meaning))
+            writers.append((at, at + n, writer))
+            at += n
+        self.fields: tuple[Field, ...] = tuple(fields)
+        """The layout, in index order."""
+        self.size = at
+        """The length of an observation vector."""
+        self.low: Vector = np.concatenate([np.full(f.stop - f.start, f.low, np.float32) for f in fields])
+        """The least value of each entry (the `low` of the observation `Box`)."""
+        self.high: Vector = np.concatenate([np.full(f.stop - f.start, f.high, np.float32) for f in fields])
+        """The greatest value of each entry (the `high` of the observation `Box`)."""
+        self._context = _Context(variant, players)
+        self._writers = tuple(writers)
+        self._by_name = {f.name: f for f in fields}
+
+    def slice(self, name: str) -> slice:
+        """The indices of field `name` in a vector.
+
+        Raises:
+            KeyError: There is no such field.
+        """
+        field = self._by_name[name]
+        return slice(field.start, field.stop)
+
+    def encode(self, view: View) -> Vector:
+        """The observation of `view`: a new `float32` vector of [`size`][abyss_rules.envs.Observation.size].
+
+        The viewer's seat comes first in every per-seat field; a spectator's view (viewer
+        `None`) is encoded in absolute seat order, with `to_act` 0.
+
+        Raises:
+            ConfigError: `view` is not a [`View`][abyss_rules.View] of this encoder's variant and
+                player count (`invalid_variant`, `invalid_players`).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> obs = Observation(ar.Variant.standard(), players=2)
+            >>> state = ar.apply(ar.new_game(players=2, seed=1), ar.Flip(1, 0, 0))
+            >>> mine, theirs = obs.encode(ar.view(state, 1)), obs.encode(ar.view(state, 0))
+            >>> float(mine[obs.slice("opening_flips")][0]), float(theirs[obs.slice("opening_flips")][1])
+            (0.5, 0.5)
+        """
+        if not isinstance(view, View) or view.variant != self.variant:
+            raise ConfigError(Code.INVALID_VARIANT, "encode needs a View of this Observation's variant, got "
+                              f"{type(view).__name__ if not isinstance(view, View) else 'another variant'}")
+        if view.players != self.players:
+            raise ConfigError(Code.INVALID_PLAYERS, f"this Observation encodes {self.players}-player games, "
+                              f"got a {view.players}-player view")
+        c = self._context
+        viewer = 0 if view.viewer is None else view.viewer
+        order = tuple((viewer + k) % self.players for k in range(self.players))
+        out = np.zeros(self.size, dtype=np.float32)
+        for start, stop, write in self._writers:
+            write(c, view, order, out[start:stop])
+        return out
+
+    def table(self) -> str:
+        """The layout as a Markdown table: index range, field, length (in `P` players, `C` spaces
+        per grid and `K` distinct card values), range and meaning.
+
+        The documentation shows this table for the standard variant and two players; a test
+        keeps the two equal.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> print(Observation(ar.Variant.standard(), players=2).table().splitlines()[2])
+            | 0-3 | phase | 4 | 0 to 1 | one-hot phase: opening, turn, drawn, game over |
+        """
+        lines = ["| indices | field | length | range | meaning |", "|---|---|---|---|---|"]
+        for f, (_, size, *_rest) in zip(self.fields, _FIELDS, strict=True):
+            lines.append(f"| {f.start}-{f.stop - 1} | {f.name} | {_symbolic(size)} | {f.low:g} to {f.high:g} "
+                         f"| {f.meaning} |")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Observation(players={self.players}, size={self.size}, version={OBSERVATION_VERSION})"
+
+
+def _symbolic(size: _Size) -> str:
+    """A field length as a formula in `P`, `C`, `K` (found by evaluating it at independent values)."""
+    base = size(0, 0, 0)
+    dp, dc, dk = size(1, 0, 0) - base, size(0, 1, 0) - base, size(0, 0, 1) - base
+    if size(1, 1, 0) - base != dp + dc:  # the one product in the layout: P * C * (K + 2)
+        return "P*C*(K+2)"
+    terms = [f"{d}*{x}" if d != 1 else x for d, x in ((dp, "P"), (dc, "C"), (dk, "K")) if d]
+    if base or not terms:
+        terms.append(str(base))
+    return " + ".join(terms)

@@ -1,0 +1,228 @@
+"""`abyss_rules/Solo-v0`: one learner against built-in bots, as a Gymnasium environment.
+
+`gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` (registered when
+[`abyss_rules.envs`][abyss_rules.envs] is imported) makes a [`SoloEnv`][abyss_rules.envs.SoloEnv]:
+
+* the learner plays seat `seat` (0 by default; `None`: a random seat each game), the opponents
+  the other seats in order; between two of the learner's decisions the opponents play their moves
+  (and their opening flips, in seat order) inside `step`;
+* actions are `Discrete(space.size)` indices of [`ActionSpace`][abyss_rules.ActionSpace];
+  `info["action_mask"]` (`int8`) marks the legal ones, and `action_space.sample()` without a
+  mask draws among them (a [`LegalDiscrete`][abyss_rules.envs.solo.LegalDiscrete]);
+* observations are the learner's [`Observation`][abyss_rules.envs.Observation] encoding (a `Box`);
+* the reward of a step is the learner's reward (the `reward=` option) for the rounds and the game
+  that ended during it; `terminated` when the game is over, never `truncated`;
+* an illegal action raises the engine's typed error and leaves the environment as it was;
+* `reset(seed=s)` deals `ar.new_game(players, variant, seed=s)`; the bots' seeds and a random
+  seat come from the environment's `np_random`.
+
+Examples:
+    >>> import gymnasium
+    >>> import abyss_rules.envs
+    >>> env = gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy", "random"])
+    >>> obs, info = env.reset(seed=7)
+    >>> obs.shape, info["action_mask"].shape, info["seat"]
+    ((676,), (49,), 0)
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, Final, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from ..action_space import ActionSpace
+from ..actions import Action
+from ..bots import Bot, make_bot
+from ..config import Variant
+from ..rules.dealing import new_game
+from ..rules.engine import apply
+from ..state import State
+from ..views import view
+from .aec import Mask, as_index, mask_of, to_act
+from .observation import OBSERVATION_VERSION, Observation, Vector
+from .options import SEED_BOUND, bad_option, game_seed, resolve
+from .render import RENDER_MODES, check_render_mode, render_text
+from .rewards import Rewards
+
+__all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv"]
+
+SOLO_ID: Final = f"abyss_rules/Solo-v{OBSERVATION_VERSION}"
+"""The Gymnasium id of [`SoloEnv`][abyss_rules.envs.SoloEnv]."""
+
+
+class LegalDiscrete(gymnasium.spaces.Discrete):
+    """`Discrete(n)` whose `sample()` without a mask draws uniformly among the legal actions of the
+    environment's current decision (any index when there is none).
+
+    `contains`, equality and `sample(mask=...)` are those of `Discrete`; a copy or a pickle of the
+    space is a plain `Discrete(n)`.
+
+    Args:
+        n: The number of actions.
+        legal: Returns the current legal mask (`int8`), or `None`.
+    """
+
+    def __init__(self, n: int, legal: Callable[[], Mask | None]) -> None:
+        super().__init__(n)
+        self._legal = legal
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A random action: among the legal ones when neither `mask` nor `probability` is given."""
+        if mask is None and probability is None:
+            current = self._legal()
+            if current is not None and current.any():
+                mask = current
+        return super().sample(mask, probability)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (gymnasium.spaces.Discrete, (int(self.n),))
+
+
+def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
+    """`method` called through a weak reference (the space does not keep its environment alive)."""
+    ref = weakref.WeakMethod(method)
+
+    def call() -> Mask | None:
+        bound = ref()
+        return None if bound is None else bound()
+
+    return call
+
+
+class SoloEnv(gymnasium.Env[Vector, np.int64]):
+    """One learner against built-in bots (see [`abyss_rules.envs.solo`][abyss_rules.envs.solo]).
+
+    Args:
+        opponents: One entry per opponent: a built-in bot's name (`"random"`, `"greedy"`,
+            `"counting"`; a fresh bot each game, seeded from `np_random`) or a
+            [`Bot`][abyss_rules.bots.Bot] object (used as it is). Players: `1 + len(opponents)`.
+        variant: A [`Variant`][abyss_rules.Variant] or a preset name.
+        reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
+        seat: The learner's seat, or `None` for a random seat each game (`info["seat"]`).
+        render_mode: `None`, `"ansi"` or `"human"`.
+
+    Raises:
+        ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
+        BotError: An opponent's name is not a built-in bot (`unknown_bot`).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
+
+    def __init__(self, opponents: Sequence[str | Bot] = ("greedy",), variant: Variant | str = "standard",
+                 reward: str = "score", seat: int | None = 0, render_mode: str | None = None) -> None:
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not opponents:
+            raise bad_option(f"opponents must be a non-empty list of bot names or bots, got {opponents!r}")
+        for entry in opponents:
+            if isinstance(entry, str):
+                make_bot(entry, 0)  # refuses an unknown name
+            elif not isinstance(entry, Bot):
+                raise bad_option(f"an opponent must be a bot's name or have a choose(view) method, "
+                                 f"got {entry!r}")
+        self.players = 1 + len(opponents)
+        self.variant = resolve(variant, self.players)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
+            raise bad_option(f"seat must be None or an int from 0 to {self.players - 1}, got {seat!r}")
+        self.opponents = tuple(opponents)
+        self.seat_option = seat
+        self.reward = reward
+        self._rewards = Rewards(reward, self.players)
+        self.render_mode = check_render_mode(render_mode)
+        self.space = ActionSpace(self.variant)
+        """The action indices ([`ActionSpace`][abyss_rules.ActionSpace])."""
+        self.encoder = Observation(self.variant, self.players)
+        """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        self.observation_space = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
+        self.action_space = LegalDiscrete(self.space.size, _weakly(self._legal_now))
+        self.seat = 0 if seat is None else seat
+        """The learner's seat in the current game."""
+        self._state: State | None = None
+        self._bots: dict[int, Bot] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Vector, dict[str, Any]]:
+        """Deal a new game (`ar.new_game(players, variant, seed=seed)` when `seed` is given) and play
+        the opponents' moves up to the learner's first decision."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        number = game_seed(seed, rng)
+        seat = self.seat_option if self.seat_option is not None else int(rng.integers(self.players))
+        others = [p for p in range(self.players) if p != seat]
+        bots: dict[int, Bot] = {}
+        for p, entry in zip(others, self.opponents, strict=True):
+            bots[p] = make_bot(entry, int(rng.integers(SEED_BOUND))) if isinstance(entry, str) else entry
+        self.seat, self._bots = seat, bots
+        state = new_game(self.players, self.variant, seed=number)
+        state, _ = self._play_opponents(state)
+        self._state = state
+        return self._observe(state), self._info(state)
+
+    def step(self, action: object) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's `action` (an index), then the opponents' moves up to the learner's next
+        decision or the end of the game.
+
+        Raises:
+            IllegalActionError: The index is not legal now (also once the game is over: `game_over`).
+            ActionIndexError: The index is not in `[0, space.size)`.
+            MalformedActionError: The action is not an integer.
+
+            After any of them the environment is unchanged.
+        """
+        before = self._current()
+        move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
+        state = apply(before, move)
+        reward = self._rewards.of_step(before, state)[self.seat]
+        state, more = self._play_opponents(state)
+        self._state = state
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(state), reward + more, state.is_over, False, self._info(state)
+
+    def render(self) -> str | None:
+        """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(view(self._current()))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    @property
+    def game_state(self) -> State:
+        """The game's authoritative [`State`][abyss_rules.State] -- secrets included: for analysis and
+        tests, never for the learner's input."""
+        return self._current()
+
+    # -- inside -----------------------------------------------------------------------------
+
+    def _play_opponents(self, state: State) -> tuple[State, float]:
+        """Play the bots' moves until the learner is to act or the game is over; the learner's reward
+        for what ended meanwhile."""
+        reward = 0.0
+        seat, bots, rewards = self.seat, self._bots, self._rewards
+        while True:
+            mover = to_act(state)
+            if mover is None or mover == seat:
+                return state, reward
+            after = apply(state, bots[mover].choose(view(state, mover)))
+            reward += rewards.of_step(state, after)[seat]
+            state = after
+
+    def _observe(self, state: State) -> Vector:
+        return self.encoder.encode(view(state, self.seat))
+
+    def _info(self, state: State) -> dict[str, Any]:
+        return {"action_mask": mask_of(self.space, state, self.seat), "seat": self.seat}
+
+    def _legal_now(self) -> Mask | None:
+        return None if self._state is None else mask_of(self.space, self._state, self.seat)
+
+    def _current(self) -> State:
+        if self._state is None:
+            raise bad_option("call reset() before using the environment")
+        return self._state
