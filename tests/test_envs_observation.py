@@ -184,3 +184,21 @@ def test_bad_arguments_are_refused_with_typed_errors() -> None:
     with pytest.raises(ar.ConfigError) as error:
         obs.encode(ar.new_game(players=2, seed=1))  # type: ignore[arg-type]  # a State, not a View
     assert error.value.code == "invalid_variant"
+
+
+def _table_after(marker: str, text: str) -> str:
+    lines = text.split(marker, 1)[1].strip().splitlines()
+    return "\n".join(line for line in lines[: next(i for i, line in enumerate(lines) if not line.startswith("|"))])
+
+
+def test_the_docs_tables_are_the_codes() -> None:
+    from pathlib import Path
+
+    from abyss_rules.envs import rewards
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    table = Observation(ar.Variant.standard(), 2).table()
+    assert _table_after("<!-- observation-table: standard, 2 players -->", page) == table
+    doc = rewards.__doc__
+    assert doc is not None
+    assert _table_after("<!-- reward-table -->", page) == _table_after("between those moments every reward is 0):", doc)

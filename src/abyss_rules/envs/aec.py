@@ -174,7 +174,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             ActionIndexError: The index is not in `[0, space.size)` (`no_such_action_index`).
             MalformedActionError: The action is not an integer.
 
-            After any of them the environment is unchanged.
+        After any of these errors the environment is unchanged.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

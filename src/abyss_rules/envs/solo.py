@@ -169,7 +169,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             ActionIndexError: The index is not in `[0, space.size)`.
             MalformedActionError: The action is not an integer.
 
-            After any of them the environment is unchanged.
+        After any of these errors the environment is unchanged.
         """
         before = self._current()
         move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
