@@ -52,7 +52,7 @@ from ..state import State
 from ..views import view
 from .observation import OBSERVATION_VERSION, Observation
 from .options import bad_option, game_seed, resolve
-from .render import RENDER_MODES, check_render_mode, render_text
+from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
 __all__ = ["env", "raw_env"]
@@ -199,14 +199,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
 
     def render(self) -> str | None:
         """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = render_text(view(self._current()))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._current())
 
     def close(self) -> None:
         """Nothing to release."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..views import View
+import gymnasium
+
+from ..state import State
+from ..views import View, view
 from .options import bad_option
 
-__all__ = ["RENDER_MODES", "check_render_mode", "render_text"]
+__all__ = ["RENDER_MODES", "check_render_mode", "render", "render_text"]
 
 RENDER_MODES: Final[tuple[str, ...]] = ("ansi", "human")
 """`"ansi"`: `render()` returns the text; `"human"`: it prints it (after every step, too)."""
@@ -22,6 +25,19 @@ def check_render_mode(mode: str | None) -> str | None:
     if mode is not None and mode not in RENDER_MODES:
         raise bad_option(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {mode!r}")
     return mode
+
+
+def render(mode: str | None, state: State) -> str | None:
+    """An environment's `render()`: the text of the public table (a spectator's view of `state`)
+    for `"ansi"`, printed for `"human"`; `None` (and a warning) without a render mode."""
+    if mode is None:
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        return None
+    text = render_text(view(state))
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def render_text(v: View) -> str:

@@ -45,7 +45,7 @@ from ..views import view
 from .aec import Mask, as_index, mask_of, to_act
 from .observation import OBSERVATION_VERSION, Observation, Vector
 from .options import SEED_BOUND, bad_option, game_seed, resolve
-from .render import RENDER_MODES, check_render_mode, render_text
+from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
 __all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv"]
@@ -183,14 +183,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
 
     def render(self) -> str | None:
         """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = render_text(view(self._current()))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._current())
 
     @property
     def game_state(self) -> State:
