@@ -105,7 +105,8 @@ def vector(num_envs: int) -> Callable[[int, float, int], float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per run (default 3)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure; the median is printed")
     parser.add_argument("--players", type=int, default=2, help="players per game (default 2)")

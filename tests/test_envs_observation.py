@@ -187,8 +187,10 @@ def test_bad_arguments_are_refused_with_typed_errors() -> None:
 
 
 def _table_after(marker: str, text: str) -> str:
+    """The Markdown table that starts after `marker` in `text`."""
     lines = text.split(marker, 1)[1].strip().splitlines()
-    return "\n".join(line for line in lines[: next(i for i, line in enumerate(lines) if not line.startswith("|"))])
+    end = next(i for i, line in enumerate(lines + [""]) if not line.startswith("|"))
+    return "\n".join(lines[:end])
 
 
 def test_the_docs_tables_are_the_codes() -> None:
@@ -201,4 +203,5 @@ def test_the_docs_tables_are_the_codes() -> None:
     assert _table_after("<!-- observation-table: standard, 2 players -->", page) == table
     doc = rewards.__doc__
     assert doc is not None
-    assert _table_after("<!-- reward-table -->", page) == _table_after("between those moments every reward is 0):", doc)
+    in_code = _table_after("between those moments every reward is 0):", doc)
+    assert _table_after("<!-- reward-table -->", page) == in_code
