@@ -303,6 +303,24 @@ def test_replay_step_by_step(record_file: Path) -> None:
     assert run("replay", "--step", "-", stdin="").returncode == 2
 
 
+def test_replay_writes_an_html_page(record_file: Path, tmp_path: Path) -> None:
+    page = tmp_path / "replay.html"
+    result = run("replay", str(record_file), "--html", str(page))
+    assert result.returncode == 0, result.stderr
+    record = ar.Record.from_json(record_file.read_text())
+    assert page.read_text(encoding="utf-8") == ar.replay_html(record)
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(rf"Wrote the replay page {re.escape(str(page))} \(\d+ KB\): open it in a browser "
+                        r"and step with the buttons or the arrow keys\.", lines[0])
+    assert lines[1:] == ["Game over after 1 round. Winner: seat 1 with 7 points.",
+                         f"Final state hash: {record.final_hash} (matches the record)"]
+    unwritable = run("replay", str(record_file), "--html", str(tmp_path / "no" / "such" / "dir.html"))
+    assert unwritable.returncode == 3 and "cannot write the replay page to" in unwritable.stderr
+    assert unwritable.stdout == ""
+    both = run("replay", str(record_file), "--html", str(page), "--step")
+    assert both.returncode == 2 and "--step and --html do not go together" in both.stderr
+
+
 @pytest.mark.rule("3.2")
 def test_replay_reports_a_bad_record(record_file: Path, tmp_path: Path) -> None:
     doc = json.loads(record_file.read_text())

@@ -63,6 +63,7 @@ from .events import Event, apply_with_events, dumps_events, events_to_dict
 from .grid import Grid
 from .json_schemas import SCHEMAS, schema
 from .notation import parse_notation, to_notation
+from .pages import replay_html
 from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
@@ -136,6 +137,7 @@ __all__ = [
     "parse_notation",
     "play_game",
     "read_action",
+    "replay_html",
     "schema",
     "simulate",
     "state_from_dict",

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from ..actions import Draw
 from ..codec import MAX_DOCUMENT_BYTES, DecodeError, state_from_dict, state_hash
 from ..errors import AbyssError, Code
+from ..pages import replay_html
 from ..records import Record, ReplayError
 from ..server import Verdict, validate
 from ..simulation import play_game
@@ -59,6 +60,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     stdin: TextIO = args.stdin
     if args.step and args.file == "-":
         raise _UsageError("--step reads Enter from standard input: give the record as a file")
+    if args.step and args.html is not None:
+        raise _UsageError("--step and --html do not go together: the page steps through the game itself")
     text = _read_text(args.file, stdin)
     try:
         record = Record.from_json(text, verify=False)
@@ -67,7 +70,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     if record.is_redacted:
         raise ReplayError(Code.RECORD_REDACTED, "the record is redacted (it has no seed): its cards are "
                                                 "unknown, so it cannot be replayed", "/seed")
-    narrator = Narrator(io.StringIO() if args.quiet else out, None, width=args.width)
+    quiet = args.quiet or args.html is not None
+    narrator = Narrator(io.StringIO() if quiet else out, None, width=args.width)
     narrator.say(f"Replay of a record: {record.players} players, variant {_variant_summary(record.variant)}, "
                  f"{len(record.actions)} actions")
     states = record.states()
@@ -98,9 +102,19 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     if not final.is_over:
         narrator.say(f"The record ends here: round {final.round}, phase {final.phase.value}"
                      + (f", seat {final.turn} to play" if final.turn >= 0 else "") + ".")
+    if args.html is not None:
+        page = replay_html(record)
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as error:
+            why = error.strerror or error
+            raise _BadInput(f"cannot write the replay page to {args.html}: {why}") from None
+        print(f"Wrote the replay page {args.html} ({len(page.encode('utf-8')) // 1024 + 1} KB): open it in a "
+              "browser and step with the buttons or the arrow keys.", file=out)
     summary = _winners_line(final, None) if final.is_over else \
         f"Replayed {len(record.actions)} actions; the game is not over."
-    if args.quiet:
+    if quiet:
         print(summary, file=out)
     print(f"Final state hash: {state_hash(final)}" + (" (matches the record)" if record.final_hash else ""),
           file=out)

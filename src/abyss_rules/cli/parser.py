@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--step", action="store_true",
                     help="stop after every turn: Enter goes on, q stops (RECORD must be a file)")
     rp.add_argument("--quiet", action="store_true", help="print only the result and the final hash")
+    rp.add_argument("--html", metavar="FILE", default=None,
+                    help="write one self-contained HTML page to FILE that steps through the game with "
+                         "pictures (no network needed to view it); prints only the result")
     _add_width_arg(rp)
     rp.set_defaults(handler=_cmd_replay)
 
