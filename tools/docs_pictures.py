@@ -1,0 +1,156 @@
+"""The pictures of the docs, drawn by the library itself (`abyss_rules.to_svg`).
+
+Regenerate them after a change of the drawing or of a position:
+
+    python tools/docs_pictures.py            # writes docs/assets/pictures/*.svg
+    python tools/docs_pictures.py --check    # only says which are stale (exit status 1)
+
+`tests/test_docs_pictures.py` fails while a stored picture differs from the one drawn now.
+Every position is built here from the public API, the same positions as the pages' examples.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import abyss_rules as ar
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "docs" / "assets" / "pictures"
+
+
+def _deck(variant: ar.Variant, grids: Sequence[Sequence[int]], discard: int) -> list[int]:
+    """An explicit deck order (rule 9.6) dealing these grids (flat, in space order) and this discard."""
+    order = [card for grid in grids for card in grid] + [discard]
+    left = Counter(variant.unshuffled_deck)
+    left.subtract(order)
+    assert min(left.values()) >= 0, "the deck has not these cards"
+    return order + sorted(left.elements())
+
+
+def _walk_through() -> dict[str, str]:
+    """Getting started's walk-through, step by step (docs/getting-started.md)."""
+    out = {}
+    state = ar.new_game(players=2, variant=ar.Variant.standard(), seed=42)
+    out["gs-1-new-game"] = ar.to_svg(state)
+    state = ar.apply(state, ar.Flip(0, 0, 3))
+    out["phases-opening"] = ar.to_svg(state, last_action=ar.Flip(0, 0, 3))
+    for seat, row, col in [(0, 1, 0), (1, 1, 1), (1, 1, 2)]:
+        state = ar.apply(state, ar.Flip(seat, row, col))
+    out["gs-2-opening-done"] = ar.to_svg(state, last_action=ar.Flip(1, 1, 2))
+    state = ar.apply(state, ar.Draw(1))
+    out["gs-3-drawn"] = ar.to_svg(state, last_action=ar.Draw(1))
+    out["state-revealed"] = ar.to_svg(state, reveal=True)
+    state = ar.apply(state, ar.PlaceDrawn(1, 0, 0))
+    out["gs-3-placed"] = ar.to_svg(state, last_action=ar.PlaceDrawn(1, 0, 0))
+    out["gs-5-view-seat-0"] = ar.to_svg(ar.view(state, 0))
+    while state.round == 1:
+        state = ar.apply(state, ar.legal_actions(state)[-1])
+    out["gs-6-round-1"] = ar.to_svg(state.history[-1])
+    return out
+
+
+def _home() -> dict[str, str]:
+    """A game between built-in bots (3 players, seed 7): the turn after its first swallowed column."""
+    result = ar.play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
+    for state, action in zip(result.states[1:], result.actions, strict=True):
+        if state.swallowed and state.phase is ar.Phase.TURN:
+            return {"home": ar.to_svg(state, last_action=action)}
+    raise AssertionError("the game swallowed no column")
+
+
+def _game_over() -> dict[str, str]:
+    result = ar.play_game(["greedy", "counting"], ar.Variant.short(), seed=3)
+    return {"phases-game-over": ar.to_svg(result.final)}
+
+
+def _swallowing() -> dict[str, str]:
+    """Rule 4.1's example: seat 0's column 1 shows 0, 0 and a face-down card; seat 0 flips it: a 0."""
+    v = ar.Variant.standard()
+    seat0 = [3, 0, 4, 6, 7, 0, 8, 9, 10, 0, 11, 2]
+    seat1 = [5, 7, 1, 2, 3, 6, 9, 8, 10, 11, 4, 12]
+    state = ar.new_game(2, v, seed=1, decks=[_deck(v, [seat0, seat1], 1)])
+    for action in [ar.Flip(0, 0, 1), ar.Flip(0, 1, 1), ar.Flip(1, 0, 0), ar.Flip(1, 0, 1), ar.Flip(1, 2, 2)]:
+        state = ar.apply(state, action)
+    assert state.turn == 0
+    before = ar.to_svg(state, highlight=(0, 2, 1), caption="Seat 0 is about to flip (2,1).")
+    state = ar.apply(state, ar.Flip(0, 2, 1))
+    assert state.swallowed == 0b001000100010, "column 1 of seat 0 is swallowed"
+    return {"rules-4.1-before": before, "rules-4.1-after": ar.to_svg(state, last_action=ar.Flip(0, 2, 1))}
+
+
+def _final_reveal() -> dict[str, str]:
+    """Rules 6.3 and 4.3's examples: seat 0's last face-down cards are an 8 at (1,1) and a -2 at (2,3);
+    seat 2's column 3 shows 5, 5 and a face-down 5. Seat 1 flips every card and closes."""
+    v = ar.Variant.short()
+    seat0 = [3, 4, 1, 2, 6, 8, 7, 9, 10, 0, 11, -2]
+    seat1 = [12, 12, 6, 9, 10, 11, 3, 7, 4, 5, 2, 1]
+    seat2 = [0, 1, 2, 5, 3, -1, 4, 5, 6, 7, 8, 5]
+    state = ar.new_game(3, v, seed=1, decks=[_deck(v, [seat0, seat1, seat2], 0)])
+    for action in [ar.Flip(0, 0, 0), ar.Flip(0, 0, 1), ar.Flip(1, 0, 0), ar.Flip(1, 0, 1), ar.Flip(2, 0, 3),
+                   ar.Flip(2, 1, 3)]:
+        state = ar.apply(state, action)
+    seat0_flips = [(0, 2), (0, 3), (1, 0), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2)]
+    policy: dict[int, Callable[[ar.State], ar.Action]] = {
+        0: lambda s: ar.Flip(0, *seat0_flips.pop(0)) if seat0_flips else ar.TakeDiscard(0, 0, 0),
+        1: lambda s: ar.Flip(1, *divmod(s.grid(1).face_down[0], 4)),
+        2: lambda s: ar.TakeDiscard(2, 0, 0),
+    }
+    out = {}
+    while not state.is_over:
+        action = policy[state.turn](state)
+        after = ar.apply(state, action)
+        if after.is_over:
+            assert state.grid(0).face_down == (5, 11) and state.closer == 1
+            out["rules-6.3-before"] = ar.to_svg(
+                state, highlight=[(0, 1, 1), (0, 2, 3), (2, 2, 3)],
+                caption="Seat 0 takes the last turn; then the face-down cards are turned over.")
+        state = after
+    result = state.history[-1]
+    assert result.grids[2].swallowed[3::4] == (True, True, True) and result.penalized
+    out["rules-6.3-after"] = ar.to_svg(result)
+    return out
+
+
+def pictures() -> dict[str, str]:
+    """Every picture of the docs: file name (without `.svg`) -> SVG text."""
+    out: dict[str, str] = {}
+    for part in (_home, _walk_through, _game_over, _swallowing, _final_reveal):
+        out.update(part())
+    return out
+
+
+def stale() -> list[str]:
+    """The pictures whose file is missing or differs, and files no picture makes any more."""
+    wanted = {f"{name}.svg": svg + "\n" for name, svg in pictures().items()}
+    found = {path.name for path in FOLDER.glob("*.svg")}
+    bad = [name for name, text in sorted(wanted.items())
+           if name not in found or (FOLDER / name).read_text(encoding="utf-8") != text]
+    return bad + sorted(found - set(wanted))
+
+
+def main(argv: Sequence[str]) -> int:
+    if list(argv) == ["--check"]:
+        bad = stale()
+        for name in bad:
+            print(f"stale: docs/assets/pictures/{name}")
+        return 1 if bad else 0
+    if argv:
+        print(__doc__)
+        return 2
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    wanted = pictures()
+    for path in FOLDER.glob("*.svg"):
+        if path.stem not in wanted:
+            path.unlink()
+    for name, svg in wanted.items():
+        (FOLDER / f"{name}.svg").write_text(svg + "\n", encoding="utf-8")
+    print(f"wrote {len(wanted)} pictures to docs/assets/pictures/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
