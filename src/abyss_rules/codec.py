@@ -50,7 +50,7 @@ from typing import Any, Final
 
 from .actions import ACTION_TYPES, Action, Draw
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE
-from .config import FIELD_NAMES, Variant
+from .config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
 from .errors import AbyssError, Code, ConfigError, MalformedActionError
 from .grid import Grid
 from .rules.scoring import closer_penalty_applies, game_is_over
@@ -523,13 +523,22 @@ def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
         raise _bad("must be valid Unicode text (it holds a lone surrogate)", f"{path}/name") from None
     deck_path = f"{path}/deck"
     deck: list[tuple[int, int]] = []
-    for i, pair in enumerate(_list(d["deck"], deck_path)):
+    pairs = _list(d["deck"], deck_path)
+    if len(pairs) > MAX_DECK_VALUES:  # refused before a pair is read (rule 10.4)
+        raise DecodeError(Code.INVALID_VARIANT, f"deck: at most {MAX_DECK_VALUES} distinct values, "
+                          f"got {len(pairs)}", deck_path, rule="10.4")
+    total = 0
+    for i, pair in enumerate(pairs):
         where = f"{deck_path}/{i}"
         if type(pair) is not list:
             raise _wrong(pair, "a [value, count] pair", where)
         if len(pair) != 2:
             raise _bad(f"must be a [value, count] pair, got {len(pair)} items", where, Code.BAD_SHAPE)
         deck.append((_int(pair[0], f"{where}/0"), _int(pair[1], f"{where}/1")))
+        total += deck[-1][1]
+        if total > MAX_DECK_SIZE:  # refused as soon as the counts add up past the bound (rule 10.4)
+            raise DecodeError(Code.INVALID_VARIANT, f"deck: at most {MAX_DECK_SIZE} cards in all, got more",
+                              f"{where}/1", rule="10.4")
     for field in _INT_FIELDS:
         _int(d[field], f"{path}/{field}")
     for field in _FLAG_FIELDS:
@@ -1803,10 +1812,23 @@ def view_from_dict(doc: Any) -> View:
         grids.append(_grid(variant, cards, up, gone))
     legal = tuple(_read_action(item, f"/legal_actions/{i}")
                   for i, item in enumerate(_list(d["legal_actions"], "/legal_actions")))
+    seen: set[Action] = set()
     for i, action in enumerate(legal):
         if action.player != viewer:
             raise _bad("a view lists only the viewer's own legal actions", f"/legal_actions/{i}/player",
                        Code.IMPOSSIBLE_STATE)
+        if action in seen:
+            raise _bad("a view lists each legal action once", f"/legal_actions/{i}", Code.IMPOSSIBLE_STATE)
+        seen.add(action)
+    discard_pile = _ints(d["discard_pile"], "/discard_pile")
+    draw_pile_size = _int(d["draw_pile_size"], "/draw_pile_size", 0)
+    if len(discard_pile) + draw_pile_size > variant.deck_size:
+        raise _bad(f"the piles hold more cards than the deck ({variant.deck_size})", "/discard_pile",
+                   Code.IMPOSSIBLE_STATE)
+    values = _deck_values(variant)
+    for i, card in enumerate(discard_pile):
+        if card not in values:
+            raise _bad(f"{card} is not a card of the deck", f"/discard_pile/{i}", Code.CARDS_MISMATCH)
     return View(
         viewer=viewer, variant=variant, players=players, round=_int(d["round"], "/round", 1), phase=phase,
         turn=_seat(d["turn"], "/turn", players), opener=_seat(d["opener"], "/opener", players),
@@ -1814,8 +1836,7 @@ def view_from_dict(doc: Any) -> View:
         opening=tuple(_ints(flips, f"/opening/{p}") for p, flips in enumerate(
             _list(d["opening"], "/opening", players, "lists (one per seat)"))),
         owing_flips=_seats(d["owing_flips"], "/owing_flips", players),
-        discard_pile=_ints(d["discard_pile"], "/discard_pile"),
-        draw_pile_size=_int(d["draw_pile_size"], "/draw_pile_size", 0),
+        discard_pile=discard_pile, draw_pile_size=draw_pile_size,
         drawn=_opt_int(d["drawn"], "/drawn"), closer=_seat(d["closer"], "/closer", players),
         turns=_int(d["turns"], "/turns", 0),
         totals=_ints(d["totals"], "/totals", players, "totals (one per seat)"),

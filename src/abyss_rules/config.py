@@ -22,8 +22,9 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from enum import StrEnum
+from itertools import islice
 from typing import Any, Final
 
 import attrs
@@ -32,13 +33,41 @@ from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, u
 from .errors import Code, ConfigError
 from .grid import Geometry
 
-__all__ = ["MAX_GRID_SIDE", "MAX_PLAYERS", "Opener", "Variant"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_DECK_SIZE",
+    "MAX_DECK_VALUES",
+    "MAX_GRID_SIDE",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_TARGET_SCORE",
+    "MAX_TURNS_PER_ROUND",
+    "Opener",
+    "Variant",
+]
 
+# The size bounds of a variant (spec rule 10.4). They keep the worst legal game small: at most
+# 16 seats of 64 spaces and 2,048 cards, so that a state holds at most a few thousand ints and
+# a deal shuffles at most 2,048 cards. Every one is checked before anything is built, in time
+# that does not depend on the size of what was given.
 MAX_GRID_SIDE: Final = 16
-"""The largest number of rows or columns a variant may have."""
+"""The largest number of rows or columns a variant may have (rule 10.3)."""
+MAX_CELLS: Final = 64
+"""The largest number of spaces of a grid, `rows * cols` (rule 10.4)."""
 MAX_PLAYERS: Final = 16
-"""The largest `max_players` a variant may have."""
-_MAX_LIMIT: Final = 1_000_000_000
+"""The largest `max_players` a variant may have (rule 10.3)."""
+MAX_DECK_SIZE: Final = 2_048
+"""The most cards a deck may hold, the sum of its counts (rule 10.4): 13 standard decks."""
+MAX_DECK_VALUES: Final = 256
+"""The most distinct card values a deck may hold (rule 10.4)."""
+MAX_TARGET_SCORE: Final = 1_000_000
+"""The largest `target_score` (rule 10.4)."""
+MAX_ROUNDS: Final = 1_000
+"""The largest `max_rounds` (rule 10.4)."""
+MAX_TURNS_PER_ROUND: Final = 1_000_000_000
+"""The largest `max_turns_per_round` (rule 10.3)."""
+_LIMITS: Final = {"target_score": (MAX_TARGET_SCORE, "10.4"), "max_rounds": (MAX_ROUNDS, "10.4"),
+                  "max_turns_per_round": (MAX_TURNS_PER_ROUND, "10.3")}
 
 
 class Opener(StrEnum):
@@ -62,8 +91,15 @@ class Opener(StrEnum):
 def _to_composition(deck: Any) -> Any:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         return deck  # rejected by validation with a clear message
+    # Never read more than the bound allows (rule 10.4): a huge list or an endless iterator is
+    # refused after MAX_DECK_VALUES + 1 items, whatever its size.
+    if isinstance(deck, Sized) and len(deck) > MAX_DECK_VALUES:
+        raise _too_many_values(len(deck))
+    pairs = list(islice(deck, MAX_DECK_VALUES + 1))
+    if len(pairs) > MAX_DECK_VALUES:
+        raise _too_many_values(None)
     out = []
-    for pair in deck:
+    for pair in pairs:
         if isinstance(pair, (list, tuple)) and len(pair) == 2:
             out.append((pair[0], pair[1]))
         else:
@@ -78,12 +114,26 @@ def _to_opener(value: Any) -> Any:
         return value  # rejected by validation
 
 
+def _short(value: object, limit: int = 60) -> str:
+    """`repr(value)`, cut short: a refusal never spells out a huge input."""
+    if isinstance(value, (str, bytes, tuple, list)) and len(value) >= 100:
+        unit = "characters" if isinstance(value, str) else "items"
+        return f"a {type(value).__name__} of {len(value)} {unit}"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _fail(message: str) -> ConfigError:
-    return ConfigError(Code.INVALID_VARIANT, message)
+def _fail(message: str, rule: str = "10.3") -> ConfigError:
+    return ConfigError(Code.INVALID_VARIANT, message, rule=rule)
+
+
+def _too_many_values(count: int | None) -> ConfigError:
+    got = f"got {count}" if count is not None else "got more"
+    return _fail(f"deck: at most {MAX_DECK_VALUES} distinct values, {got}", "10.4")
 
 
 @attrs.frozen(slots=True, kw_only=True, cache_hash=True)
@@ -264,34 +314,39 @@ class Variant:
 
     def _validate(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 64:
-            raise _fail(f"name must be a string of 1 to 64 characters, got {self.name!r}")
+            raise _fail(f"name must be a string of 1 to 64 characters, got {_short(self.name)}")
         for field in ("rows", "cols"):
             value = getattr(self, field)
             low = 2 if field == "rows" else 1
             if not _is_int(value) or not low <= value <= MAX_GRID_SIDE:
-                raise _fail(f"{field} must be an int from {low} to {MAX_GRID_SIDE}, got {value!r}")
+                raise _fail(f"{field} must be an int from {low} to {MAX_GRID_SIDE}, got {_short(value)}")
         for field in ("min_players", "max_players"):
             value = getattr(self, field)
             if not _is_int(value) or not 1 <= value <= MAX_PLAYERS:
-                raise _fail(f"{field} must be an int from 1 to {MAX_PLAYERS}, got {value!r}")
+                raise _fail(f"{field} must be an int from 1 to {MAX_PLAYERS}, got {_short(value)}")
         if self.min_players > self.max_players:
             raise _fail(f"min_players ({self.min_players}) is more than max_players ({self.max_players})")
         cells = self.rows * self.cols
+        if cells > MAX_CELLS:
+            raise _fail(f"a grid has at most {MAX_CELLS} spaces, got {self.rows} x {self.cols} = {cells}", "10.4")
         if not _is_int(self.initial_flips) or not 0 <= self.initial_flips < cells:
             raise _fail(f"initial_flips must be an int from 0 to {cells - 1}, got {self.initial_flips!r}")
         if not isinstance(self.opener, Opener):
             choices = ", ".join(o.value for o in Opener)
-            raise _fail(f"opener must be one of {choices}, got {self.opener!r}")
+            raise _fail(f"opener must be one of {choices}, got {_short(self.opener)}")
         for field in ("flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top"):
             value = getattr(self, field)
             if type(value) is not bool:
-                raise _fail(f"{field} must be true or false, got {value!r}")
+                raise _fail(f"{field} must be true or false, got {_short(value)}")
         if not _is_int(self.closer_multiplier) or not 1 <= self.closer_multiplier <= 1000:
             raise _fail(f"closer_multiplier must be an int from 1 to 1000, got {self.closer_multiplier!r}")
-        for field in ("target_score", "max_rounds", "max_turns_per_round"):
+        for field, (limit, rule) in _LIMITS.items():
             value = getattr(self, field)
-            if value is not None and (not _is_int(value) or not 1 <= value <= _MAX_LIMIT):
-                raise _fail(f"{field} must be null or an int from 1 to {_MAX_LIMIT}, got {value!r}")
+            if value is not None and not _is_int(value):
+                raise _fail(f"{field} must be null or an int from 1 to {limit}, got {_short(value)}")
+            if value is not None and not 1 <= value <= limit:
+                raise _fail(f"{field} must be null or an int from 1 to {limit}, got {_short(value)}",
+                            rule if value > limit else "10.3")
         if self.target_score is None and self.max_rounds is None:
             raise _fail("the game could never end: set target_score or max_rounds")
         self._validate_deck(cells)
@@ -299,19 +354,24 @@ class Variant:
     def _validate_deck(self, cells: int) -> None:
         deck = self.deck
         if not isinstance(deck, tuple) or not deck:
-            raise _fail(f"deck must be a non-empty list of [value, count] pairs, got {deck!r}")
+            raise _fail(f"deck must be a non-empty list of [value, count] pairs, got {_short(deck)}")
+        if len(deck) > MAX_DECK_VALUES:  # a tuple given directly bypasses the converter's check
+            raise _too_many_values(len(deck))
         previous: int | None = None
         total = 0
         for value, count in deck:
             if not _is_int(value) or not MIN_CARD_VALUE <= value <= MAX_CARD_VALUE:
                 raise _fail(f"deck: card value must be an int from {MIN_CARD_VALUE} to {MAX_CARD_VALUE}, "
-                            f"got {value!r}")
-            if not _is_int(count) or not 1 <= count <= 10_000:
-                raise _fail(f"deck: count of value {value} must be an int from 1 to 10000, got {count!r}")
+                            f"got {_short(value)}")
+            if not _is_int(count) or count < 1:
+                raise _fail(f"deck: count of value {value} must be an int from 1 to {MAX_DECK_SIZE}, "
+                            f"got {_short(count)}")
             if previous is not None and value <= previous:
                 raise _fail("deck: values must be distinct and in ascending order")
             previous = value
             total += count
+            if total > MAX_DECK_SIZE:
+                raise _fail(f"deck: at most {MAX_DECK_SIZE} cards in all, got more", "10.4")
         needed = self.max_players * cells + 2
         if total < needed:
             raise _fail(

@@ -47,7 +47,7 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess by
 import attrs
 
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip
-from .config import Opener, Variant
+from .config import MAX_CELLS, Opener, Variant
 from .errors import Code, ConfigError, IllegalActionError, MalformedActionError
 from .randomness import Seed
 from .rules.dealing import new_game
@@ -366,7 +366,7 @@ def variants(
     """Valid variants: the three presets and generated ones (rules 10.1-10.3).
 
     A generated variant has a grid of 2 to `max_rows` rows and 1 to
-    `max_cols` columns, 1 to `max_players` players, a deck of 1 to 6
+    `max_cols` columns (at most 64 spaces, rule 10.4), 1 to `max_players` players, a deck of 1 to 6
     distinct values from -2 to 12, and any flags, opener, closer multiplier
     (1 to 3), target (1 to 300, or none), round limit (1 to 5, or none) and
     stalling cap (1 to 60, or none). Half of them are *tight*: every seat
@@ -414,7 +414,7 @@ def variants(
 @st.composite
 def _generated_variants(draw: st.DrawFn, max_players: int, max_rows: int, max_cols: int) -> Variant:
     rows = draw(st.integers(2, max_rows))
-    cols = draw(st.integers(1, max_cols))
+    cols = draw(st.integers(1, min(max_cols, MAX_CELLS // rows)))  # at most MAX_CELLS spaces (rule 10.4)
     cells = rows * cols
     most = draw(st.integers(1, max_players))
     # Half the time a "tight" variant: every seat plays and the deck is as small as validation allows,
