@@ -328,7 +328,8 @@ class Variant:
             raise _fail(f"min_players ({self.min_players}) is more than max_players ({self.max_players})")
         cells = self.rows * self.cols
         if cells > MAX_CELLS:
-            raise _fail(f"a grid has at most {MAX_CELLS} spaces, got {self.rows} x {self.cols} = {cells}", "10.4")
+            raise _fail(f"a grid has at most {MAX_CELLS} spaces, got {self.rows} x {self.cols} = {cells}",
+                        "10.4")
         if not _is_int(self.initial_flips) or not 0 <= self.initial_flips < cells:
             raise _fail(f"initial_flips must be an int from 0 to {cells - 1}, got {self.initial_flips!r}")
         if not isinstance(self.opener, Opener):

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import abyss_rules as ar
 from abyss_rules.cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from abyss_rules.codec import MAX_INT
+from abyss_rules.config import MAX_TARGET_SCORE
 
 
 def near_and_far(low: int, high: int) -> st.SearchStrategy[int]:
@@ -85,7 +86,7 @@ def big_variants(draw: st.DrawFn) -> ar.Variant:
     values = sorted(draw(st.sets(CARD, min_size=1, max_size=6)))
     per_value = -(-(4 * 12 + 2) // len(values))
     return ar.Variant(name="big", deck=tuple((value, per_value) for value in values), max_players=4,
-                      target_score=draw(st.one_of(st.none(), st.integers(1, 1_000_000_000))),
+                      target_score=draw(st.one_of(st.none(), st.integers(1, MAX_TARGET_SCORE))),
                       max_rounds=draw(st.integers(1, 3)))
 
 
