@@ -9,8 +9,9 @@ only when a round or the game ends (between those moments every reward is 0):
 | `"margin"` | the mean round score of the other seats minus its own | nothing more | the other seats' mean total minus its own (the seats' sum is 0) |
 | `"win"` | 0 | +1 if it is among the winners (rule 7.4: ties share the win), else -1 | +1 or -1 |
 
-Rewards are computed from the finished rounds' public results
-([`RoundResult`][abyss_rules.RoundResult]) only.
+Rewards are computed from public facts only: the round scores (how much each total grew) and
+the final totals. [`Rewards.of_scores`][abyss_rules.envs.Rewards.of_scores] is the one
+definition, on arrays of many games at once; the single-game environments call it for one game.
 
 Examples:
     >>> import abyss_rules as ar
@@ -27,10 +28,11 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from ..rules.scoring import winners
-from ..state import RoundResult, State
+import numpy as np
+
+from ..state import State
 from .options import bad_option
 
 __all__ = ["REWARDS", "Rewards"]
@@ -38,9 +40,11 @@ __all__ = ["REWARDS", "Rewards"]
 REWARDS: Final[tuple[str, ...]] = ("score", "margin", "win")
 """The reward schemes, by name (the values of the environments' `reward=` option)."""
 
+Array = np.ndarray[Any, Any]
+
 
 class Rewards:
-    """One reward scheme for a player count: the rewards of a step, from the states before and after it.
+    """One reward scheme for a player count.
 
     Args:
         kind: One of [`REWARDS`][abyss_rules.envs.REWARDS].
@@ -71,55 +75,56 @@ class Rewards:
     def __repr__(self) -> str:
         return f"Rewards({self.kind!r}, players={self.players})"
 
-    def of_round(self, result: RoundResult) -> tuple[float, ...]:
-        """Every seat's reward for the end of the round `result` (game end not included).
+    def of_scores(self, scores: Array, over: Array, totals: Array) -> Array:
+        """Every seat's reward in each of `N` games: the definition of the table above.
+
+        Args:
+            scores: `(N, players)`: the round scores of a round that ended during the step (closer
+                penalty included), all 0 in a game where no round ended.
+            over: `(N,)` bool: whether the step ended the game.
+            totals: `(N, players)`: the totals after the step (the final totals where `over`).
+
+        Returns:
+            `(N, players)` float64.
+
+        Examples:
+            >>> import numpy as np
+            >>> scores, totals = np.array([[20, 4, 1], [0, 0, 0]]), np.array([[40, 12, 12], [5, 3, 9]])
+            >>> Rewards("margin", 3).of_scores(scores, np.array([True, False]), totals).tolist()
+            [[-17.5, 6.5, 11.0], [0.0, 0.0, 0.0]]
+            >>> Rewards("win", 3).of_scores(scores, np.array([True, False]), totals).tolist()
+            [[-1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+        """
+        scores = np.asarray(scores, dtype=np.float64)
+        if self.kind == "score":
+            return 0.0 - scores  # not -scores: no -0.0
+        if self.kind == "margin":
+            if self.players < 2:
+                return np.zeros_like(scores)
+            others = (scores.sum(axis=1, keepdims=True) - scores) / (self.players - 1)
+            margins: Array = others - scores
+            return margins
+        best = totals == totals.min(axis=1, keepdims=True)  # rule 7.4: ties share the win
+        ends: Array = np.where(np.asarray(over)[:, None], np.where(best, 1.0, -1.0), 0.0)
+        return ends
+
+    def of_step(self, before: State, after: State) -> tuple[float, ...]:
+        """Every seat's reward for the action that led from `before` to `after` (one game).
+
+        Non-zero only when the action ended a round (its result is the last of `after.history`)
+        or the game.
 
         Examples:
             >>> import abyss_rules as ar
-            >>> from abyss_rules.grid import Grid
-            >>> result = ar.RoundResult(round=1, grids=(), closer=0, raw_scores=(10, 4, 1),
-            ...                         scores=(20, 4, 1), penalized=True, capped=False, turns=9,
-            ...                         totals=(20, 4, 1))
-            >>> Rewards("score", 3).of_round(result), Rewards("margin", 3).of_round(result)
-            ((-20.0, -4.0, -1.0), (-17.5, 6.5, 11.0))
-        """
-        scores = result.scores
-        if self.kind == "score":
-            return tuple(-float(s) for s in scores)
-        if self.kind == "margin":
-            return _margins(scores)
-        return self.zero
-
-    def of_end(self, totals: tuple[int, ...]) -> tuple[float, ...]:
-        """Every seat's reward for the end of the game with these final totals (round rewards not included).
-
-        Examples:
-            >>> Rewards("win", 3).of_end((40, 12, 12)), Rewards("score", 3).of_end((40, 12, 12))
-            ((-1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
-        """
-        if self.kind != "win":
-            return self.zero
-        best = winners(totals)
-        return tuple(1.0 if seat in best else -1.0 for seat in range(self.players))
-
-    def of_step(self, before: State, after: State) -> tuple[float, ...]:
-        """Every seat's reward for the action that led from `before` to `after`.
-
-        Non-zero only when the action ended a round (its result is the last of
-        `after.history`) or the game.
+            >>> before = ar.new_game(players=2, variant=ar.Variant.short(), seed=5)
+            >>> after = before
+            >>> while not after.is_over:
+            ...     after = ar.apply(after, ar.legal_actions(after)[-1])
+            >>> Rewards("score", 2).of_step(before, after), after.totals
+            ((-48.0, -64.0), (48, 64))
         """
         if len(after.history) == len(before.history):
             return self.zero
-        rewards = self.of_round(after.history[-1])
-        if after.is_over:
-            rewards = tuple(a + b for a, b in zip(rewards, self.of_end(after.totals), strict=True))
-        return rewards
-
-
-def _margins(scores: tuple[int, ...]) -> tuple[float, ...]:
-    """Per seat, the mean of the other seats' scores minus its own (they sum to 0)."""
-    n = len(scores)
-    if n < 2:
-        return (0.0,) * n
-    total = sum(scores)
-    return tuple((total - s) / (n - 1) - s for s in scores)
+        scores = np.array([after.history[-1].scores])
+        rewards = self.of_scores(scores, np.array([after.is_over]), np.array([after.totals]))
+        return tuple(float(r) for r in rewards[0])
