@@ -168,3 +168,17 @@ def test_bad_options_are_refused_with_typed_errors() -> None:
         assert getattr(error.value, "code", None) == code, kwargs
     with pytest.raises(ar.ConfigError):
         envs.SoloEnv().step(0)  # before reset
+
+
+def test_gymnasium_make_vec_runs_solo_games_with_batched_masks() -> None:
+    vec = gymnasium.make_vec(envs.SOLO_ID, num_envs=3, vectorization_mode="sync", opponents=["random"])
+    obs, info = vec.reset(seed=1)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        mask = info["action_mask"]
+        assert mask.shape == (3, 49)
+        _, _, terminated, _, info = vec.step(np.argmax(rng.random(mask.shape) * mask, axis=1))
+        ended += int(terminated.sum())
+    assert ended > 0
+    vec.close()
