@@ -73,39 +73,55 @@ class Field:
 class _Context:
     """What a field writer needs besides the view: the layout's sizes and the viewer's seat order."""
 
-    __slots__ = ("players", "cells", "rank", "deck_counts", "deck_size", "need", "scale", "cap")
+    __slots__ = ("players", "cells", "rank", "deck_list", "deck_size", "need", "scale", "cap")
 
     def __init__(self, variant: Variant, players: int) -> None:
         self.players = players
         self.cells = variant.cells
         self.rank = {value: k for k, (value, _) in enumerate(variant.deck)}
-        self.deck_counts = np.array([count for _, count in variant.deck], dtype=np.float32)
+        self.deck_list = [count for _, count in variant.deck]
         self.deck_size = variant.deck_size
         self.need = variant.initial_flips
         self.scale = float(variant.target_score or 100)
         self.cap = variant.max_turns_per_round
 
 
-Writer = Callable[[_Context, View, tuple[int, ...], Vector], None]
-"""Writes one field of `view` into its (zeroed) slice of the vector, given the seats in relative
-order (the viewer first)."""
+class _Out:
+    """What the field writers produce: the indices holding 1 and the few other non-zero entries
+    (made into a `float32` vector at the end: one store per entry in NumPy costs more)."""
+
+    __slots__ = ("hot", "index", "value")
+
+    def __init__(self) -> None:
+        self.hot: list[int] = []
+        self.index: list[int] = []
+        self.value: list[float] = []
+
+    def set(self, at: int, value: float) -> None:
+        self.index.append(at)
+        self.value.append(value)
 
 
-def _phase(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
-    out[_PHASES.index(v.phase)] = 1
+Writer = Callable[[_Context, View, tuple[int, ...], _Out, int], None]
+"""Writes one field of `view` from index `at` on, given the seats in relative order (the viewer first)."""
 
 
-def _to_act(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
-    out[0] = v.viewer is not None and v.viewer in v.to_act
+def _phase(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
+    out.hot.append(at + _PHASES.index(v.phase))
+
+
+def _to_act(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
+    if v.viewer is not None and v.viewer in v.to_act:
+        out.hot.append(at)
 
 
 def _seat_hot(pick: Callable[[View], int | None]) -> Writer:
     """A writer of a one-hot over relative seats: the seat `pick(view)` names, if any."""
 
-    def write(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    def write(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
         seat = pick(v)
         if seat is not None:
-            out[order.index(seat)] = 1
+            out.hot.append(at + order.index(seat))
 
     return write
 
@@ -113,58 +129,59 @@ def _seat_hot(pick: Callable[[View], int | None]) -> Writer:
 def _value_hot(pick: Callable[[View], int | None]) -> Writer:
     """A writer of a one-hot over the deck's values: the card `pick(view)` names, if any."""
 
-    def write(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+    def write(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
         card = pick(v)
         if card is not None:
-            out[c.rank[card]] = 1
+            out.hot.append(at + c.rank[card])
 
     return write
 
 
-def _opening_flips(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+def _opening_flips(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
     if c.need:
         for k, seat in enumerate(order):
-            out[k] = len(v.opening[seat]) / c.need
+            out.set(at + k, len(v.opening[seat]) / c.need)
 
 
-def _discard_counts(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+def _discard_counts(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
     rank = c.rank
+    counts = [0] * len(rank)
     for card in v.discard_pile:
-        out[rank[card]] += 1
-    out /= c.deck_counts
+        counts[rank[card]] += 1
+    for k, (n, total) in enumerate(zip(counts, c.deck_list, strict=True)):
+        if n:
+            out.set(at + k, n / total)
 
 
-def _draw_pile(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
-    out[0] = v.draw_pile_size / c.deck_size
+def _draw_pile(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
+    out.set(at, v.draw_pile_size / c.deck_size)
 
 
-def _turns(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+def _turns(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
     if c.cap is not None:
-        out[0] = min(v.turns, c.cap) / c.cap
+        out.set(at, min(v.turns, c.cap) / c.cap)
 
 
-def _grids(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
-    rank, cells = c.rank, c.cells
+def _grids(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
+    rank, hot = c.rank, out.hot
     width = len(rank) + 2
-    at = 0
     for seat in order:
         grid = v.grids[seat]
         for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed, strict=True):
             if gone:
-                out[at + 1] = 1
+                hot.append(at + 1)
             elif up:
                 assert card is not None
-                out[at + 2 + rank[card]] = 1
+                hot.append(at + 2 + rank[card])
             else:
-                out[at] = 1
+                hot.append(at)
             at += width
-    assert at == c.players * cells * width
 
 
-def _totals(c: _Context, v: View, order: tuple[int, ...], out: Vector) -> None:
+def _totals(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
+    scale = c.scale
     for k, seat in enumerate(order):
-        out[k] = v.totals[seat] / c.scale
-    np.clip(out, -TOTAL_CLIP, TOTAL_CLIP, out=out)
+        out.set(at + k, min(TOTAL_CLIP, max(-TOTAL_CLIP, v.totals[seat] / scale)))
 
 
 _Size = Callable[[int, int, int], int]
@@ -285,7 +302,7 @@ class Observation:
             >>> float(mine[obs.slice("opening_flips")][0]), float(theirs[obs.slice("opening_flips")][1])
             (0.5, 0.5)
         """
-        if not isinstance(view, View) or view.variant != self.variant:
+        if not isinstance(view, View) or (view.variant is not self.variant and view.variant != self.variant):
             raise ConfigError(Code.INVALID_VARIANT, "encode needs a View of this Observation's variant, got "
                               f"{type(view).__name__ if not isinstance(view, View) else 'another variant'}")
         if view.players != self.players:
@@ -294,9 +311,12 @@ class Observation:
         c = self._context
         viewer = 0 if view.viewer is None else view.viewer
         order = tuple((viewer + k) % self.players for k in range(self.players))
+        parts = _Out()
+        for start, _, write in self._writers:
+            write(c, view, order, parts, start)
         out = np.zeros(self.size, dtype=np.float32)
-        for start, stop, write in self._writers:
-            write(c, view, order, out[start:stop])
+        out[parts.hot] = 1
+        out[parts.index] = parts.value
         return out
 
     def table(self) -> str:
