@@ -172,7 +172,7 @@ def test_bad_options_are_refused_with_typed_errors() -> None:
 
 def test_gymnasium_make_vec_runs_solo_games_with_batched_masks() -> None:
     vec = gymnasium.make_vec(envs.SOLO_ID, num_envs=3, vectorization_mode="sync", opponents=["random"])
-    obs, info = vec.reset(seed=1)
+    _, info = vec.reset(seed=1)
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(150):
