@@ -223,6 +223,8 @@ def test_repr_svg_is_the_public_picture() -> None:
     state = STATES[9]
     assert state._repr_svg_() == ar.to_svg(state) == ar.to_svg(ar.view(state))
     assert ar.view(state, 1)._repr_svg_() == ar.to_svg(ar.view(state, 1))
+    result = STATES[-1].history[0]
+    assert result._repr_svg_() == ar.to_svg(result)
 
 
 # -- golden pictures ------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from .events import (
 )
 from .records import Record
 from .state import State
-from .svg import PictureError, action_words, to_svg
+from .svg import PictureError, _seats_text, action_words, to_svg
 from .views import view
 
 __all__ = ["Frame", "event_words", "replay_frames", "replay_html"]
@@ -72,12 +72,6 @@ class Frame:
 def _a(value: int) -> str:
     """`value` with its article: "a 7", "an 8", "an 11"."""
     return f"an {value}" if value >= 0 and (str(value).startswith("8") or value in (11, 18)) else f"a {value}"
-
-
-def _seats(seats: tuple[int, ...]) -> str:
-    names = [str(s) for s in seats]
-    return ("seat " if len(names) == 1 else "seats ") + (
-        names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
 
 
 def event_words(event: Event) -> str:
@@ -135,7 +129,7 @@ def event_words(event: Event) -> str:
     assert isinstance(event, GameOver)
     best = event.totals[event.winners[0]]
     verb = "wins" if len(event.winners) == 1 else "share the win"
-    return f"The game is over: {_seats(event.winners)} {verb} with a total of {best}."
+    return f"The game is over: {_seats_text(event.winners)} {verb} with a total of {best}."
 
 
 def _deal_words(state: State) -> str:

@@ -123,6 +123,12 @@ class RoundResult:
     totals: tuple[int, ...]
     """Every player's total after this round (rule 7.1)."""
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this round's final reveal."""
+        from .svg import to_svg  # the svg module imports this one
+
+        return to_svg(self)
+
 
 class _Fields(NamedTuple):
     variant: Variant
