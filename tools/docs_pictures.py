@@ -46,11 +46,29 @@ def _walk_through() -> dict[str, str]:
     out["state-revealed"] = ar.to_svg(state, reveal=True)
     state = ar.apply(state, ar.PlaceDrawn(1, 0, 0))
     out["gs-3-placed"] = ar.to_svg(state, last_action=ar.PlaceDrawn(1, 0, 0))
+    out["gs-4-illegal"] = ar.to_svg(state, highlight=(0, 0, 3), caption=(
+        "Flip(0, 0, 3) is refused with space_face_up (rule 3.10): the ringed card is face up already."))
     out["gs-5-view-seat-0"] = ar.to_svg(ar.view(state, 0))
     while state.round == 1:
         state = ar.apply(state, ar.legal_actions(state)[-1])
     out["gs-6-round-1"] = ar.to_svg(state.history[-1])
     return out
+
+
+def _bot_loop() -> dict[str, str]:
+    """Getting started's step 7: its own bot (run from the page's code block) plays its game."""
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = page[page.index("## 7. A bot loop"):]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start:section.index("\n```", start)]
+    names: dict[str, object] = {}
+    exec(compile(code, "docs/getting-started.md (step 7)", "exec"), names)
+    choose: Callable[[ar.View], ar.Action] = names["choose"]  # type: ignore[assignment]
+    state = ar.new_game(players=3, seed=2024)
+    while not state.is_over:
+        state = ar.apply(state, choose(ar.view(state, state.to_act[0])))
+    assert state.winners == (1,), "the page's game changed: update the page's text too"
+    return {"gs-7-bot-game": ar.to_svg(state)}
 
 
 def _home() -> dict[str, str]:
@@ -118,7 +136,7 @@ def _final_reveal() -> dict[str, str]:
 def pictures() -> dict[str, str]:
     """Every picture of the docs: file name (without `.svg`) -> SVG text."""
     out: dict[str, str] = {}
-    for part in (_home, _walk_through, _game_over, _swallowing, _final_reveal):
+    for part in (_home, _walk_through, _bot_loop, _game_over, _swallowing, _final_reveal):
         out.update(part())
     return out
 
