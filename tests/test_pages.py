@@ -135,6 +135,9 @@ def test_bad_arguments() -> None:
     with pytest.raises(ar.ReplayError) as redacted:
         replay_html(RECORD.redact())
     assert redacted.value.code == "record_redacted"
+    for thing in (RECORD.to_json(), None, RECORD.replay()):
+        with pytest.raises(ar.PictureError, match="a replay is made from a Record, not"):
+            replay_html(thing)  # type: ignore[arg-type]
     broken = ar.Record.start(2, seed=1).with_actions(ar.Draw(0))
     with pytest.raises(ar.ReplayError) as failed:
         replay_frames(broken)

@@ -149,7 +149,10 @@ def replay_frames(record: Record) -> tuple[Frame, ...]:
     Raises:
         ReplayError: the record is redacted (`record_redacted`) or an action cannot be
             replayed (`replay_failed`).
+        PictureError: `record` is not a [`Record`][abyss_rules.Record] (code `invalid_picture`).
     """
+    if not isinstance(record, Record):
+        raise PictureError(f"a replay is made from a Record, not {type(record).__name__} (Record.from_json)")
     states = list(record.states())  # checks every action (ReplayError at the first illegal one)
     first = states[0]
     frames = [Frame(f"The deal of round {first.round}", (_deal_words(first),), to_svg(first))]
@@ -267,11 +270,11 @@ def replay_html(record: Record, *, title: str | None = None) -> str:
 
     Raises:
         ReplayError: the record is redacted or an action cannot be replayed.
-        PictureError: `title` is not a str (code `invalid_picture`).
+        PictureError: `record` is not a `Record`, or `title` not a str (code `invalid_picture`).
     """
     if title is not None and not isinstance(title, str):
         raise PictureError(f"title must be a str or None, got {title!r}")
-    frames = replay_frames(record)
+    frames = replay_frames(record)  # checks `record`
     if title is None:
         title = (f"Abyss replay: {record.players} players, {record.variant.name} variant, "
                  f"{len(record.actions)} actions")
