@@ -1,5 +1,5 @@
 """Ending a round: closing, last turns, final reveal, round history, stalling cap
-(spec rules 6.1-6.3, 6.6, 6.7)."""
+(spec rules 6.1-6.3, 6.6-6.8)."""
 
 from __future__ import annotations
 
@@ -160,8 +160,9 @@ def test_cap_reached_on_the_closing_turn_leaves_no_closer() -> None:
     assert result.raw_scores[0] == 20 and result.scores == result.raw_scores and not result.penalized
 
 
-@pytest.mark.rule("6.7", "6.1", "6.2")
+@pytest.mark.rule("6.8", "6.7", "6.1", "6.2")
 def test_cap_reached_in_the_last_turns_leaves_no_closer() -> None:
+    # seat 1's last turn (the turn would pass back to closer 0) is also the 4th, the cap: capped
     v = tiny(max_rounds=1, max_turns_per_round=4)
     state = open_round(stacked(v, 2, grids=[[9, 8, 1, 2], [1, 2, 3, 4]]), [TOP, TOP])
     state = play(state, [ar.Flip(0, 1, 0), _stall(1), ar.Flip(0, 1, 1)])

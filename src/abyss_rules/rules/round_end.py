@@ -25,7 +25,8 @@ def end_round(
 ) -> State:
     """End the round of `s` after its last turn, given that turn's results.
 
-    1. If the stalling cap ended it, there is no closer (rule 6.7).
+    1. If the stalling cap ended it, there is no closer (rule 6.7), also when that turn was the
+       last of the closer's last turns (rule 6.8).
     2. Every face-down card is turned over (rule 6.3) and, with
        `swallow_on_final_reveal`, complete columns are swallowed (rule 4.3).
     3. Each round score is the sum of the player's remaining cards (rule 6.4);
