@@ -1,0 +1,96 @@
+"""The built distributions: what a user gets from `pip install abyss-rules`.
+
+The sdist and the wheel are built in-process with the project's own build backend (hatchling,
+from the `test` extra), then opened: the package metadata (project URLs, a long description
+whose links work outside the repository), the JSON Schemas inside the wheel (so that
+`ar.schema` works from an installed wheel), and the sdist without the docs' vendored assets.
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from email.message import Message
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+hatchling_build = pytest.importorskip("hatchling.build", reason="hatchling (the `test` extra) is needed")
+
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    out = tmp_path_factory.mktemp("dist")
+    here = Path.cwd()
+    os.chdir(ROOT)  # the backend builds the project in the current directory
+    try:
+        sdist = out / hatchling_build.build_sdist(str(out))
+        wheel = out / hatchling_build.build_wheel(str(out))
+    finally:
+        os.chdir(here)
+    yield sdist, wheel
+
+
+def _metadata(wheel: Path) -> Message:
+    with zipfile.ZipFile(wheel) as z:
+        name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.message_from_bytes(z.read(name))
+
+
+def test_the_wheel_names_the_project_urls(dists: tuple[Path, Path]) -> None:
+    meta = _metadata(dists[1])
+    urls = dict(value.split(", ", 1) for value in meta.get_all("Project-URL") or [])
+    assert {"Homepage", "Source", "Issues", "Changelog", "Documentation"} <= set(urls)
+    assert all(url.startswith("https://") for url in urls.values())
+
+
+def test_the_long_description_has_no_relative_link(dists: tuple[Path, Path]) -> None:
+    meta = _metadata(dists[1])
+    assert meta["Description-Content-Type"] == "text/markdown"
+    description = meta.get_payload()
+    assert isinstance(description, str) and description.startswith("# abyss-rules")
+    targets = re.findall(r"\]\(([^)]+)\)", description)
+    assert len(targets) > 10  # README.md links to the docs pages, the spec, the licence
+    relative = [t for t in targets if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
+    assert relative == []
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](docs/getting-started.md)" in readme  # the repository keeps its relative links
+    assert "](https://github.com/abyss-rules/abyss-rules/blob/main/docs/getting-started.md)" in description
+
+
+def test_the_wheel_carries_the_schemas_and_ar_schema_reads_them(dists: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    wheel = dists[1]
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        z.extractall(tmp_path)
+    packaged = sorted(n.removeprefix("abyss_rules/schemas/") for n in names
+                      if n.startswith("abyss_rules/schemas/"))
+    assert packaged == sorted(p.name for p in (ROOT / "spec" / "schemas").glob("*.schema.json"))
+    # The unpacked wheel, first on sys.path, is what an installed wheel is: no source tree beside it.
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import abyss_rules as ar; "
+              "assert ar.__file__.startswith(sys.argv[1]), ar.__file__; "
+              "print(len(ar.SCHEMAS), ar.schema('state')['properties']['format']['const'])")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                         check=False, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(len(packaged)), "state"]
+
+
+def test_the_sdist_leaves_out_the_vendored_docs_assets(dists: tuple[Path, Path]) -> None:
+    with tarfile.open(dists[0]) as tar:
+        sizes = {member.name: member.size for member in tar.getmembers() if member.isfile()}
+    names = list(sizes)
+    assert any(n.endswith("/spec/schemas/state.schema.json") for n in names)  # the wheel needs them
+    assert any(n.endswith("/README.md") for n in names)
+    assert not [n for n in names if "/docs/assets/javascripts/" in n and "mermaid" in n]
+    assert not [n for n in names if "/.venv" in n or "/site/" in n]
+    assert sum(size for name, size in sizes.items() if "/docs/" in name) < 1_000_000  # Mermaid: 3.5 MB
