@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.builders import hand_built, open_round, play, stacked, tiny
+from tests.builders import open_round, play, stacked, tiny, with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.svg import action_words
@@ -34,20 +34,6 @@ def _games() -> list[ar.State]:
 
 
 STATES = _games()
-
-
-def _twin(state: ar.State, rng: random.Random) -> ar.State:
-    """`state` with other secrets: its face-down cards and draw pile dealt anew, another seed."""
-    cells = state.variant.cells
-    hidden = [i for i in range(state.players * cells)
-              if not (state.face_up | state.swallowed) >> i & 1]
-    secret = [state.cards[i] for i in hidden] + list(state.draw_pile)
-    rng.shuffle(secret)
-    cards = list(state.cards)
-    for i, value in zip(hidden, secret, strict=False):
-        cards[i] = value
-    return hand_built(state, seed=bytes([rng.randrange(256)]) * 32, position=rng.randrange(1000),
-                      cards=tuple(cards), draw_pile=tuple(secret[len(hidden):]))
 
 
 def _parse(svg: str) -> ET.Element:
@@ -84,7 +70,7 @@ def test_states_that_differ_only_in_secrets_give_the_same_bytes() -> None:
     rng = random.Random(7)
     differed = 0
     for state in STATES[::3]:
-        other = _twin(state, rng)
+        other = with_other_secrets(state, rng)
         assert other.dealer != state.dealer
         differed += other.cards != state.cards
         assert ar.to_svg(other) == ar.to_svg(state)
