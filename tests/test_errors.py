@@ -5,10 +5,12 @@ from __future__ import annotations
 import pickle
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import abyss_rules as ar
+from abyss_rules import errors
 from abyss_rules.errors import RULE_OF_CODE, Code
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "rules.md"
@@ -102,3 +104,87 @@ def test_errors_pickle_round_trip(error: ar.AbyssError) -> None:
 def test_seed_error_code() -> None:
     error = ar.SeedError("a bytes seed must be exactly 32 bytes long, got 31")
     assert error.code == "invalid_seed" and error.rule == "9.1"
+
+
+# -- one home, one keyword signature (issue 13) ------------------------------------------------
+
+_ERROR_CLASSES = [errors.AbyssError, errors.IllegalActionError, errors.ActionIndexError,
+                  errors.MalformedActionError, errors.InvalidStateError, errors.ConfigError, errors.SeedError,
+                  errors.DecodeError, errors.ReplayError, errors.BotError, errors.SimulationError]
+
+
+def test_every_error_class_lives_in_errors_and_is_re_exported_unchanged() -> None:
+    import abyss_rules.bots
+    import abyss_rules.codec
+    import abyss_rules.records
+    import abyss_rules.simulation
+    import abyss_rules.testing
+
+    for cls in [*_ERROR_CLASSES, errors.InvariantError]:
+        assert cls.__module__ == "abyss_rules.errors"
+        assert cls.__name__ in errors.__all__
+    assert abyss_rules.codec.DecodeError is ar.DecodeError is errors.DecodeError
+    assert abyss_rules.records.ReplayError is ar.ReplayError is errors.ReplayError
+    assert abyss_rules.bots.BotError is errors.BotError
+    assert abyss_rules.simulation.SimulationError is errors.SimulationError
+    assert abyss_rules.testing.InvariantError is errors.InvariantError
+    found = {name for module in (abyss_rules.bots, abyss_rules.codec, abyss_rules.records,
+                                 abyss_rules.simulation, abyss_rules.testing, ar)
+             for name, value in vars(module).items()
+             if isinstance(value, type) and issubclass(value, Exception) and not name.startswith("_")
+             and value.__module__ != "abyss_rules.errors" and value.__module__.startswith("abyss_rules")}
+    assert not found, f"error classes defined outside abyss_rules.errors: {found}"
+
+
+@pytest.mark.parametrize("cls", _ERROR_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_error_takes_the_same_keywords_and_code_message_positionally(cls: type[ar.AbyssError]) -> None:
+    by_keyword = cls(code=Code.BAD_VALUE, message="what went wrong", rule="1.2")
+    by_position = cls(Code.BAD_VALUE, "what went wrong")
+    for error in (by_keyword, by_position):
+        assert (error.code, error.message) == ("bad_value", "what went wrong")
+        assert repr(error).startswith(f"{cls.__name__}(code='bad_value', message='what went wrong'")
+    assert by_keyword.rule == "1.2" and by_position.rule is None
+    again = pickle.loads(pickle.dumps(by_keyword))
+    assert type(again) is cls and repr(again) == repr(by_keyword)
+
+
+@pytest.mark.parametrize("cls", [errors.MalformedActionError, errors.InvalidStateError, errors.SeedError],
+                         ids=lambda cls: cls.__name__)
+def test_a_class_with_a_default_code_takes_a_message_alone_or_either_order(cls: type[ar.AbyssError]) -> None:
+    default = {"MalformedActionError": "malformed_action", "InvalidStateError": "invalid_state",
+               "SeedError": "invalid_seed"}[cls.__name__]
+    assert (cls("it is wrong").code, cls("it is wrong").message) == (default, "it is wrong")
+    for error in (cls("it is wrong", code=Code.BAD_VALUE), cls(Code.BAD_VALUE, "it is wrong"),
+                  cls("it is wrong", Code.BAD_VALUE), cls(message="it is wrong", code="bad_value"),
+                  cls("it is wrong", Code.BAD_VALUE, "4.1")):
+        assert (error.code, error.message) == ("bad_value", "it is wrong")
+    assert cls("it is wrong", Code.BAD_VALUE, "4.1").rule == "4.1"
+    with pytest.raises(TypeError):
+        cls()
+    with pytest.raises(TypeError):
+        cls("a", "b", "c", "d")
+
+
+def test_replay_and_invariant_errors_keep_their_context_through_pickling() -> None:
+    cause = ar.IllegalActionError(Code.NOT_YOUR_TURN, "not yet")
+    error = errors.ReplayError(Code.REPLAY_FAILED, "cannot replay", "/actions/2", index=2, cause=cause)
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.path, again.index, again.cause.code) == ("/actions/2", 2, "not_your_turn")  # type: ignore[union-attr]
+    invariant = errors.InvariantError("drawn_card", "held a card", "3.4")
+    back = pickle.loads(pickle.dumps(invariant))
+    assert (back.invariant, back.rule, str(back)) == ("drawn_card", "3.4", str(invariant))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ar.apply("a state", ar.Draw(0)),  # type: ignore[arg-type]
+    lambda: ar.legal_actions(None),  # type: ignore[arg-type]
+    lambda: ar.view(3),  # type: ignore[arg-type]
+    lambda: ar.ActionSpace(ar.Variant()).mask("a state", 0),  # type: ignore[arg-type]
+], ids=["apply", "legal_actions", "view", "ActionSpace.mask"])
+def test_a_non_state_raises_invalid_state_error_which_is_still_a_malformed_action_error(call: Any) -> None:
+    with pytest.raises(errors.InvalidStateError) as raised:
+        call()
+    assert raised.value.code == "invalid_state"
+    assert isinstance(raised.value, ar.MalformedActionError) and isinstance(raised.value, TypeError)
+    problem = ar.check(object(), ar.Draw(0))  # type: ignore[arg-type]
+    assert type(problem) is errors.InvalidStateError

@@ -33,7 +33,7 @@ from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .config import Variant
-from .errors import ActionIndexError, Code, ConfigError, MalformedActionError
+from .errors import ActionIndexError, Code, ConfigError, InvalidStateError, MalformedActionError
 from .rules.legal import legal_actions
 from .state import State
 
@@ -249,12 +249,12 @@ class ActionSpace:
             (12, 12)
         """
         if type(state) is not State:
-            raise MalformedActionError(f"mask needs a State, got {type(state).__name__}", Code.INVALID_STATE)
+            raise InvalidStateError(Code.INVALID_STATE, f"mask needs a State, got {type(state).__name__}")
         v = state.variant
         if v.rows != self.rows or v.cols != self.cols:
-            raise MalformedActionError(
-                f"this ActionSpace numbers {self.rows} x {self.cols} grids; the state's are "
-                f"{v.rows} x {v.cols}", Code.INVALID_STATE)
+            raise InvalidStateError(
+                Code.INVALID_STATE, f"this ActionSpace numbers {self.rows} x {self.cols} grids; the state's "
+                                    f"are {v.rows} x {v.cols}")
         if type(player) is not int:
             raise MalformedActionError(f"a seat must be an int, got {player!r}")
         if not 0 <= player < len(state.totals):

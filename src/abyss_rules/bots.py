@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .errors import AbyssError, Code
+from .errors import BotError, Code
 from .state import Phase
 from .views import View
 
@@ -71,17 +71,6 @@ BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
 
 
-class BotError(AbyssError, ValueError):
-    """A bot was asked to act where it cannot (`bot_cannot_act`), or a bot name is unknown
-    (`unknown_bot`).
-
-    Examples:
-        >>> try:
-        ...     make_bot("nobody")
-        ... except BotError as error:
-        ...     print(error.code, "|", error.message)
-        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting
-    """
 
 
 def _no_action(bot: object, view: object) -> BotError:

@@ -51,7 +51,7 @@ from typing import Any, Final
 from .actions import ACTION_TYPES, Action, Draw
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from .config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
-from .errors import AbyssError, Code, ConfigError, MalformedActionError
+from .errors import Code, ConfigError, DecodeError, MalformedActionError
 from .grid import Grid
 from .rules.scoring import closer_penalty_applies, game_is_over
 from .state import Dealer, Phase, RoundResult, State
@@ -96,51 +96,6 @@ _HEADER: Final = frozenset({"format", "format_version", "rules_version"})
 _INT: Final = frozenset({int})
 _VERSION_RE: Final = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
-
-
-class DecodeError(AbyssError, ValueError):
-    """A document or a notation string that cannot be loaded.
-
-    `code` says what is wrong (see [`Code`][abyss_rules.Code]: `invalid_json`,
-    `document_too_large`, `too_deep`, `duplicate_field`, `wrong_format`,
-    `unsupported_version`, `unknown_field`, `missing_field`, `wrong_type`,
-    `bad_value`, `bad_shape`, `cards_mismatch`, `impossible_state`,
-    `invalid_variant`, `bad_notation`); `path` is the JSON pointer of the
-    bad field (`""` for the whole document).
-
-    Examples:
-        >>> error = DecodeError("wrong_type", "must be an integer, got a string", "/grids/1/4/card")
-        >>> str(error)
-        '[wrong_type] /grids/1/4/card: must be an integer, got a string'
-        >>> error.to_dict()["path"]
-        '/grids/1/4/card'
-    """
-
-    path: str
-
-    def __init__(self, code: str, message: str, path: str = "", rule: str | None = None) -> None:
-        super().__init__(code, message, rule)
-        self.path = path
-
-    def __str__(self) -> str:
-        where = f" (rule {self.rule})" if self.rule else ""
-        at = f"{self.path}: " if self.path else ""
-        return f"[{self.code}] {at}{self.message}{where}"
-
-    def __repr__(self) -> str:
-        return (f"DecodeError(code={self.code!r}, message={self.message!r}, path={self.path!r}, "
-                f"rule={self.rule!r})")
-
-    def __reduce__(  # type: ignore[override]  # one more argument than AbyssError's: the path
-        self,
-    ) -> tuple[type[AbyssError], tuple[str, str, str, str | None]]:
-        return (type(self), (self.code, self.message, self.path, self.rule))
-
-    def to_dict(self) -> dict[str, str | None]:
-        """The error as a JSON-ready mapping: `code`, `rule`, `message` and `path`."""
-        out = super().to_dict()
-        out["path"] = self.path
-        return out
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -276,7 +231,7 @@ def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any
         >>> ar.parse_json('{"seq": 1, "seq": 2}')
         Traceback (most recent call last):
         ...
-        abyss_rules.codec.DecodeError: [duplicate_field] an object holds the key 'seq' twice
+        abyss_rules.errors.DecodeError: [duplicate_field] an object holds the key 'seq' twice
     """
     value = _parse(data, max_bytes)
     _check_depth(value, "")
@@ -1432,7 +1387,7 @@ def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> St
         >>> loads_state("[]")
         Traceback (most recent call last):
         ...
-        abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
+        abyss_rules.errors.DecodeError: [wrong_type] must be an object, got an array
     """
     text = _text(data, max_bytes)
     try:

@@ -1,4 +1,4 @@
-"""Typed errors with stable machine-readable codes.
+"""Typed errors with stable machine-readable codes: every error class of the library.
 
 Every error the library raises on bad input is an [`AbyssError`][abyss_rules.AbyssError].
 Each carries
@@ -7,6 +7,16 @@ Each carries
 * `rule` -- the id of the spec rule it enforces (`None` where no game rule
   is involved, e.g. a wrong Python type);
 * `message` -- a sentence a person understands.
+
+Every class takes the same keywords, `Class(code=..., message=..., rule=...)` (and the
+context some add: `path` for [`DecodeError`][abyss_rules.DecodeError], `index` and `cause`
+for [`ReplayError`][abyss_rules.ReplayError]), and positionally `Class(code, message)`.
+The classes whose code has a default -- [`MalformedActionError`][abyss_rules.MalformedActionError],
+[`InvalidStateError`][abyss_rules.errors.InvalidStateError] and
+[`SeedError`][abyss_rules.SeedError] -- may also be given just a message.
+The other modules re-export the classes they raise (`abyss_rules.codec.DecodeError`,
+`abyss_rules.records.ReplayError`, `abyss_rules.bots.BotError`,
+`abyss_rules.simulation.SimulationError`, `abyss_rules.testing.InvariantError`).
 
 Examples:
     >>> err = IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
@@ -21,17 +31,23 @@ Examples:
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "RULE_OF_CODE",
     "AbyssError",
     "ActionIndexError",
+    "BotError",
     "Code",
     "ConfigError",
+    "DecodeError",
     "IllegalActionError",
+    "InvalidStateError",
+    "InvariantError",
     "MalformedActionError",
+    "ReplayError",
     "SeedError",
+    "SimulationError",
 ]
 
 
@@ -64,7 +80,7 @@ class Code(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     # Action indices (ActionIndexError; abyss_rules.action_space, abyss_rules.batch)
     NO_SUCH_ACTION_INDEX = "no_such_action_index"
-    # Malformed actions (MalformedActionError)
+    # Malformed actions (MalformedActionError; InvalidStateError for invalid_state)
     MALFORMED_ACTION = "malformed_action"
     INVALID_STATE = "invalid_state"
     # Configuration and set-up (ConfigError, SeedError)
@@ -72,7 +88,7 @@ class Code(StrEnum):
     INVALID_PLAYERS = "invalid_players"
     INVALID_DECK_ORDER = "invalid_deck_order"
     INVALID_SEED = "invalid_seed"
-    # JSON documents and action notation (abyss_rules.codec.DecodeError)
+    # JSON documents and action notation (DecodeError)
     INVALID_JSON = "invalid_json"
     DOCUMENT_TOO_LARGE = "document_too_large"
     TOO_DEEP = "too_deep"
@@ -90,7 +106,7 @@ class Code(StrEnum):
     # Game servers (abyss_rules.server: validate, submit)
     STALE_ACTION = "stale_action"
     SEAT_MISMATCH = "seat_mismatch"
-    # Game records (abyss_rules.records.ReplayError)
+    # Game records (ReplayError)
     RECORD_REDACTED = "record_redacted"
     REPLAY_FAILED = "replay_failed"
     REPLAY_MISMATCH = "replay_mismatch"
@@ -175,6 +191,8 @@ class AbyssError(Exception):
         >>> error = AbyssError(Code.SPACE_SWALLOWED, "space (1, 0) of seat 2 was swallowed")
         >>> error.code, error.rule, error.message
         ('space_swallowed', '3.10', 'space (1, 0) of seat 2 was swallowed')
+        >>> AbyssError(code="game_over", message="the game is over").rule
+        '7.5'
     """
 
     code: str
@@ -187,17 +205,22 @@ class AbyssError(Exception):
         self.code = str(code)
         self.rule = rule
         self.message = message
-        super().__init__(code, message, rule)
+        super().__init__(self.code, message, rule)
+
+    def _fields(self) -> dict[str, Any]:
+        """The constructor's keywords that rebuild this error (its repr and pickling use them)."""
+        return {"code": self.code, "message": self.message, "rule": self.rule}
 
     def __str__(self) -> str:
         where = f" (rule {self.rule})" if self.rule else ""
         return f"[{self.code}] {self.message}{where}"
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r}, rule={self.rule!r})"
+        fields = ", ".join(f"{name}={value!r}" for name, value in self._fields().items())
+        return f"{type(self).__name__}({fields})"
 
-    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
-        return (type(self), (self.code, self.message, self.rule))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self._fields()))
 
     def to_dict(self) -> dict[str, str | None]:
         """The error as a JSON-ready mapping: `code`, `rule` and `message`.
@@ -207,6 +230,45 @@ class AbyssError(Exception):
             {'code': 'game_over', 'rule': '7.5', 'message': 'the game is over'}
         """
         return {"code": self.code, "rule": self.rule, "message": self.message}
+
+
+def _rebuild(cls: type[AbyssError], fields: dict[str, Any]) -> AbyssError:
+    """Unpickle an error: every class takes its fields as keywords."""
+    return cls(**fields)
+
+
+_CODES: Final = frozenset(Code)
+
+
+class _DefaultCode(AbyssError):
+    """An error class whose code has a default, so that it may be given just a message.
+
+    `Class(message)`, `Class(message, code=...)` and `Class(code, message)` all work, and so
+    does the older order `Class(message, code)`, told apart by which argument is a code.
+    """
+
+    DEFAULT_CODE: str = Code.MALFORMED_ACTION
+
+    def __init__(self, *args: str | None, code: str | None = None, message: str | None = None,
+                 rule: str | None = None) -> None:
+        positional = list(args)
+        if len(positional) > 3:
+            raise TypeError(f"{type(self).__name__} takes at most 3 positional arguments")
+        if len(positional) == 3:
+            rule = positional.pop()
+        if len(positional) == 2:
+            first, second = positional
+            if second in _CODES and first not in _CODES:  # the older order: (message, code)
+                first, second = second, first
+            code, message = first, second
+        elif len(positional) == 1:
+            if message is None:
+                message = positional[0]
+            else:
+                code = positional[0]
+        if message is None:
+            raise TypeError(f"{type(self).__name__} needs a message")
+        super().__init__(self.DEFAULT_CODE if code is None else code, message, rule)
 
 
 class IllegalActionError(AbyssError, ValueError):
@@ -243,23 +305,40 @@ class ActionIndexError(AbyssError, ValueError):
     """
 
 
-class MalformedActionError(AbyssError, TypeError):
+class MalformedActionError(_DefaultCode, TypeError):
     """Something that is not a well-formed action (wrong type, non-int field); also a `TypeError`.
 
-    Its code is `malformed_action`, or `invalid_state` when a library call is given
-    something that is not a game state.
+    Its code is `malformed_action`; a library call given something that is not a game state
+    raises the subclass [`InvalidStateError`][abyss_rules.errors.InvalidStateError] (code
+    `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
         >>> ar.check(ar.new_game(seed=1), "draw").code
         'malformed_action'
+        >>> MalformedActionError("Flip.row must be an int").code
+        'malformed_action'
     """
 
-    def __init__(self, message: str, code: str = Code.MALFORMED_ACTION, rule: str | None = None) -> None:
-        super().__init__(code, message, rule)
+    DEFAULT_CODE = Code.MALFORMED_ACTION
 
-    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
-        return (type(self), (self.message, self.code, self.rule))
+
+class InvalidStateError(MalformedActionError):
+    """A library call was given something that is not a game state (code `invalid_state`).
+
+    A [`MalformedActionError`][abyss_rules.MalformedActionError] (and so a `TypeError`), as
+    such errors were before this class existed: code that catches those still catches it.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.legal_actions("a state")
+        ... except InvalidStateError as error:
+        ...     print(error.code, isinstance(error, ar.MalformedActionError))
+        invalid_state True
+    """
+
+    DEFAULT_CODE = Code.INVALID_STATE
 
 
 class ConfigError(AbyssError, ValueError):
@@ -275,7 +354,7 @@ class ConfigError(AbyssError, ValueError):
     """
 
 
-class SeedError(AbyssError, ValueError):
+class SeedError(_DefaultCode, ValueError):
     """A seed that is not an int in `[0, 2**256)` or exactly 32 bytes (rule 9.1; also a `ValueError`).
 
     Examples:
@@ -286,8 +365,131 @@ class SeedError(AbyssError, ValueError):
         abyss_rules.errors.SeedError: [invalid_seed] a bytes seed must be exactly 32 bytes long, got 9 ...
     """
 
-    def __init__(self, message: str, code: str = Code.INVALID_SEED, rule: str | None = None) -> None:
-        super().__init__(code, message, rule)
+    DEFAULT_CODE = Code.INVALID_SEED
 
-    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
-        return (type(self), (self.message, self.code, self.rule))
+
+class DecodeError(AbyssError, ValueError):
+    """A document or a notation string that cannot be loaded.
+
+    `code` says what is wrong (see [`Code`][abyss_rules.Code]: `invalid_json`,
+    `document_too_large`, `too_deep`, `duplicate_field`, `wrong_format`,
+    `unsupported_version`, `unknown_field`, `missing_field`, `wrong_type`,
+    `bad_value`, `bad_shape`, `cards_mismatch`, `impossible_state`,
+    `invalid_variant`, `bad_notation`); `path` is the JSON pointer of the
+    bad field (`""` for the whole document).
+
+    Examples:
+        >>> error = DecodeError("wrong_type", "must be an integer, got a string", "/grids/1/4/card")
+        >>> str(error)
+        '[wrong_type] /grids/1/4/card: must be an integer, got a string'
+        >>> error.to_dict()["path"]
+        '/grids/1/4/card'
+    """
+
+    path: str
+
+    def __init__(self, code: str, message: str, path: str = "", rule: str | None = None) -> None:
+        super().__init__(code, message, rule)
+        self.path = path
+
+    def _fields(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "path": self.path, "rule": self.rule}
+
+    def __str__(self) -> str:
+        where = f" (rule {self.rule})" if self.rule else ""
+        at = f"{self.path}: " if self.path else ""
+        return f"[{self.code}] {at}{self.message}{where}"
+
+    def to_dict(self) -> dict[str, str | None]:
+        """The error as a JSON-ready mapping: `code`, `rule`, `message` and `path`."""
+        out = super().to_dict()
+        out["path"] = self.path
+        return out
+
+
+class ReplayError(DecodeError):
+    """A record that cannot be replayed.
+
+    Codes: `record_redacted` (no seed: the cards are unknown), `replay_failed`
+    (an action is not legal where the record puts it; `index` is its
+    position, `cause` the engine's error, `path` is `/actions/<index>`) and
+    `replay_mismatch` (the final state's hash is not the recorded one, or a
+    view does not match the replay).
+
+    Examples:
+        >>> error = ReplayError("replay_failed", "action 3 (1d) is not legal", "/actions/3", index=3)
+        >>> error.index, error.path
+        (3, '/actions/3')
+    """
+
+    index: int | None
+    cause: AbyssError | None
+
+    def __init__(self, code: str, message: str, path: str = "", rule: str | None = None, *,
+                 index: int | None = None, cause: AbyssError | None = None) -> None:
+        super().__init__(code, message, path, rule)
+        self.index = index
+        self.cause = cause
+
+    def _fields(self) -> dict[str, Any]:
+        return {**super()._fields(), "index": self.index, "cause": self.cause}
+
+
+class BotError(AbyssError, ValueError):
+    """A bot was asked to act where it cannot (`bot_cannot_act`), or a bot name is unknown
+    (`unknown_bot`).
+
+    Examples:
+        >>> from abyss_rules.bots import make_bot
+        >>> try:
+        ...     make_bot("nobody")
+        ... except BotError as error:
+        ...     print(error.code, "|", error.message)
+        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting
+    """
+
+
+class SimulationError(AbyssError, ValueError):
+    """Bad arguments to [`play_game`][abyss_rules.play_game] or
+    [`simulate`][abyss_rules.simulate], or a game that never ends.
+
+    Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.play_game(["greedy"], seed=1)
+        ... except SimulationError as error:
+        ...     print(error.code, error.rule)
+        invalid_players 1.3
+    """
+
+
+class InvariantError(AssertionError):
+    """A state breaks an invariant of the engine: a bug in the engine or a forged state, not bad input.
+
+    Raised by [`check_invariants`][abyss_rules.testing.check_invariants].
+
+    `invariant` names the broken invariant (a stable string such as
+    `"card_conservation"`); `rule` is the id of the spec rule it follows
+    from, or `None`. It is an `AssertionError`, so test runners report it as
+    a failed test.
+
+    Examples:
+        >>> error = InvariantError("drawn_card", "phase turn holds drawn card 5", "3.4")
+        >>> str(error), error.invariant, isinstance(error, AssertionError)
+        ('[drawn_card] phase turn holds drawn card 5 (rule 3.4)', 'drawn_card', True)
+    """
+
+    invariant: str
+    rule: str | None
+
+    def __init__(self, invariant: str, message: str, rule: str | None = None) -> None:
+        self.invariant = invariant
+        self.rule = rule
+        self.message = message
+        where = f" (rule {rule})" if rule else ""
+        super().__init__(f"[{invariant}] {message}{where}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.invariant, self.message, self.rule))

@@ -59,7 +59,7 @@ from .codec import (
     state_hash,
 )
 from .config import Variant
-from .errors import AbyssError, Code, ConfigError, MalformedActionError
+from .errors import AbyssError, Code, ConfigError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed
 from .rules.dealing import new_game
@@ -75,29 +75,6 @@ MAX_RECORD_ACTIONS: Final = 100_000
 _RECORD_FIELDS: Final = frozenset({"variant", "players", "seed", "decks", "actions", "final_hash"})
 
 
-class ReplayError(DecodeError):
-    """A record that cannot be replayed.
-
-    Codes: `record_redacted` (no seed: the cards are unknown), `replay_failed`
-    (an action is not legal where the record puts it; `index` is its
-    position, `cause` the engine's error, `path` is `/actions/<index>`) and
-    `replay_mismatch` (the final state's hash is not the recorded one, or a
-    view does not match the replay).
-
-    Examples:
-        >>> error = ReplayError("replay_failed", "action 3 (1d) is not legal", "/actions/3", index=3)
-        >>> error.index, error.path
-        (3, '/actions/3')
-    """
-
-    index: int | None
-    cause: AbyssError | None
-
-    def __init__(self, code: str, message: str, path: str = "", rule: str | None = None, *,
-                 index: int | None = None, cause: AbyssError | None = None) -> None:
-        super().__init__(code, message, path, rule)
-        self.index = index
-        self.cause = cause
 
 
 def _check_variant(_: Record, __: attrs.Attribute[Variant], value: object) -> None:
@@ -421,7 +398,7 @@ class Record:
             >>> ar.Record.from_dict(doc)
             Traceback (most recent call last):
             ...
-            abyss_rules.records.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
+            abyss_rules.errors.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
         """
         d = _document(doc, "record", _RECORD_FIELDS)
         variant = _read_variant(d["variant"], "/variant")

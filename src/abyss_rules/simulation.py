@@ -32,7 +32,7 @@ import attrs
 from .actions import Action
 from .bots import Bot, BotError, BotFactory, make_bot
 from .config import Variant
-from .errors import AbyssError, Code
+from .errors import AbyssError, Code, SimulationError
 from .randomness import normalize_seed
 from .rules.dealing import new_game
 from .rules.engine import apply
@@ -58,19 +58,6 @@ DEFAULT_MAX_ACTIONS: Final = 1_000_000
 (a safety net against stalling bots)."""
 
 
-class SimulationError(AbyssError, ValueError):
-    """Bad arguments to [`play_game`][abyss_rules.play_game] or
-    [`simulate`][abyss_rules.simulate], or a game that never ends.
-
-    Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
-
-    Examples:
-        >>> try:
-        ...     play_game(["greedy"], seed=1)
-        ... except SimulationError as error:
-        ...     print(error.code, error.rule)
-        invalid_players 1.3
-    """
 
 
 def derive_seed(seed: int | bytes, *parts: int | str) -> int:

@@ -48,7 +48,13 @@ import attrs
 
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip
 from .config import MAX_CELLS, Opener, Variant
-from .errors import Code, ConfigError, IllegalActionError, MalformedActionError
+from .errors import (
+    Code,
+    ConfigError,
+    IllegalActionError,
+    InvalidStateError,
+    InvariantError,
+)
 from .randomness import Seed
 from .rules.dealing import new_game
 from .rules.engine import apply
@@ -83,36 +89,11 @@ _PRESETS: Final[tuple[Variant, ...]] = (Variant.standard(), Variant.short(), Var
 # ---------------------------------------------------------------------------
 
 
-class InvariantError(AssertionError):
-    """A state breaks an invariant of the engine.
-
-    Raised by [`check_invariants`][abyss_rules.testing.check_invariants].
-
-    `invariant` names the broken invariant (a stable string such as
-    `"card_conservation"`); `rule` is the id of the spec rule it follows
-    from, or `None`. It is an `AssertionError`, so test runners report it as
-    a failed test.
-
-    Examples:
-        >>> error = InvariantError("drawn_card", "phase turn holds drawn card 5", "3.4")
-        >>> str(error), error.invariant, isinstance(error, AssertionError)
-        ('[drawn_card] phase turn holds drawn card 5 (rule 3.4)', 'drawn_card', True)
-    """
-
-    invariant: str
-    rule: str | None
-
-    def __init__(self, invariant: str, message: str, rule: str | None = None) -> None:
-        self.invariant = invariant
-        self.rule = rule
-        where = f" (rule {rule})" if rule else ""
-        super().__init__(f"[{invariant}] {message}{where}")
 
 
 def _need_state(state: object, who: str) -> State:
     if type(state) is not State:
-        raise MalformedActionError(f"{who} needs a State, got {type(state).__name__}",
-                                   code=Code.INVALID_STATE)
+        raise InvalidStateError(Code.INVALID_STATE, f"{who} needs a State, got {type(state).__name__}")
     return state
 
 

@@ -10,7 +10,7 @@ specific, so each illegal action gets exactly one, stable code.
 from __future__ import annotations
 
 from ..actions import ACTION_TYPES, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..errors import AbyssError, Code, IllegalActionError, MalformedActionError
+from ..errors import AbyssError, Code, IllegalActionError, InvalidStateError, MalformedActionError
 from ..state import Phase, State
 from .draw_pile import can_draw
 
@@ -121,9 +121,7 @@ def rejection(state: object, action: object) -> AbyssError:
     return error
 
 
-def not_a_state(function: str, value: object) -> MalformedActionError:
+def not_a_state(function: str, value: object) -> InvalidStateError:
     """The error for a first argument of `apply` or `check` that is not a `State` (code `invalid_state`)."""
-    return MalformedActionError(
-        f"{function}() needs a State as its first argument, got {type(value).__name__}",
-        code=Code.INVALID_STATE,
-    )
+    return InvalidStateError(Code.INVALID_STATE,
+                             f"{function}() needs a State as its first argument, got {type(value).__name__}")
