@@ -110,7 +110,8 @@ def test_seed_error_code() -> None:
 
 _ERROR_CLASSES = [errors.AbyssError, errors.IllegalActionError, errors.ActionIndexError,
                   errors.MalformedActionError, errors.InvalidStateError, errors.ConfigError, errors.SeedError,
-                  errors.DecodeError, errors.ReplayError, errors.BotError, errors.SimulationError]
+                  errors.DecodeError, errors.ReplayError, errors.BotError, errors.SimulationError,
+                  errors.PictureError]
 
 
 def test_every_error_class_lives_in_errors_and_is_re_exported_unchanged() -> None:
@@ -148,11 +149,12 @@ def test_every_error_takes_the_same_keywords_and_code_message_positionally(cls: 
     assert type(again) is cls and repr(again) == repr(by_keyword)
 
 
-@pytest.mark.parametrize("cls", [errors.MalformedActionError, errors.InvalidStateError, errors.SeedError],
+@pytest.mark.parametrize("cls", [errors.MalformedActionError, errors.InvalidStateError, errors.SeedError,
+                                 errors.PictureError],
                          ids=lambda cls: cls.__name__)
 def test_a_class_with_a_default_code_takes_a_message_alone_or_either_order(cls: type[ar.AbyssError]) -> None:
     default = {"MalformedActionError": "malformed_action", "InvalidStateError": "invalid_state",
-               "SeedError": "invalid_seed"}[cls.__name__]
+               "SeedError": "invalid_seed", "PictureError": "invalid_picture"}[cls.__name__]
     assert (cls("it is wrong").code, cls("it is wrong").message) == (default, "it is wrong")
     for error in (cls("it is wrong", code=Code.BAD_VALUE), cls(Code.BAD_VALUE, "it is wrong"),
                   cls("it is wrong", Code.BAD_VALUE), cls(message="it is wrong", code="bad_value"),

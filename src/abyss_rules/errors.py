@@ -12,11 +12,13 @@ Every class takes the same keywords, `Class(code=..., message=..., rule=...)` (a
 context some add: `path` for [`DecodeError`][abyss_rules.DecodeError], `index` and `cause`
 for [`ReplayError`][abyss_rules.ReplayError]), and positionally `Class(code, message)`.
 The classes whose code has a default -- [`MalformedActionError`][abyss_rules.MalformedActionError],
-[`InvalidStateError`][abyss_rules.errors.InvalidStateError] and
-[`SeedError`][abyss_rules.SeedError] -- may also be given just a message.
+[`InvalidStateError`][abyss_rules.errors.InvalidStateError],
+[`SeedError`][abyss_rules.SeedError] and [`PictureError`][abyss_rules.PictureError] -- may also be
+given just a message.
 The other modules re-export the classes they raise (`abyss_rules.codec.DecodeError`,
 `abyss_rules.records.ReplayError`, `abyss_rules.bots.BotError`,
-`abyss_rules.simulation.SimulationError`, `abyss_rules.testing.InvariantError`).
+`abyss_rules.simulation.SimulationError`, `abyss_rules.svg.PictureError`,
+`abyss_rules.testing.InvariantError`).
 
 Examples:
     >>> err = IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
@@ -45,6 +47,7 @@ __all__ = [
     "InvalidStateError",
     "InvariantError",
     "MalformedActionError",
+    "PictureError",
     "ReplayError",
     "SeedError",
     "SimulationError",
@@ -119,7 +122,7 @@ class Code(StrEnum):
     INVALID_ENV_OPTION = "invalid_env_option"
     # The command line (abyss-rules validate, replay, schema)
     UNREADABLE_INPUT = "unreadable_input"
-    # Pictures (abyss_rules.svg.PictureError)
+    # Pictures (PictureError)
     INVALID_PICTURE = "invalid_picture"
 
 
@@ -463,6 +466,21 @@ class SimulationError(AbyssError, ValueError):
         ...     print(error.code, error.rule)
         invalid_players 1.3
     """
+
+
+class PictureError(_DefaultCode, ValueError):
+    """Bad arguments to [`to_svg`][abyss_rules.to_svg] (code `invalid_picture`; also a `ValueError`).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
+        ... except ar.PictureError as error:
+        ...     print(error.code, "|", error.message)
+        invalid_picture | a View holds no face-down values to reveal: pass the State with reveal=True
+    """
+
+    DEFAULT_CODE = Code.INVALID_PICTURE
 
 
 class InvariantError(AssertionError):

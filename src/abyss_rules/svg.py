@@ -34,31 +34,12 @@ from typing import Any, Final
 import attrs
 
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .errors import AbyssError, Code
+from .errors import PictureError
 from .grid import Grid
 from .state import Phase, RoundResult, State
 from .views import View, view
 
 __all__ = ["PictureError", "action_words", "to_svg"]
-
-
-class PictureError(AbyssError, ValueError):
-    """Bad arguments to [`to_svg`][abyss_rules.to_svg] (code `invalid_picture`; also a `ValueError`).
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> try:
-        ...     ar.to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
-        ... except ar.PictureError as error:
-        ...     print(error.code, "|", error.message)
-        invalid_picture | a View holds no face-down values to reveal: pass the State with reveal=True
-    """
-
-    def __init__(self, message: str, code: str = Code.INVALID_PICTURE, rule: str | None = None) -> None:
-        super().__init__(code, message, rule)
-
-    def __reduce__(self) -> tuple[type[AbyssError], tuple[str, str, str | None]]:
-        return (type(self), (self.message, self.code, self.rule))
 
 
 # -- the layout (pixels of the picture's own coordinates) ------------------------------------------
