@@ -74,7 +74,7 @@ def schema(name: str) -> dict[str, Any]:
         >>> ar.schema("game")
         Traceback (most recent call last):
         ...
-        abyss_rules.codec.DecodeError: [wrong_format] no document kind 'game' has a JSON Schema; the kinds \
+        abyss_rules.errors.DecodeError: [wrong_format] no document kind 'game' has a JSON Schema; the kinds \
 are action, events, record, state, variant, verdict, view
     """
     folder = _folder()
