@@ -203,7 +203,7 @@ def _refuse_other_json(data: str | bytes | bytearray) -> None:
         >>> _refuse_other_json("[1, 2]")
         Traceback (most recent call last):
         ...
-        abyss_rules.codec.DecodeError: [wrong_type] must be an object, got an array
+        abyss_rules.errors.DecodeError: [wrong_type] must be an object, got an array
         >>> _refuse_other_json("0z") is None        # not JSON either: the notation's error stands
         True
     """
