@@ -213,6 +213,14 @@ def test_repr_svg_is_the_public_picture() -> None:
     assert result._repr_svg_() == ar.to_svg(result)
 
 
+def test_a_view_read_back_from_its_json_draws_the_same_picture() -> None:
+    """A client that receives a view document can draw exactly what the server would."""
+    for state in STATES[::9]:
+        for viewer in (None, *range(state.players)):
+            v = ar.view(state, viewer)
+            assert ar.to_svg(ar.loads_view(ar.dumps_view(v))) == ar.to_svg(v)
+
+
 # -- golden pictures ------------------------------------------------------------------------------
 # Regenerate after an intended change of the drawing: UPDATE_GOLDEN=1 python -m pytest tests/test_svg.py
 

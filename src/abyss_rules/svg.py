@@ -67,8 +67,9 @@ BACK_LINE: Final = "#9aa8d8"
 HIGHLIGHT: Final = "#d55e00"
 REVEAL: Final = "#b00020"
 
-# Face colours by value band, lightest tints of the Okabe-Ito palette (safe for the common
-# kinds of colour blindness), also ordered by lightness; the value is always written too.
+# Face colours by value band: light tints of the Okabe-Ito palette (told apart by the common
+# kinds of colour blindness), each with a stronger border of its hue. They only repeat the
+# value, which is always written on the card.
 _BANDS: Final = (
     (-1, "#d4eaf8", "#0072b2"),   # below zero: sky blue
     (0, "#ffffff", "#777777"),    # zero: white
