@@ -96,7 +96,8 @@ def test_meta_schema_rejects_bad_cases(bad: dict[str, Any]) -> None:
     "case", [pytest.param(case, id=case["id"], marks=pytest.mark.rule(*case["rules"])) for case in CASES]
 )
 def test_conformance_case(case: dict[str, Any]) -> None:
-    response = adapter.run_case(harness.request_for(case))
+    # The request as the adapter reads it over the protocol: numbers as the case file wrote them.
+    response = adapter.run_case(json.loads(harness.encode(harness.request_for(case))))
     problems = harness.compare(case, response)
     assert not problems, "\n".join(problems)
 
@@ -209,3 +210,47 @@ def test_harness_selects_cases_and_stops_on_a_dead_implementation() -> None:
     assert "STOP" in dead.stdout
     usage = _run_harness()
     assert usage.returncode == 2
+
+
+CRASHER = """
+import json, os, sys, time
+sys.path.insert(0, {folder!r})
+import abyss_rules_adapter as real
+for line in sys.stdin:
+    message = json.loads(line)
+    case_id = message.get("case", {{}}).get("id")
+    if case_id == {crash!r}:
+        os._exit(3)  # dies in the middle of the run, without answering
+    if case_id == {hang!r}:
+        time.sleep(600)  # never answers
+    print(json.dumps(real.handle(message)), flush=True)
+"""
+
+
+def test_harness_restarts_a_crashed_implementation_and_fails_only_that_case(tmp_path: Path) -> None:
+    chosen = [case["id"] for case in CASES if "6.5" in case["rules"]]
+    assert len(chosen) >= 5
+    crasher = tmp_path / "crasher.py"
+    crasher.write_text(CRASHER.format(folder=str(CONFORMANCE), crash=chosen[1], hang=chosen[3]),
+                       encoding="utf-8")
+    result = _run_harness("--rule", "6.5", "--timeout", "5", "--", sys.executable, str(crasher))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    failed = [line.split()[1] for line in lines if line.startswith("FAIL ")]
+    assert failed == [chosen[1], chosen[3]]
+    assert "the implementation exited (status 3)" in result.stdout
+    assert "no answer within 5 s" in result.stdout
+    assert "STOP" not in result.stdout
+    assert lines[-1] == f"{len(chosen) - 2} passed, 2 failed"
+
+
+def test_harness_sends_numbers_as_the_case_files_write_them() -> None:
+    parsed = harness.parse('{"a": [3.0, 1e2, -0, 0, 9007199254740993, true, -1, 1.5E-3]}')
+    assert harness.encode(parsed) == '{"a":[3.0,1e2,-0,0,9007199254740993,true,-1,1.5E-3]}'
+    assert parsed["a"][3] == 0 and type(parsed["a"][3]) is int
+    cases = {case["id"]: case for case in CASES}
+    sent = harness.encode(harness.request_for(cases["10.3-invalid-target-exponent"]))
+    assert '"target_score":1e2' in sent
+    sent = harness.encode(harness.request_for(cases["3.9-numbers-in-actions"]))
+    assert '"row":1.0' in sent and '"player":-0' in sent and "9007199254740993" in sent
+

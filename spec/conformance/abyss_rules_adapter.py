@@ -19,6 +19,7 @@ computed from a game state. In-process use::
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -45,6 +46,10 @@ _TEXT_NAMES: dict[type, str] = {
 }
 
 
+_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+"""Hex digits, two per byte, lower case only (as in state documents); the engine checks the length."""
+
+
 class SetupError(Exception):
     """A setup the engine refuses; ``code`` is the error code to report."""
 
@@ -57,18 +62,24 @@ class SetupError(Exception):
 
 
 def make_variant(spec: Any) -> ar.Variant:
-    """The variant of a request: ``{"preset": name, "overrides": {...}}`` or ``{"config": {...}}``."""
+    """The variant of a request: ``{"preset": name, "overrides": {...}}`` or ``{"config": {...}}``.
+
+    Nothing else: another key, both forms at once, or ``overrides`` that is not an object
+    (``null`` included) is ``invalid_variant``.
+    """
     if not isinstance(spec, dict):
         raise SetupError(ar.Code.INVALID_VARIANT)
-    if "config" in spec:
+    if set(spec) == {"config"}:
         fields = spec["config"]
         base = ar.Variant.standard()
-    else:
+    elif set(spec) in ({"preset"}, {"preset", "overrides"}):
         presets = ar.Variant.presets()
-        if spec.get("preset") not in presets:
+        if not isinstance(spec["preset"], str) or spec["preset"] not in presets:
             raise SetupError(ar.Code.INVALID_VARIANT)
         base = presets[spec["preset"]]
         fields = spec.get("overrides", {})
+    else:
+        raise SetupError(ar.Code.INVALID_VARIANT)
     if not isinstance(fields, dict) or not set(fields) <= set(FIELD_NAMES):
         raise SetupError(ar.Code.INVALID_VARIANT)
     try:
@@ -78,12 +89,11 @@ def make_variant(spec: Any) -> ar.Variant:
 
 
 def make_seed(seed: Any) -> int | bytes | None:
-    """An int seed as it is; a string seed as hex digits (two per byte)."""
+    """An int seed as it is; a string seed as lower-case hex digits, two per byte (64 for a valid seed)."""
     if isinstance(seed, str):
-        try:
-            return bytes.fromhex(seed)
-        except ValueError:
-            raise SetupError(ar.Code.INVALID_SEED) from None
+        if not _HEX.fullmatch(seed):
+            raise SetupError(ar.Code.INVALID_SEED)
+        return bytes.fromhex(seed)
     if seed is None or type(seed) is int:
         return seed
     raise SetupError(ar.Code.INVALID_SEED)

@@ -12,8 +12,14 @@ the setup, the actions and the names of the facts to report. The last line
 printed is the summary ``N passed, N failed``; the exit status is 0 when every
 selected case passed, 1 when some failed, 2 for a usage error.
 
+Numbers are sent exactly as the case files write them (``3.0``, ``1e2``, ``-0``,
+integers beyond 2**53): :func:`load_cases` keeps the spelling of every number that is
+not a plain integer, and :func:`encode` writes it back. If the implementation crashes
+(exits, times out, or answers something that is not one JSON line), the case it was
+running fails and the harness starts it again for the next case.
+
 Standard library only, Python 3.11 or newer. The functions :func:`load_cases`,
-:func:`request_for` and :func:`compare` are also used in-process by the
+:func:`request_for`, :func:`encode` and :func:`compare` are also used in-process by the
 reference engine's test suite.
 """
 
@@ -42,6 +48,52 @@ PER_SEAT = ("grids", "face_up", "swallowed", "legal_indices")
 # -- cases ---------------------------------------------------------------------
 
 
+class Number:
+    """A JSON number of a case file kept as written (``3.0``, ``1e2``, ``-0``), to be sent as is.
+
+    Python's ``json`` would read ``1e2`` as ``100.0`` and ``-0`` as ``0`` and write them back
+    differently; the cases test how an implementation reads exactly these spellings.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Number({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Number) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def _int_or_number(text: str) -> int | Number:
+    return Number(text) if text.startswith("-0") else int(text)
+
+
+def parse(text: str) -> Any:
+    """JSON text parsed with every non-integer number, and ``-0``, kept as a :class:`Number`."""
+    return json.loads(text, parse_float=Number, parse_int=_int_or_number)
+
+
+def encode(value: Any, item: str = ",", key: str = ":") -> str:
+    """``value`` as one line of JSON, each :class:`Number` written as its case file wrote it.
+
+    ``item`` and ``key`` separate the items of arrays and objects and a key from its value.
+    """
+    if isinstance(value, Number):
+        return value.text
+    if isinstance(value, dict):
+        inner = item.join(f"{json.dumps(str(k))}{key}{encode(v, item, key)}" for k, v in value.items())
+        return "{" + inner + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + item.join(encode(v, item, key) for v in value) + "]"
+    return json.dumps(value)
+
+
 def load_cases(paths: Iterable[Path] | None = None) -> list[dict[str, Any]]:
     """Every case of the given case files (default: all of ``cases/``), in file order.
 
@@ -52,7 +104,7 @@ def load_cases(paths: Iterable[Path] | None = None) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
     seen: dict[str, str] = {}
     for path in files:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse(Path(path).read_text(encoding="utf-8"))
         if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
             raise ValueError(f"{path}: not a case file (no 'cases' list)")
         for case in data["cases"]:
@@ -147,7 +199,7 @@ def compare_fact(name: str, expected: Any, got: Any) -> list[str]:
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value, separators=(", ", ": "))
+    text = encode(value, ", ", ": ")
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -228,7 +280,7 @@ class Implementation:
         """Send one request and return the decoded response line."""
         assert self.process.stdin is not None
         try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            self.process.stdin.write(encode(message) + "\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise ProtocolError(f"cannot write to the implementation: {error}") from None
@@ -236,12 +288,26 @@ class Implementation:
             line = self.lines.get(timeout=self.timeout)
         except queue.Empty:
             raise ProtocolError(f"no answer within {self.timeout:g} s") from None
-        if line is None:
-            raise ProtocolError(f"the implementation exited (status {self.process.poll()})")
+        if line is None:  # its output ended: it exited or is about to
+            try:
+                status = self.process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                raise ProtocolError("the implementation closed its output") from None
+            raise ProtocolError(f"the implementation exited (status {status})")
         try:
             return json.loads(line)
         except json.JSONDecodeError:
             raise ProtocolError(f"the answer is not one JSON line: {line[:200]!r}") from None
+
+    def kill(self) -> None:
+        """Stop the implementation at once (after it broke the protocol)."""
+        self.process.kill()
+        self.process.wait()  # its reading thread then sees the end of its output and stops
+        try:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        except OSError:  # a broken pipe: nothing left to flush
+            pass
 
     def close(self) -> None:
         """Close standard input and wait for the implementation to exit."""
@@ -257,35 +323,45 @@ class Implementation:
             self.process.wait()
 
 
+def _start(command: Sequence[str], timeout: float, out: Any | None) -> tuple[Implementation, str | None]:
+    """Start the implementation and greet it: (it, None), or (it, why it cannot run cases)."""
+    implementation = Implementation(command, timeout)
+    try:
+        hello = implementation.ask({"hello": {"protocol": PROTOCOL, "rules_version": RULES_VERSION}})
+    except ProtocolError as error:
+        return implementation, str(error)
+    info = hello.get("hello") if isinstance(hello, dict) else None
+    if not isinstance(info, dict) or info.get("protocol") != PROTOCOL:
+        return implementation, f"expected a hello for protocol {PROTOCOL}, got {_show(hello)}"
+    if out is not None:
+        name = info.get("implementation", "an unnamed implementation")
+        print(f"implementation: {name}, rules {info.get('rules_version', '?')}", file=out)
+    return implementation, None
+
+
 def run(command: Sequence[str], cases: list[dict[str, Any]], *, timeout: float = 60.0,
         verbose: bool = False, out: Any = None) -> tuple[int, int]:
-    """Run ``cases`` against ``command``; print failures (and passes if ``verbose``); return the counts."""
+    """Run ``cases`` against ``command``; print failures (and passes if ``verbose``); return the counts.
+
+    A case during which the implementation crashes fails; the implementation is then started
+    again for the next case. If it cannot even be started and greeted, no case can run: the
+    remaining cases are counted as failed.
+    """
     out = out if out is not None else sys.stdout
     passed = failed = 0
-    implementation = Implementation(command, timeout)
-    broken: str | None = None
+    implementation, broken = _start(command, timeout, out)
     try:
-        try:
-            hello = implementation.ask({"hello": {"protocol": PROTOCOL, "rules_version": RULES_VERSION}})
-        except ProtocolError as error:
-            broken = str(error)
-        else:
-            info = hello.get("hello") if isinstance(hello, dict) else None
-            if not isinstance(info, dict) or info.get("protocol") != PROTOCOL:
-                broken = f"expected a hello for protocol {PROTOCOL}, got {_show(hello)}"
-            else:
-                name = info.get("implementation", "an unnamed implementation")
-                print(f"implementation: {name}, rules {info.get('rules_version', '?')}", file=out)
         for n, case in enumerate(cases):
-            if broken is None:
-                try:
-                    problems = compare(case, implementation.ask({"case": request_for(case)}))
-                except ProtocolError as error:
-                    broken = str(error)
             if broken is not None:
                 failed += len(cases) - n
                 print(f"STOP {broken}: {len(cases) - n} case(s) not run, counted as failed", file=out)
                 break
+            try:
+                problems = compare(case, implementation.ask({"case": request_for(case)}))
+            except ProtocolError as error:
+                problems = [f"the implementation crashed on this case: {error}; restarting it"]
+                implementation.kill()
+                implementation, broken = _start(command, timeout, None)
             if problems:
                 failed += 1
                 print(f"FAIL {case['id']}  [{case.get('file', '?')}; rules {', '.join(case['rules'])}]",
