@@ -127,7 +127,7 @@ def _all_equal(n: int, k: int, most: int) -> list[float]:
     Kept per `(n, k)`, and extended when a larger `c` is asked.
 
     Examples:
-        >>> _all_equal(10, 2, 3)                      # 0, 1, 2 or 3 cards of the value
+        >>> _all_equal(10, 2, 3)[:4]                  # 0, 1, 2 or 3 cards of the value
         [0.0, 0.0, 0.022222222222222223, 0.06666666666666667]
     """
     found = _EQUAL.get((n, k))
