@@ -325,7 +325,7 @@ def test_a_bad_request_is_refused_and_the_game_goes_on(server: GameServer, seen:
         if status == 401:
             assert response.headers["WWW-Authenticate"].startswith("Bearer")
         if status == 405:
-            assert response.headers["Allow"] in ("GET", "POST")
+            assert response.headers["Allow"] in ("GET, HEAD", "POST")
         # Unharmed: the same state, the same view; and the game takes the legal action it was refused.
         assert ar.state_hash(server.game_state(table.game)) == before
         assert client.view(table.game, table.tokens[table.turn]) == table.view
@@ -391,7 +391,7 @@ def test_wrong_methods_and_routes_elsewhere(server: GameServer) -> None:
         for method, path, status, code in [
             ("GET", "/games", 405, "method_not_allowed"),
             ("PUT", "/games", 405, "method_not_allowed"),
-            ("GET", "/", 404, "no_such_route"),
+            ("GET", "/index.html", 404, "no_such_route"),
             ("GET", "/games/0123456789abcdef/view", 404, "no_such_game"),
             ("GET", "/games/nope/view", 404, "no_such_game"),
             ("GET", "/games/../etc/view", 404, "no_such_route"),
@@ -465,9 +465,10 @@ def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
     return process.stdout.readline()
 
 
-def test_the_server_runs_as_a_program(seen: Seen) -> None:
+def test_the_server_runs_as_a_program(seen: Seen, tmp_path: Path) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "examples.server", "--port", "0", "--quiet"], cwd=ROOT,
+        [sys.executable, "-m", "examples.server", "--db", f"sqlite:///{tmp_path / 'games.db'}", "--port", "0",
+         "--quiet"], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -499,7 +500,7 @@ def test_app_py_runs_as_a_script() -> None:
 
 
 def test_a_port_in_use_is_reported(server: GameServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from examples.server.app import main
+    from examples.server.cli import main
 
     assert main(["--port", str(server.server_address[1]), "--quiet"]) == 1
     assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
@@ -531,11 +532,10 @@ def test_a_raw_http_exchange() -> None:
 
 
 def test_the_excerpts_on_the_docs_page_are_verbatim() -> None:
-    """The not-run python blocks of docs/server-example.md quote examples/server/app.py exactly."""
+    """The not-run python blocks of docs/server-example.md quote the files of examples/server exactly."""
     page = (ROOT / "docs" / "server-example.md").read_text(encoding="utf-8")
-    source = (ROOT / "examples" / "server" / "app.py").read_text(encoding="utf-8")
-    marker = r"<!-- not-run: an excerpt of examples/server/app\.py[^>]*-->\s*```python\n(.*?)```"
+    marker = r"<!-- not-run: an excerpt of (examples/server/\w+\.py)[^>]*-->\s*```python\n(.*?)```"
     excerpts = re.findall(marker, page, flags=re.DOTALL)
     assert excerpts
-    for excerpt in excerpts:
-        assert excerpt in source, excerpt
+    for name, excerpt in excerpts:
+        assert excerpt in (ROOT / name).read_text(encoding="utf-8"), excerpt

@@ -1,5 +1,5 @@
-"""`python -m examples.server [--port N] ...`: run the example game server (see `app.main`)."""
+"""`python -m examples.server --db sqlite:///games.db --port 0`: run the example game server (`cli.main`)."""
 
-from .app import main
+from .cli import main
 
 raise SystemExit(main())

@@ -1,206 +1,100 @@
-"""An example HTTP game server for abyss-rules: the public API of `abyss_rules` and the standard library.
+"""An example HTTP game server for abyss-rules: games in a database, several processes, a page to play.
 
 Run it from the repository root (port 0 picks a free port and prints it):
 
-    python -m examples.server --port 0
-    python examples/server/app.py --port 0
+    python -m examples.server --db sqlite:///games.db --port 0
+    python -m examples.server --db postgresql://abyss@db.internal/abyss --port 8000
 
-The server keeps each game's authoritative `State` in memory and speaks JSON:
+Each game's authoritative `State`, its record and its seats' token hashes live in the database
+(`store.py`); every accepted action is stored in one transaction that succeeds only if the game
+is still at the seq the action was checked against, so any number of processes may serve one
+database. The server speaks JSON:
 
+    GET  /                       the play page (HTML + JavaScript, no external resources)
     POST /games                  create a game -> 201 {"game", "seats": [{"seat", "token"}], "view"}
     GET  /games/{id}/view        the view of the seat whose token is sent, else a spectator's -> 200
+    GET  /games/{id}/events      a Server-Sent Events stream: the seat's view after each action
     POST /games/{id}/actions     an action (or {"notation", "seq"}) -> 200 {"view", "events"} or 4xx
     GET  /games/{id}/record      the redacted record: every action so far, no seed -> 200
 
 Every refusal, on every endpoint, is a `verdict` document (`abyss_rules.Verdict`) with `legal`
 false and a stable `code`: 400 a malformed request, 401 a missing or unknown token, 403 an
 action for another seat (`seat_mismatch`) or a seed the server does not accept, 404 an unknown
-game or route, 405 a wrong method, 409 an action the game's current state refuses (`stale_action`
-and every rule's code), 411 no Content-Length, 413 a body over the limit, 415 a body that is not
-`application/json`, 503 too many games. A game's state is replaced only when an action is accepted,
-under that game's lock, so no bad request can harm a game. See README.md next to this file.
+(or expired) game or route, 405 a wrong method, 409 an action the game's current state refuses
+(`stale_action` and every rule's code), 411 no Content-Length, 413 a body over the limit, 415 a
+body that is not `application/json`, 429 a client creating too many games, 503 too many games.
+See README.md next to this file.
 
-Only loopback is served by default (127.0.0.1); this is an example, not a hardened service:
-no TLS, no rate limits, games live in memory until the process ends.
+Only loopback is served by default (127.0.0.1). It has no TLS and no accounts: put it behind a
+TLS-terminating proxy to serve it beyond one machine.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import http.server
-import ipaddress
 import re
-import secrets
-import signal
 import socket
 import sys
 import threading
+import time
 import traceback
 import urllib.parse
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any, Final
+
+if __package__ in (None, ""):  # run as a script: python examples/server/app.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    __package__ = "examples.server"
 
 import abyss_rules as ar
 
-__all__ = ["DEFAULT_MAX_BODY", "Game", "GameServer", "HttpError", "main", "status_of"]
+from .games import DEFAULT_LIMITS, Games, Limits
+from .protocol import HttpError, parse_json, read_game_request, read_message
+from .store import open_store
+
+__all__ = ["DEFAULT_MAX_BODY", "GameServer", "HttpError"]
 
 DEFAULT_MAX_BODY: Final = 64 * 1024
 """The largest request body accepted, in bytes (an action document is about 150 bytes)."""
-DEFAULT_MAX_GAMES: Final = 1000
-"""How many games one server process keeps; creating more is refused with 503."""
 DEFAULT_LONG_POLL: Final = 20.0
 """How long `GET /games/{id}/view?after=N` waits for the game to pass seq N, in seconds."""
 DEFAULT_IDLE_TIMEOUT: Final = 30.0
 """How long a connection may sit idle (or stall mid-request) before it is closed, in seconds."""
-_DRAIN_LIMIT: Final = 1 << 20
-"""An over-limit body up to this size is read and dropped so the client gets its 413 cleanly."""
-_GAME_ID: Final = re.compile(r"[0-9a-f]{16}")
-
-
-# -- errors ----------------------------------------------------------------------------------
-
-class HttpError(Exception):
-    """A refused request: the HTTP status, and the `verdict` document sent back as the body."""
-
-    def __init__(self, status: int, verdict: ar.Verdict, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(f"{status} {verdict.code}: {verdict.message}")
-        self.status = status
-        self.verdict = verdict
-        self.headers = dict(headers or {})
-
-    @classmethod
-    def refuse(cls, status: int, code: str, message: str, *, path: str | None = None,
-               seq: int | None = None, headers: Mapping[str, str] | None = None) -> HttpError:
-        """A refusal with one of the server's own codes (they involve no game rule)."""
-        return cls(status, ar.Verdict(False, code, None, message, seq, path), headers)
-
-    @classmethod
-    def of(cls, error: ar.AbyssError, seq: int | None = None, path: str | None = None) -> HttpError:
-        """The refusal for a library error, against the game at `seq`; `path` if the error has none."""
-        verdict = ar.Verdict.from_error(error, seq)
-        if verdict.path is None and path is not None:
-            verdict = ar.Verdict(False, verdict.code, verdict.rule, verdict.message, seq, path)
-        return cls(status_of(error), verdict)
-
-
-def status_of(error: ar.AbyssError) -> int:
-    """The HTTP status for a library error.
-
-    400: the message is malformed whatever the game's state (`DecodeError`, `MalformedActionError`,
-    a bad variant or player count); 413: `document_too_large`; 403: `seat_mismatch`; 409: the
-    message is well formed but the game's current state refuses it -- `stale_action` and every
-    rule's code (`not_your_turn`, `space_face_up`, `game_over`...): look at the new view, act again.
-    """
-    if error.code == ar.Code.DOCUMENT_TOO_LARGE:
-        return 413
-    if isinstance(error, ar.DecodeError):
-        return 400
-    if error.code == ar.Code.SEAT_MISMATCH:
-        return 403
-    if isinstance(error, ar.IllegalActionError):
-        return 409
-    return 400
-
-
-# -- JSON ------------------------------------------------------------------------------------
-
-def parse_json(body: bytes) -> Any:
-    """A request body as JSON, parsed as strictly as the library parses its documents (400 otherwise).
-
-    The body's size was already checked against the server's limit.
-    """
-    try:
-        return ar.parse_json(body, max_bytes=max(len(body), 1))
-    except ar.DecodeError as error:
-        raise HttpError.refuse(400, error.code, error.message) from None
-
-
-def _pointer(key: str) -> str:
-    return "/" + key.replace("~", "~0").replace("/", "~1")
-
-
-def _only(doc: Any, allowed: frozenset[str], what: str) -> dict[str, Any]:
-    """`doc` as an object whose keys are among `allowed` (`DecodeError` `wrong_type` / `unknown_field`)."""
-    if type(doc) is not dict:
-        raise ar.DecodeError(ar.Code.WRONG_TYPE, f"the body must be a JSON object: {what}", "")
-    unknown = sorted(set(doc) - allowed)
-    if unknown:
-        raise ar.DecodeError(ar.Code.UNKNOWN_FIELD, f"unknown field {unknown[0][:40]!r} (expected {what})",
-                             _pointer(unknown[0]))
-    return doc
-
-
-def read_message(doc: Any) -> tuple[ar.Action, int | None]:
-    """The action of a request body and the seq its sender saw (`None` if it says none).
-
-    The body is an `action` document (its `seq` field carries the seq) or `{"notation": "0f12",
-    "seq": 5}`. Raises `DecodeError` (400) for anything else.
-    """
-    if type(doc) is dict and "notation" in doc:
-        _only(doc, frozenset({"notation", "seq"}), '{"notation": ..., "seq": ...}')
-        text = doc["notation"]
-        if type(text) is not str:
-            raise ar.DecodeError(ar.Code.WRONG_TYPE, "notation must be a string such as '0f12'", "/notation")
-        try:
-            action = ar.parse_notation(text)
-        except ar.DecodeError as error:
-            raise ar.DecodeError(error.code, error.message, "/notation") from None
-        return ar.read_action(action, seq=doc.get("seq"))
-    if type(doc) is not dict:
-        raise ar.DecodeError(ar.Code.WRONG_TYPE, 'the body must be an action document or {"notation", '
-                                                 '"seq"}, a JSON object', "")
-    return ar.read_action(doc)
-
-
-# -- games -----------------------------------------------------------------------------------
-
-class Game:
-    """One game: the authoritative state (secret), the seats' tokens, the actions applied so far.
-
-    `state` is replaced only by the server, under `changed` (a condition: long polls wait on it).
-    """
-
-    def __init__(self, game_id: str, start: ar.Record, tokens: tuple[str, ...]) -> None:
-        self.id = game_id
-        self.start = start
-        """The record with no action yet: the set-up, the seed included (secret, rule 8.2)."""
-        self.tokens = tokens
-        """Seat `i`'s bearer token is `tokens[i]` (secret: only the game's creator receives them)."""
-        self.state: ar.State = start.initial_state()
-        self.actions: list[ar.Action] = []
-        self.changed = threading.Condition()
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat whose token is `token` (compared in constant time), or `None`."""
-        given = token.encode("utf-8", "surrogatepass")
-        found = None
-        for seat, secret in enumerate(self.tokens):
-            if secrets.compare_digest(secret.encode("ascii"), given):
-                found = seat
-        return found
-
-    def record(self) -> ar.Record:
-        """The full record so far: the set-up, the seed and every action (secret while the game runs)."""
-        with self.changed:
-            actions = tuple(self.actions)
-        return self.start.with_actions(*actions)
+HEARTBEAT: Final = 15.0
+"""An event stream sends a comment after this many seconds without a move (proxies keep it open)."""
+_DRAIN_LIMIT: Final = 64 << 20
+"""An over-limit body is read and dropped, up to this size, so the client gets its 413 cleanly."""
+_DRAIN_TIME: Final = 5.0
+_PAGE: Final = Path(__file__).with_name("page.html")
+_PAGE_HEADERS: Final = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                               "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 class GameServer(http.server.ThreadingHTTPServer):
-    """The example server: a `ThreadingHTTPServer` holding games in memory.
+    """The example server: a `ThreadingHTTPServer` whose games live in a database.
 
     Args:
         address: `(host, port)`; the default binds loopback only, port 0 picks a free port.
+        db: The database URL: `sqlite:///PATH` (a file), `sqlite:///:memory:` (this process only,
+            the default: for tests) or `postgresql://...` (shared by several processes).
+        limits: Creation limits and expiry (`games.Limits`).
         max_body: The largest request body accepted (bytes); larger gets 413.
-        max_games: How many games it keeps; more gets 503.
         allow_seed: Accept a `seed` when creating a game (for tests and reproducible demos: whoever
             knows the seed knows every card). Refused with 403 `seed_not_allowed` otherwise.
         long_poll: How long `GET .../view?after=N` may wait (seconds).
         idle_timeout: How long a connection may stay idle or stall mid-request (seconds).
+        bot_delay: Seconds a bot waits before each of its moves.
         quiet: Log nothing (the default logs one line per request to stderr).
 
-    Use `running()` to serve from a background thread (tests, notebooks), or `serve_forever()`.
+    Use `running()` to serve from a background thread (tests, notebooks), or `serve_forever()`
+    and then `close_gracefully()`.
     """
 
     daemon_threads = True
@@ -209,25 +103,32 @@ class GameServer(http.server.ThreadingHTTPServer):
         self,
         address: tuple[str, int] = ("127.0.0.1", 0),
         *,
+        db: str = "sqlite:///:memory:",
+        limits: Limits = DEFAULT_LIMITS,
         max_body: int = DEFAULT_MAX_BODY,
-        max_games: int = DEFAULT_MAX_GAMES,
         allow_seed: bool = False,
         long_poll: float = DEFAULT_LONG_POLL,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        bot_delay: float = 0.5,
         quiet: bool = False,
     ) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
+        try:
+            self.games = Games(open_store(db), limits, bot_delay=bot_delay)
+        except BaseException:
+            super().server_close()
+            raise
+        self.games.start()
         self.max_body = max_body
-        self.max_games = max_games
         self.allow_seed = allow_seed
         self.long_poll = long_poll
         self.idle_timeout = idle_timeout
         self.quiet = quiet
         self.closing = False
-        self._games: dict[str, Game] = {}
-        self._lock = threading.Lock()
+        self._active = 0
+        self._idle = threading.Condition()
 
     @property
     def url(self) -> str:
@@ -236,42 +137,19 @@ class GameServer(http.server.ThreadingHTTPServer):
         host = host.decode() if isinstance(host, bytes) else host
         return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
-    # -- games ---------------------------------------------------------------------------
-
-    def create_game(self, players: int, variant: ar.Variant, seed: int | None = None) -> Game:
-        """A new game with a fresh token per seat (raises `AbyssError` for a bad set-up)."""
-        start = ar.Record.start(players, variant, seed)  # seed=None: a fresh secret seed (rule 9.1)
-        tokens = tuple(secrets.token_urlsafe(24) for _ in range(players))
-        with self._lock:
-            if len(self._games) >= self.max_games:
-                raise HttpError.refuse(503, "server_full", f"this server keeps at most {self.max_games} "
-                                                           "games", headers={"Retry-After": "60"})
-            game_id = secrets.token_hex(8)
-            while game_id in self._games:
-                game_id = secrets.token_hex(8)
-            game = self._games[game_id] = Game(game_id, start, tokens)
-        return game
-
-    def game(self, game_id: str) -> Game:
-        """The game `game_id` (404 `no_such_game` if there is none)."""
-        with self._lock:
-            game = self._games.get(game_id) if _GAME_ID.fullmatch(game_id) else None
-        if game is None:
-            raise HttpError.refuse(404, "no_such_game", f"no game {game_id[:40]!r} on this server")
-        return game
+    # -- for tests and operators: never for clients (rule 8.2) -----------------------------
 
     def game_ids(self) -> tuple[str, ...]:
-        """The ids of every game, oldest first."""
-        with self._lock:
-            return tuple(self._games)
+        """The ids of every stored game, oldest first."""
+        return tuple(self.games.store.game_ids())
 
     def game_state(self, game_id: str) -> ar.State:
-        """The authoritative state of a game: for tests and operators, never for clients (rule 8.2)."""
-        return self.game(game_id).state
+        """The authoritative state of a game."""
+        return self.games.state(game_id)
 
     def full_record(self, game_id: str) -> ar.Record:
-        """The full record (seed included) of a game: for tests and operators, never for clients."""
-        return self.game(game_id).record()
+        """The full record (seed included) of a game."""
+        return self.games.record(game_id)
 
     # -- running -------------------------------------------------------------------------
 
@@ -284,19 +162,40 @@ class GameServer(http.server.ThreadingHTTPServer):
         try:
             yield self
         finally:
-            self.stop_waiting()
             self.shutdown()
             thread.join()
-            self.server_close()
+            self.close_gracefully(timeout=5.0)
+
+    def close_gracefully(self, timeout: float = 10.0) -> bool:
+        """After `serve_forever` returned: let requests in progress finish, then close everything.
+
+        Long polls and event streams answer at once; every other request gets up to `timeout`
+        seconds. Returns whether all of them finished in time.
+        """
+        self.closing = True
+        self.games.stop(timeout)
+        with self._idle:
+            finished = self._idle.wait_for(lambda: self._active == 0, timeout=timeout)
+        self.server_close()
+        self.games.store.close()
+        return finished
 
     def stop_waiting(self) -> None:
-        """Wake every long poll so it answers now (called when the server stops)."""
+        """Wake every long poll and event stream so that it answers now (when the server stops)."""
         self.closing = True
-        with self._lock:
-            games = list(self._games.values())
-        for game in games:
-            with game.changed:
-                game.changed.notify_all()
+        self.games.stop(0)
+
+    @contextlib.contextmanager
+    def serving_request(self) -> Iterator[None]:
+        """Counts the requests in progress (`close_gracefully` waits for them)."""
+        with self._idle:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._active -= 1
+                self._idle.notify_all()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away is not an error; anything else is printed (never sent)."""
@@ -308,18 +207,52 @@ class GameServer(http.server.ThreadingHTTPServer):
 
 # -- requests --------------------------------------------------------------------------------
 
+class _Stream:
+    """A reply that is a stream of Server-Sent Events: the seat's view after each action."""
+
+    def __init__(self, seat: int | None, first: tuple[ar.State, ar.Action | None, tuple[ar.Event, ...]],
+                 rest: Iterator[tuple[ar.State, ar.Action | None, tuple[ar.Event, ...]]]) -> None:
+        self.seat, self.first, self.rest = seat, first, rest
+
+    def messages(self) -> Iterator[bytes]:
+        """`view` first (or the `action`s since the seq the client saw), an `action` per move, `end`."""
+        last: ar.State | None = None
+        for state, action, events in _chain(self.first, self.rest):
+            if action is not None:
+                doc = {"view": ar.view_to_dict(ar.view(state, self.seat)),
+                       "events": ar.events_to_dict(events, action=action, seq=state.seq)}
+                yield _event("action", state.seq, doc)
+            elif last is not None and last.seq == state.seq:
+                yield b": no move yet\n\n"
+            else:
+                yield _event("view", state.seq, ar.view_to_dict(ar.view(state, self.seat)))
+            last = state
+        over = last is not None and last.is_over
+        yield f"event: end\ndata: {ar.canonical_json({'over': over})}\n\n".encode()
+
+
+def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield from rest
+
+
+def _event(name: str, seq: int, doc: Any) -> bytes:
+    return f"id: {seq}\nevent: {name}\ndata: {ar.canonical_json(doc)}\n\n".encode()
+
+
 _Reply = tuple[int, Any, Mapping[str, str]]
 
-_GAME_PATH: Final = r"/games/(?P<game>[^/]{1,100})"
-_ROUTES: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = (
-    (re.compile(r"/games"), {"POST": "create_game"}),
-    (re.compile(_GAME_PATH + "/view"), {"GET": "get_view"}),
-    (re.compile(_GAME_PATH + "/actions"), {"POST": "post_action"}),
-    (re.compile(_GAME_PATH + "/record"), {"GET": "get_record"}),
+_GAME: Final = r"/games/(?P<game>[^/]{1,100})"
+_GET: Final = {"GET": "", "HEAD": ""}
+_ROUTES: Final[tuple[tuple[str, str, dict[str, str], frozenset[str]], ...]] = (
+    # path pattern, handler, methods, query parameters
+    ("/", "page", _GET, frozenset()),
+    ("/games", "create_game", {"POST": ""}, frozenset()),
+    (_GAME + "/view", "get_view", _GET, frozenset({"after"})),
+    (_GAME + "/events", "get_events", _GET, frozenset({"after"})),
+    (_GAME + "/actions", "post_action", {"POST": ""}, frozenset()),
+    (_GAME + "/record", "get_record", _GET, frozenset()),
 )
-_PARAMETERS: Final = {"create_game": frozenset(), "get_view": frozenset({"after"}),
-                      "post_action": frozenset(), "get_record": frozenset()}
-_CREATE_FIELDS: Final = frozenset({"players", "variant", "seed"})
 _UNAUTHORIZED: Final = {"WWW-Authenticate": 'Bearer realm="abyss"'}
 
 
@@ -346,59 +279,65 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._dispatch()
 
-    def do_POST(self) -> None:
-        self._dispatch()
-
-    def do_PUT(self) -> None:
-        self._dispatch()
-
-    def do_PATCH(self) -> None:
-        self._dispatch()
-
-    def do_DELETE(self) -> None:
-        self._dispatch()
-
-    def do_HEAD(self) -> None:
-        self._dispatch()
-
-    def do_OPTIONS(self) -> None:
-        self._dispatch()
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_GET
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Errors found by `http.server` itself (bad request line, unknown method...) as JSON too."""
         self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # the request line was unreadable: still send a status line
+            self.request_version = "HTTP/1.0"
         names = {400: "bad_request", 408: "request_timeout", 414: "uri_too_long",
                  431: "headers_too_large", 501: "not_implemented", 505: "http_version_not_supported"}
         self._send(code, HttpError.refuse(code, names.get(code, f"http_{code}"),
                                           message or "bad request").verdict.to_dict())
 
+    def handle_expect_100(self) -> bool:
+        """`Expect: 100-continue`: refuse an over-limit body before the client sends it."""
+        try:
+            length = self._content_length()
+        except HttpError as error:
+            self._send(error.status, error.verdict.to_dict(), error.headers)
+            return False
+        if length is not None and length > self.server.max_body:
+            self.close_connection = True
+            error = self._too_large(length)
+            self._send(error.status, error.verdict.to_dict())
+            return False
+        return super().handle_expect_100()
+
     def _dispatch(self) -> None:
+        with self.server.serving_request():
+            self._answer()
+
+    def _answer(self) -> None:
+        drain = 0
         try:
             body = self._read_body()  # first: whatever the answer, the connection stays in step
             name, game_id, query = self._route()
-            if name == "create_game":
-                reply = self._create_game(body)
-            elif name == "get_view":
-                reply = self._get_view(self.server.game(game_id), query)
-            elif name == "post_action":
-                reply = self._post_action(self.server.game(game_id), body)
-            else:
-                reply = self._get_record(self.server.game(game_id))
+            reply = getattr(self, "_" + name)(game_id, query, body)
         except HttpError as error:
             reply = (error.status, error.verdict.to_dict(), error.headers)
-        except Exception:  # a bug: logged here, never sent (the game is unharmed: see _post_action)
+            drain = error.drain
+        except Exception:  # a bug: logged here, never sent (the game is unharmed: nothing was stored)
             traceback.print_exc(file=sys.stderr)
             reply = (500, ar.Verdict(False, "internal_error", None, "the server failed to answer this "
                                      "request", None).to_dict(), {})
-        self._send(*reply)
+        if self.server.closing:
+            self.close_connection = True
+        if isinstance(reply[1], _Stream):
+            self._send_stream(reply[1])
+        else:
+            self._send(*reply)
+        if drain:
+            self._drop(drain)
 
     def _send(self, status: int, doc: Any, headers: Mapping[str, str] | None = None) -> None:
-        body = ar.canonical_json(doc).encode("utf-8")
+        body = doc if isinstance(doc, bytes) else ar.canonical_json(doc).encode("utf-8")
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for name, value in (headers or {}).items():
+        sent = {"Content-Type": "application/json", "Content-Length": str(len(body)),
+                "Cache-Control": "no-store"}
+        sent.update(headers or {})
+        for name, value in sent.items():
             self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
@@ -406,24 +345,37 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _send_stream(self, stream: _Stream) -> None:
+        self.close_connection = True  # the stream ends when the game does: no Content-Length
+        self.send_response(200)
+        for name, value in (("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                            ("X-Accel-Buffering", "no"), ("Connection", "close")):
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        self.connection.settimeout(max(self.server.idle_timeout, HEARTBEAT * 2))
+        for message in stream.messages():
+            self.wfile.write(message)
+            self.wfile.flush()
+
     # -- parsing -------------------------------------------------------------------------
 
     def _route(self) -> tuple[str, str, dict[str, str]]:
         parts = urllib.parse.urlsplit(self.path)
-        for pattern, methods in _ROUTES:
-            match = pattern.fullmatch(parts.path)
+        for pattern, name, methods, parameters in _ROUTES:
+            match = re.fullmatch(pattern, parts.path)
             if match is None:
                 continue
-            name = methods.get(self.command)
-            if name is None:
+            if self.command not in methods:
                 allowed = ", ".join(methods)
                 raise HttpError.refuse(405, "method_not_allowed",
                                        f"{parts.path} takes {allowed}, not {self.command}",
                                        headers={"Allow": allowed})
-            return name, match.groupdict().get("game") or "", self._query(parts.query, _PARAMETERS[name])
-        raise HttpError.refuse(404, "no_such_route", f"no route {parts.path[:80]!r}: the routes are POST "
-                                                     "/games, GET /games/{id}/view, POST /games/{id}/actions"
-                                                     " and GET /games/{id}/record")
+            return name, match.groupdict().get("game") or "", self._query(parts.query, parameters)
+        raise HttpError.refuse(404, "no_such_route", f"no route {parts.path[:80]!r}: the routes are "
+                               "GET /, POST /games, GET /games/{id}/view, GET /games/{id}/events, "
+                               "POST /games/{id}/actions and GET /games/{id}/record")
 
     @staticmethod
     def _query(query: str, allowed: frozenset[str]) -> dict[str, str]:
@@ -443,8 +395,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             out[key] = value
         return out
 
-    def _read_body(self) -> bytes:
-        """The request body (Content-Length framing only); 411, 413 or 400 before anything else."""
+    def _content_length(self) -> int | None:
+        """The declared body length (`None`: none declared); 411 or 400 for bad framing."""
         if self.headers.get("Transfer-Encoding") is not None:
             self.close_connection = True
             raise HttpError.refuse(411, "length_required", "send the body with a Content-Length, "
@@ -454,19 +406,31 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if self.command in ("POST", "PUT", "PATCH"):
                 raise HttpError.refuse(411, "length_required", "a request with a body needs a "
                                                                "Content-Length header")
-            return b""
+            return None
         text = lengths[0].strip()
         if len(lengths) > 1 or not (text.isascii() and text.isdigit()) or len(text) > 18:
             self.close_connection = True
             raise HttpError.refuse(400, "bad_request", "Content-Length must be one decimal number")
-        length = int(text)
+        return int(text)
+
+    def _too_large(self, length: int) -> HttpError:
+        return HttpError.refuse(413, ar.Code.DOCUMENT_TOO_LARGE, f"the body is {length} bytes; this server "
+                                                                 f"takes at most {self.server.max_body}")
+
+    def _read_body(self) -> bytes:
+        """The request body (Content-Length framing only); 411, 413 or 400 before anything else.
+
+        An over-limit body is not read: the 413 is sent at once, then the body is read and dropped
+        (the number returned), so that the client sees the answer instead of a reset connection.
+        """
+        length = self._content_length()
+        if length is None:
+            return b""
         if length > self.server.max_body:
             self.close_connection = True
-            if length <= _DRAIN_LIMIT:  # read and drop it, so the client sees the 413, not a reset
-                self._drop(length)
-            raise HttpError.refuse(413, ar.Code.DOCUMENT_TOO_LARGE, f"the body is {length} bytes; this "
-                                                                    f"server takes at most "
-                                                                    f"{self.server.max_body}")
+            error = self._too_large(length)
+            error.drain = length
+            raise error
         try:
             body = self.rfile.read(length)
         except TimeoutError:
@@ -478,9 +442,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         return body
 
     def _drop(self, length: int) -> None:
+        """Read and drop up to `length` bytes of a refused body (bounded in size and time)."""
         with contextlib.suppress(OSError):
-            while length > 0:
-                chunk = self.rfile.read(min(length, 65536))
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)  # the answer is complete: the client may read it
+            deadline = time.monotonic() + _DRAIN_TIME
+            length = min(length, _DRAIN_LIMIT)
+            self.connection.settimeout(1.0)
+            while length > 0 and time.monotonic() < deadline:
+                chunk = self.connection.recv(min(length, 65536))
                 if not chunk:
                     break
                 length -= len(chunk)
@@ -493,163 +463,90 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                                    f"send the body as application/json (got {got})")
         return parse_json(body)
 
-    def _seat(self, game: Game, *, required: bool) -> int | None:
+    def _seat(self, game_id: str, *, required: bool) -> int | None:
         """The seat authenticated by `Authorization: Bearer <token>`; `None` without the header."""
         values = self.headers.get_all("Authorization") or []
         if not values:
+            self.server.games.state(game_id)  # 404 for an unknown game comes first
             if required:
                 raise HttpError.refuse(401, "missing_token", "send your seat's token: Authorization: "
                                                              "Bearer <token>", headers=_UNAUTHORIZED)
             return None
         scheme, _, token = values[0].strip().partition(" ")
-        seat = game.seat_of(token.strip()) if scheme.lower() == "bearer" and len(values) == 1 else None
+        token = token.strip()
+        seat = (self.server.games.seat_of(game_id, token)
+                if scheme.lower() == "bearer" and len(values) == 1 and 0 < len(token) <= 200 else None)
         if seat is None:
+            self.server.games.state(game_id)  # 404 for an unknown game comes first
             raise HttpError.refuse(401, "unknown_token", "the token is not one of this game's seats "
                                                          "(expected Authorization: Bearer <token>)",
                                    headers=_UNAUTHORIZED)
         return seat
 
+    @staticmethod
+    def _seen(value: str | None, what: str) -> int | None:
+        if value is None:
+            return None
+        value = value.strip()
+        if not (value.isascii() and value.isdigit()) or len(value) > 15:
+            raise HttpError.refuse(400, ar.Code.BAD_VALUE, f"{what} must be a seq (an integer >= 0)")
+        return int(value)
+
     # -- the endpoints -------------------------------------------------------------------
 
-    def _create_game(self, body: bytes) -> _Reply:
+    def _page(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        return 200, _PAGE.read_bytes(), {**_PAGE_HEADERS, "Cache-Control": "no-cache"}
+
+    def _create_game(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
         doc = self._json_body(body)
         try:
-            players, variant, seed = _game_request(doc)
-            if seed is not None and not self.server.allow_seed:
+            request = read_game_request(doc)
+            if request.seed is not None and not self.server.allow_seed:
                 raise HttpError.refuse(403, "seed_not_allowed", "this server deals from secret seeds only "
                                                                 "(whoever knows the seed knows every card)",
                                        path="/seed")
-            game = self.server.create_game(players, variant, seed)
+            game = self.server.games.create(request.players, request.variant, request.seed, request.bots,
+                                            creator=self.client_address[0])
         except ar.AbyssError as error:
             path = "/seed" if isinstance(error, ar.SeedError) else "/players"  # for errors without a path
             raise HttpError.of(error, path=path) from None
-        reply = {
-            "game": game.id,
-            "seats": [{"seat": seat, "token": token} for seat, token in enumerate(game.tokens)],
-            "view": ar.view_to_dict(ar.view(game.state)),
-        }
+        seats = [{"seat": seat, "token": token} if token is not None else {"seat": seat, "bot": bot}
+                 for seat, (token, bot) in enumerate(zip(game.tokens, request.bots, strict=True))]
+        reply = {"game": game.id, "seats": seats, "view": ar.view_to_dict(ar.view(game.state))}
         return 201, reply, {"Location": f"/games/{game.id}"}
 
-    def _get_view(self, game: Game, query: dict[str, str]) -> _Reply:
-        seat = self._seat(game, required=False)
-        after = query.get("after")
-        if after is None:
-            state = game.state  # one read of an immutable value: no lock needed
-        else:
-            if not (after.isascii() and after.isdigit()) or len(after) > 15:
-                raise HttpError.refuse(400, ar.Code.BAD_VALUE, "after must be a seq (an integer >= 0)")
-            seen = int(after)
-            with game.changed:  # long poll: answer once the game has moved past the seq the client saw
-                game.changed.wait_for(lambda: game.state.seq > seen or game.state.is_over
-                                      or self.server.closing, timeout=self.server.long_poll)
-                state = game.state
+    def _get_view(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        seat = self._seat(game_id, required=False)
+        seen = self._seen(query.get("after"), "after")
+        games = self.server.games
+        state = games.state(game_id) if seen is None else games.wait(game_id, seen, self.server.long_poll)
         return 200, ar.view_to_dict(ar.view(state, seat)), {}
 
-    def _post_action(self, game: Game, body: bytes) -> _Reply:
-        seat = self._seat(game, required=True)
+    def _get_events(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        seat = self._seat(game_id, required=False)
+        seen = self._seen(query.get("after", self.headers.get("Last-Event-ID")), "after (or Last-Event-ID)")
+        follow = self.server.games.follow(game_id, 2**62 if seen is None else seen, HEARTBEAT)
+        first = next(follow)  # 404 now, before the stream starts
+        return 200, _Stream(seat, first, follow), {}
+
+    def _post_action(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        seat = self._seat(game_id, required=True)
         doc = self._json_body(body)
+        games = self.server.games
         try:
             action, seq = read_message(doc)
-            with game.changed:  # check and apply against the current state, then replace it
-                accepted = ar.submit(game.state, action, seq=seq, player=seat, require_seq=True)
-                game.state = accepted.state
-                game.actions.append(accepted.action)
-                game.changed.notify_all()
-        except ar.AbyssError as error:  # the state was not touched
-            raise HttpError.of(error, game.state.seq) from None
+            accepted = games.act(game_id, action, seq=seq, seat=seat)
+        except ar.AbyssError as error:  # nothing was stored
+            raise HttpError.of(error, games.state(game_id).seq) from None
         after = accepted.state
         events = ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
         return 200, {"view": ar.view_to_dict(ar.view(after, seat)), "events": events}, {}
 
-    def _get_record(self, game: Game) -> _Reply:
-        return 200, game.record().redact().to_dict(), {}
-
-
-def _game_request(doc: Any) -> tuple[int, ar.Variant, int | None]:
-    """The players, variant and seed of a `POST /games` body (`DecodeError` for a bad field)."""
-    _only(doc, _CREATE_FIELDS, '{"players", "variant", "seed"}')
-    if "players" not in doc:
-        raise ar.DecodeError(ar.Code.MISSING_FIELD, "missing field 'players'", "/players")
-    players = doc["players"]
-    if type(players) is not int:
-        raise ar.DecodeError(ar.Code.WRONG_TYPE, "players must be an integer", "/players")
-    seed = doc.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise ar.DecodeError(ar.Code.WRONG_TYPE, "seed must be an integer from 0 to 2**256 - 1", "/seed")
-    return players, _variant(doc.get("variant", "standard")), seed
-
-
-def _variant(value: Any) -> ar.Variant:
-    """The `variant` field: a preset's name or a `variant` document (`DecodeError` otherwise)."""
-    if isinstance(value, str):
-        presets = ar.Variant.presets()
-        if value not in presets:
-            raise ar.DecodeError(ar.Code.BAD_VALUE, f"no preset {value[:40]!r}: choose "
-                                                    f"{', '.join(presets)} or send a variant document",
-                                 "/variant")
-        return presets[value]
-    if type(value) is not dict:
-        raise ar.DecodeError(ar.Code.WRONG_TYPE, "variant must be a preset's name or a variant document",
-                             "/variant")
-    try:
-        return ar.variant_from_dict(value)
-    except ar.DecodeError as error:
-        raise ar.DecodeError(error.code, error.message, "/variant" + error.path, error.rule) from None
-
-
-# -- the command line ------------------------------------------------------------------------
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the server until Ctrl-C (or SIGTERM); print the URL (with the port chosen) first."""
-    parser = argparse.ArgumentParser(prog="python -m examples.server",
-                                     description="An example abyss-rules game server (JSON over HTTP).")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to bind (default 127.0.0.1: loopback only)")
-    parser.add_argument("--port", type=int, default=8000, help="the port (0: any free port; default 8000)")
-    parser.add_argument("--max-body", type=int, default=DEFAULT_MAX_BODY, metavar="BYTES",
-                        help=f"the largest request body (default {DEFAULT_MAX_BODY})")
-    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES,
-                        help=f"how many games to keep (default {DEFAULT_MAX_GAMES})")
-    parser.add_argument("--allow-seed", action="store_true",
-                        help="accept a client's seed when creating a game (tests and demos only)")
-    parser.add_argument("--quiet", action="store_true", help="do not log requests")
-    args = parser.parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        parser.error(f"--port must be from 0 to 65535, got {args.port}")
-    try:
-        server = GameServer((args.host, args.port), max_body=args.max_body, max_games=args.max_games,
-                            allow_seed=args.allow_seed, quiet=args.quiet)
-    except OSError as error:
-        print(f"cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
-        return 1
-    if not _is_loopback(args.host):
-        print(f"warning: {args.host} is not a loopback address: other machines can reach this example "
-              "server (no TLS, no rate limits)", file=sys.stderr)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _stop)
-    print(f"abyss example server listening on {server.url} (port {server.server_address[1]}); "
-          "Ctrl-C stops it", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    def _get_record(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        return 200, self.server.games.record(game_id).redact().to_dict(), {}
 
 
 if __name__ == "__main__":
+    from .cli import main
+
     sys.exit(main())

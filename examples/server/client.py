@@ -63,10 +63,13 @@ class ServerError(Exception):
 
 
 class NewGame(NamedTuple):
-    """What `POST /games` returned: the game's id, each seat's token (secret) and the first view."""
+    """What `POST /games` returned: the game's id, each seat's token (secret) and the first view.
+
+    A seat played by one of the server's bots has no token (`None`).
+    """
 
     id: str
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]
     view: ar.View
 
 
@@ -163,15 +166,21 @@ class Client:
     # -- the endpoints -----------------------------------------------------------------------
 
     def create_game(self, players: int, variant: str | ar.Variant = "standard", *,
-                    seed: int | None = None) -> NewGame:
-        """`POST /games`: a new game (a preset's name or any `Variant`)."""
+                    seed: int | None = None, bots: Sequence[str | None] | None = None) -> NewGame:
+        """`POST /games`: a new game (a preset's name or any `Variant`).
+
+        `bots` names, per seat, the server's built-in bot that plays it (`None`: a person);
+        such seats get no token.
+        """
         doc: dict[str, Any] = {"players": players}
         doc["variant"] = variant if isinstance(variant, str) else ar.variant_to_dict(variant)
         if seed is not None:
             doc["seed"] = seed
+        if bots is not None:
+            doc["bots"] = list(bots)
         reply = self.call("POST", "/games", doc, expect=201)
         seats = sorted(reply["seats"], key=lambda seat: seat["seat"])
-        tokens = tuple(seat["token"] for seat in seats)
+        tokens = tuple(seat.get("token") for seat in seats)
         return NewGame(reply["game"], tokens, ar.view_from_dict(reply["view"]))
 
     def view(self, game: str, token: str | None = None, *, after: int | None = None) -> ar.View:

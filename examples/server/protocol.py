@@ -1,0 +1,179 @@
+"""The example server's messages: refusals (`HttpError`), and the bodies of its requests.
+
+Everything here is pure: it reads JSON documents and says what they ask for, or raises a typed
+error (`DecodeError` for a malformed document, `HttpError` for a refusal of the server's own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple
+
+import abyss_rules as ar
+from abyss_rules.bots import BOTS
+
+__all__ = ["GameRequest", "HttpError", "parse_json", "read_game_request", "read_message", "status_of"]
+
+# -- errors ----------------------------------------------------------------------------------
+
+class HttpError(Exception):
+    """A refused request: the HTTP status, and the `verdict` document sent back as the body."""
+
+    def __init__(self, status: int, verdict: ar.Verdict, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(f"{status} {verdict.code}: {verdict.message}")
+        self.status = status
+        self.verdict = verdict
+        self.headers = dict(headers or {})
+        self.drain = 0
+        """The bytes of an unread request body to drop after the answer (a 413)."""
+
+    @classmethod
+    def refuse(cls, status: int, code: str, message: str, *, path: str | None = None,
+               seq: int | None = None, headers: Mapping[str, str] | None = None) -> HttpError:
+        """A refusal with one of the server's own codes (they involve no game rule)."""
+        return cls(status, ar.Verdict(False, code, None, message, seq, path), headers)
+
+    @classmethod
+    def of(cls, error: ar.AbyssError, seq: int | None = None, path: str | None = None) -> HttpError:
+        """The refusal for a library error, against the game at `seq`; `path` if the error has none."""
+        verdict = ar.Verdict.from_error(error, seq)
+        if verdict.path is None and path is not None:
+            verdict = ar.Verdict(False, verdict.code, verdict.rule, verdict.message, seq, path)
+        return cls(status_of(error), verdict)
+
+
+def status_of(error: ar.AbyssError) -> int:
+    """The HTTP status for a library error.
+
+    400: the message is malformed whatever the game's state (`DecodeError`, `MalformedActionError`,
+    a bad variant or player count); 413: `document_too_large`; 403: `seat_mismatch`; 409: the
+    message is well formed but the game's current state refuses it -- `stale_action` and every
+    rule's code (`not_your_turn`, `space_face_up`, `game_over`...): look at the new view, act again.
+    """
+    if error.code == ar.Code.DOCUMENT_TOO_LARGE:
+        return 413
+    if isinstance(error, ar.DecodeError):
+        return 400
+    if error.code == ar.Code.SEAT_MISMATCH:
+        return 403
+    if isinstance(error, ar.IllegalActionError):
+        return 409
+    return 400
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+def parse_json(body: bytes) -> Any:
+    """A request body as JSON, parsed as strictly as the library parses its documents (400 otherwise).
+
+    The body's size was already checked against the server's limit.
+    """
+    try:
+        return ar.parse_json(body, max_bytes=max(len(body), 1))
+    except ar.DecodeError as error:
+        raise HttpError.refuse(400, error.code, error.message) from None
+
+
+def _pointer(key: str) -> str:
+    return "/" + key.replace("~", "~0").replace("/", "~1")
+
+
+def _only(doc: Any, allowed: frozenset[str], what: str) -> dict[str, Any]:
+    """`doc` as an object whose keys are among `allowed` (`DecodeError` `wrong_type` / `unknown_field`)."""
+    if type(doc) is not dict:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, f"the body must be a JSON object: {what}", "")
+    unknown = sorted(set(doc) - allowed)
+    if unknown:
+        raise ar.DecodeError(ar.Code.UNKNOWN_FIELD, f"unknown field {unknown[0][:40]!r} (expected {what})",
+                             _pointer(unknown[0]))
+    return doc
+
+
+def read_message(doc: Any) -> tuple[ar.Action, int | None]:
+    """The action of a request body and the seq its sender saw (`None` if it says none).
+
+    The body is an `action` document (its `seq` field carries the seq) or `{"notation": "0f12",
+    "seq": 5}`. Raises `DecodeError` (400) for anything else.
+    """
+    if type(doc) is dict and "notation" in doc:
+        _only(doc, frozenset({"notation", "seq"}), '{"notation": ..., "seq": ...}')
+        text = doc["notation"]
+        if type(text) is not str:
+            raise ar.DecodeError(ar.Code.WRONG_TYPE, "notation must be a string such as '0f12'", "/notation")
+        try:
+            action = ar.parse_notation(text)
+        except ar.DecodeError as error:
+            raise ar.DecodeError(error.code, error.message, "/notation") from None
+        return ar.read_action(action, seq=doc.get("seq"))
+    if type(doc) is not dict:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, 'the body must be an action document or {"notation", '
+                                                 '"seq"}, a JSON object', "")
+    return ar.read_action(doc)
+
+
+
+# -- creating a game ----------------------------------------------------------------------
+
+_CREATE_FIELDS: Final = frozenset({"players", "variant", "seed", "bots"})
+
+
+class GameRequest(NamedTuple):
+    """What a `POST /games` body asks for."""
+
+    players: int
+    variant: ar.Variant
+    seed: int | None
+    bots: tuple[str | None, ...]
+    """Per seat: the name of the built-in bot that plays it, or None for a person (a token)."""
+
+
+def read_game_request(doc: Any) -> GameRequest:
+    """The players, variant, seed and bots of a `POST /games` body (`DecodeError` for a bad field)."""
+    _only(doc, _CREATE_FIELDS, '{"players", "variant", "seed", "bots"}')
+    if "players" not in doc:
+        raise ar.DecodeError(ar.Code.MISSING_FIELD, "missing field 'players'", "/players")
+    players = doc["players"]
+    if type(players) is not int:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, "players must be an integer", "/players")
+    seed = doc.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, "seed must be an integer from 0 to 2**256 - 1", "/seed")
+    variant = _variant(doc.get("variant", "standard"))
+    return GameRequest(players, variant, seed, _bots(doc.get("bots"), players))
+
+
+def _bots(value: Any, players: int) -> tuple[str | None, ...]:
+    """The `bots` field: absent, or one entry per seat, a built-in bot's name or null."""
+    if value is None:
+        return (None,) * max(players, 0)
+    if type(value) is not list:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, "bots must be a list with one entry per seat: a bot's name "
+                             f"({', '.join(BOTS)}) or null for a person", "/bots")
+    if len(value) != players:
+        raise ar.DecodeError(ar.Code.BAD_VALUE, f"bots has {len(value)} entries for {players} players",
+                             "/bots")
+    for seat, name in enumerate(value):
+        if name is not None and (type(name) is not str or name not in BOTS):
+            raise ar.DecodeError(ar.Code.BAD_VALUE, f"no built-in bot {str(name)[:40]!r}: choose "
+                                 f"{', '.join(BOTS)} or null", f"/bots/{seat}")
+    if all(value):
+        raise ar.DecodeError(ar.Code.BAD_VALUE, "every seat is a bot: leave at least one seat to a person",
+                             "/bots")
+    return tuple(value)
+def _variant(value: Any) -> ar.Variant:
+    """The `variant` field: a preset's name or a `variant` document (`DecodeError` otherwise)."""
+    if isinstance(value, str):
+        presets = ar.Variant.presets()
+        if value not in presets:
+            raise ar.DecodeError(ar.Code.BAD_VALUE, f"no preset {value[:40]!r}: choose "
+                                                    f"{', '.join(presets)} or send a variant document",
+                                 "/variant")
+        return presets[value]
+    if type(value) is not dict:
+        raise ar.DecodeError(ar.Code.WRONG_TYPE, "variant must be a preset's name or a variant document",
+                             "/variant")
+    try:
+        return ar.variant_from_dict(value)
+    except ar.DecodeError as error:
+        raise ar.DecodeError(error.code, error.message, "/variant" + error.path, error.rule) from None
+
