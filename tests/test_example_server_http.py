@@ -210,6 +210,20 @@ def test_bad_bots_are_refused(server: GameServer, bots: Any, code: str, path: st
     assert response.status == 400 and (response.json()["code"], response.json()["path"]) == (code, path)
 
 
+@pytest.mark.rule("8.2", "8.3")
+def test_the_picture_is_the_libraries_svg_of_the_seats_view(server: GameServer) -> None:
+    with Client(server.url) as client:
+        game = client.create_game(2, "short")
+        mine = client.view(game.id, game.tokens[0])
+        client.act(game.id, game.tokens[0], mine.legal_actions[0], seq=mine.seq)
+        state = server.game_state(game.id)
+        for seat, token in [(0, game.tokens[0]), (1, game.tokens[1]), (None, None)]:
+            response = client.request("GET", f"/games/{game.id}/picture", token=token)
+            assert response.status == 200 and response.headers["Content-Type"].startswith("image/svg+xml")
+            assert response.body.decode() == ar.to_svg(ar.view(state, seat))  # public information only
+        assert client.request("GET", f"/games/{game.id}/picture", token="nope").status == 401
+
+
 # -- the page --------------------------------------------------------------------------------------
 
 def test_the_play_page_is_one_self_contained_document(server: GameServer) -> None:

@@ -16,6 +16,7 @@ database. The server speaks JSON:
     GET  /games/{id}/events      a Server-Sent Events stream: the seat's view after each action
     POST /games/{id}/actions     an action (or {"notation", "seq"}) -> 200 {"view", "events"} or 4xx
     GET  /games/{id}/record      the redacted record: every action so far, no seed -> 200
+    GET  /games/{id}/picture     an SVG picture of what the seat (or a spectator) sees -> 200
 
 Every refusal, on every endpoint, is a `verdict` document (`abyss_rules.Verdict`) with `legal`
 false and a stable `code`: 400 a malformed request, 401 a missing or unknown token, 403 an
@@ -252,6 +253,7 @@ _ROUTES: Final[tuple[tuple[str, str, dict[str, str], frozenset[str]], ...]] = (
     (_GAME + "/events", "get_events", _GET, frozenset({"after"})),
     (_GAME + "/actions", "post_action", {"POST": ""}, frozenset()),
     (_GAME + "/record", "get_record", _GET, frozenset()),
+    (_GAME + "/picture", "get_picture", _GET, frozenset()),
 )
 _UNAUTHORIZED: Final = {"WWW-Authenticate": 'Bearer realm="abyss"'}
 
@@ -375,7 +377,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return name, match.groupdict().get("game") or "", self._query(parts.query, parameters)
         raise HttpError.refuse(404, "no_such_route", f"no route {parts.path[:80]!r}: the routes are "
                                "GET /, POST /games, GET /games/{id}/view, GET /games/{id}/events, "
-                               "POST /games/{id}/actions and GET /games/{id}/record")
+                               "POST /games/{id}/actions, GET /games/{id}/record and GET /games/{id}/picture")
 
     @staticmethod
     def _query(query: str, allowed: frozenset[str]) -> dict[str, str]:
@@ -541,6 +543,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         after = accepted.state
         events = ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
         return 200, {"view": ar.view_to_dict(ar.view(after, seat)), "events": events}, {}
+
+    def _get_picture(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
+        seat = self._seat(game_id, required=False)
+        picture = ar.to_svg(ar.view(self.server.games.state(game_id), seat))  # public information only
+        return 200, picture.encode("utf-8"), {"Content-Type": "image/svg+xml; charset=utf-8"}
 
     def _get_record(self, game_id: str, query: dict[str, str], body: bytes) -> _Reply:
         return 200, self.server.games.record(game_id).redact().to_dict(), {}
