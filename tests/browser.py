@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -131,12 +132,13 @@ def _devtools_port(profile: Path, process: subprocess.Popen[bytes]) -> int:
 def chromium(width: int = 1200, height: int = 900) -> Iterator[Page]:
     """A headless Chromium with one blank tab; stopped (and its profile removed) on exit."""
     executable = require_chromium()
-    with tempfile.TemporaryDirectory(prefix="abyss-chromium-") as tmp:
+    # ignore_cleanup_errors: a helper process may still write its last file as the profile goes.
+    with tempfile.TemporaryDirectory(prefix="abyss-chromium-", ignore_cleanup_errors=True) as tmp:
         profile = Path(tmp) / "profile"
         log = open(Path(tmp) / "chromium.log", "wb")  # noqa: SIM115  # closed below
         process = subprocess.Popen(
             [executable, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+             "about:blank"], stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         try:
             from websockets.sync.client import connect
 
@@ -153,4 +155,6 @@ def chromium(width: int = 1200, height: int = 900) -> Iterator[Page]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)  # its helpers (zygote, renderers) too
             log.close()
