@@ -224,6 +224,25 @@ def test_the_picture_is_the_libraries_svg_of_the_seats_view(server: GameServer) 
         assert client.request("GET", f"/games/{game.id}/picture", token="nope").status == 401
 
 
+@pytest.mark.rule("10.4")
+@pytest.mark.parametrize("change", [
+    {"deck": [[1, 100_000]]},                                  # a deck far over the card bound
+    {"deck": [[value, 8] for value in range(-2000, 2000)]},   # too many distinct values
+    {"rows": 16, "cols": 16},                                  # a grid over the space bound
+    {"target_score": 10**9},
+])
+def test_a_custom_variant_over_the_librarys_bounds_is_refused(server: GameServer,
+                                                              change: dict[str, Any]) -> None:
+    games = len(server.game_ids())
+    variant = {**ar.variant_to_dict(ar.Variant.short()), **change}
+    with Client(server.url) as client:
+        response = client.request("POST", "/games", {"players": 2, "variant": variant})
+    verdict = response.json()
+    assert response.status == 400 and verdict["code"] == "invalid_variant", verdict
+    assert verdict["path"].startswith("/variant") and verdict["rule"] == "10.4"
+    assert len(server.game_ids()) == games  # nothing was created
+
+
 # -- the page --------------------------------------------------------------------------------------
 
 def test_the_play_page_is_one_self_contained_document(server: GameServer) -> None:

@@ -1,0 +1,90 @@
+"""The example server's play page in a real headless Chromium (tests/browser.py): create a game
+against a bot, play by clicking, see the bot answer, provoke a refusal and see it explained.
+
+Skipped, saying so loudly, where no Chromium is installed (`.ci/run` installs Debian's).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from examples.server.app import GameServer
+from examples.server.games import Limits
+from tests.browser import chromium
+
+import abyss_rules as ar
+
+
+@pytest.fixture
+def server() -> Iterator[GameServer]:
+    with GameServer(quiet=True, bot_delay=0.05, limits=Limits(client_games=None)).running() as running:
+        yield running
+
+
+_SEQ = "me.view ? me.view.seq : -1"
+
+
+@pytest.mark.rule("8.2", "8.3")
+def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
+    with chromium() as page:
+        for domain in ("Network", "Runtime", "Page"):
+            page.send(f"{domain}.enable")
+        page.send("Page.navigate", url=server.url + "/")
+        page.wait_for("document.getElementById('create') && document.getElementById('seat-1')")
+        assert page.evaluate("document.getElementById('seat-1').value") == "greedy"
+        page.click("#create")
+        game = page.wait_for("new URLSearchParams(location.hash.slice(1)).get('game')")
+        assert game in server.game_ids()
+        assert page.wait_for("document.getElementById('status').textContent").startswith("Opening")
+
+        # The opening: click two of my cards; the bot flips its own meanwhile.
+        for col in (0, 1):
+            before = page.evaluate(_SEQ)
+            page.click(f"#space-0-{col}")
+            page.wait_for(f"me.view.grids[0][{col}].face_up && {_SEQ} > {before}")
+            assert page.evaluate("document.getElementById('refusal').hidden") is True
+        page.wait_for("me.view.turn === 0")  # whoever opened, it comes to me
+        assert page.evaluate("document.getElementById('status').textContent").startswith("Your turn")
+        page.wait_for("document.querySelector('#table svg') !== null")  # the library's picture
+
+        # A refusal, explained: flipping a card that is already face up (rule 3.10).
+        page.click("#space-0-0")
+        page.wait_for("!document.getElementById('refusal').hidden")
+        refusal = page.evaluate("document.getElementById('refusal').textContent")
+        assert page.evaluate("document.getElementById('refusal').dataset.code") == "space_face_up"
+        assert "rule 3.10" in refusal and "space_face_up" in refusal
+        seq = page.evaluate(_SEQ)
+        assert server.game_state(game).seq == seq  # refused: nothing changed
+
+        # Two moves by clicking: draw then place; take the discard onto a space. The bot answers each.
+        for clicks in (["#draw", "#space-1-0"], ["#take", "#space-1-1"]):
+            before = page.evaluate(_SEQ)
+            page.wait_for("me.view.turn === 0 || me.view.phase === 'game_over'")
+            if page.evaluate("me.view.phase") == "game_over":
+                break
+            for selector in clicks:
+                page.click(selector)
+                if selector == "#draw":
+                    page.wait_for("me.view.drawn !== null")
+            page.wait_for(f"{_SEQ} >= {before} + 3 || me.view.phase === 'game_over'")  # mine, then the bot's
+            log = page.evaluate("Array.from(document.querySelectorAll('#log li'))"
+                                ".map((li) => li.textContent)")
+            assert any(line.startswith("seat 1 ") for line in log), log
+            assert page.evaluate("document.getElementById('refusal').hidden") is True
+
+        # What the page holds is exactly seat 0's view of the authoritative state: no secret.
+        held = json.loads(page.evaluate("JSON.stringify(me.view)"))
+        state = server.game_state(game)
+        if held["seq"] == state.seq:
+            assert held == ar.view_to_dict(ar.view(state, 0))
+        record = server.full_record(game)
+        assert {action.player for action in record.actions} == {0, 1}
+
+        requested = {e["params"]["request"]["url"] for e in page.events
+                     if e.get("method") == "Network.requestWillBeSent"}
+        assert all(url.startswith(server.url + "/") for url in requested), requested  # nothing elsewhere
+        problems = [e for e in page.events if e.get("method") == "Runtime.exceptionThrown"
+                    or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")]
+        assert problems == []
