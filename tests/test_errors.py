@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import re
 from pathlib import Path
@@ -66,7 +67,7 @@ def test_class_hierarchy() -> None:
 @pytest.mark.rule("3.9")
 def test_rule_defaults_to_the_rule_of_the_code() -> None:
     error = ar.IllegalActionError(Code.NOT_YOUR_TURN, "it is seat 1's turn, not seat 0's")
-    assert error.code == "not_your_turn" and type(error.code) is str
+    assert error.code == "not_your_turn" and type(error.code) is Code  # typed: a str enum
     assert error.rule == "3.9"
     assert str(error) == "[not_your_turn] it is seat 1's turn, not seat 0's (rule 3.9)"
     assert error.to_dict() == {"code": "not_your_turn", "rule": "3.9",
@@ -190,3 +191,23 @@ def test_a_non_state_raises_invalid_state_error_which_is_still_a_malformed_actio
     assert isinstance(raised.value, ar.MalformedActionError) and isinstance(raised.value, TypeError)
     problem = ar.check(object(), ar.Draw(0))  # type: ignore[arg-type]
     assert type(problem) is errors.InvalidStateError
+
+
+def test_every_error_code_is_a_code_member() -> None:
+    state = ar.new_game(2, seed=1)
+    raised: list[ar.AbyssError] = []
+    for attempt in (lambda: ar.apply(state, ar.Draw(0)), lambda: ar.loads_state("[]"),
+                    lambda: ar.view(state, 5), lambda: ar.new_game(9), lambda: ar.schema("game")):
+        with pytest.raises(ar.AbyssError) as caught:
+            attempt()
+        raised.append(caught.value)
+    assert [type(e.code) for e in raised] == [Code] * 5
+    assert [e.code for e in raised] == ["wrong_phase", "wrong_type", "no_such_player", "invalid_players",
+                                        "wrong_format"]
+    assert json.dumps(raised[0].to_dict()) == json.dumps({"code": "wrong_phase", "rule": "3.2",
+                                                          "message": raised[0].message})
+
+
+def test_an_unknown_code_is_refused() -> None:
+    with pytest.raises(ValueError):
+        ar.AbyssError("no_such_code", "a code the library never publishes")

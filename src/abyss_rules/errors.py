@@ -61,12 +61,20 @@ class Code(StrEnum):
     "Error codes" table lists the codes of the rules engine and when each is reported;
     [`RULE_OF_CODE`][abyss_rules.RULE_OF_CODE] gives the rule each one enforces.
 
+    Every error's `code` is a `Code`, and its repr is that of its string value, so that
+    a code prints as what it is on the wire.
+
     Examples:
         >>> Code.NOT_YOUR_TURN == "not_your_turn"
         True
         >>> Code("space_face_up") is Code.SPACE_FACE_UP
         True
+        >>> Code.GAME_OVER, str(Code.GAME_OVER)
+        ('game_over', 'game_over')
     """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
     # Illegal actions (IllegalActionError)
     GAME_OVER = "game_over"
@@ -198,21 +206,24 @@ class AbyssError(Exception):
         '7.5'
     """
 
-    code: str
+    code: Code
+    """The stable code; a string enum, so it compares equal to its plain string value."""
     rule: str | None
+    """The id of the spec rule the error enforces, or `None`."""
     message: str
+    """A sentence for people."""
 
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         if rule is None:
             rule = RULE_OF_CODE.get(code)
-        self.code = str(code)
+        self.code = Code(code)
         self.rule = rule
         self.message = message
         super().__init__(self.code, message, rule)
 
     def _fields(self) -> dict[str, Any]:
         """The constructor's keywords that rebuild this error (its repr and pickling use them)."""
-        return {"code": self.code, "message": self.message, "rule": self.rule}
+        return {"code": self.code.value, "message": self.message, "rule": self.rule}
 
     def __str__(self) -> str:
         where = f" (rule {self.rule})" if self.rule else ""
@@ -232,7 +243,7 @@ class AbyssError(Exception):
             >>> IllegalActionError(Code.GAME_OVER, "the game is over").to_dict()
             {'code': 'game_over', 'rule': '7.5', 'message': 'the game is over'}
         """
-        return {"code": self.code, "rule": self.rule, "message": self.message}
+        return {"code": self.code.value, "rule": self.rule, "message": self.message}
 
 
 def _rebuild(cls: type[AbyssError], fields: dict[str, Any]) -> AbyssError:
