@@ -10,7 +10,8 @@ Each carries
 
 Every class takes the same keywords, `Class(code=..., message=..., rule=...)` (and the
 context some add: `path` for [`DecodeError`][abyss_rules.DecodeError], `index` and `cause`
-for [`ReplayError`][abyss_rules.ReplayError]), and positionally `Class(code, message)`.
+for [`ReplayError`][abyss_rules.ReplayError], `game` and `index` for
+[`BatchStepError`][abyss_rules.BatchStepError]), and positionally `Class(code, message)`.
 The classes whose code has a default -- [`MalformedActionError`][abyss_rules.MalformedActionError],
 [`InvalidStateError`][abyss_rules.errors.InvalidStateError],
 [`SeedError`][abyss_rules.SeedError] and [`PictureError`][abyss_rules.PictureError] -- may also be
@@ -39,6 +40,7 @@ __all__ = [
     "RULE_OF_CODE",
     "AbyssError",
     "ActionIndexError",
+    "BatchStepError",
     "BotError",
     "Code",
     "ConfigError",
@@ -317,6 +319,34 @@ class ActionIndexError(AbyssError, ValueError):
         ...     print(error.code, error.rule)
         no_such_action_index 11.2
     """
+
+
+class BatchStepError(IllegalActionError):
+    """An action index that [`Batch.step`][abyss_rules.batch.Batch.step] refuses for one game of
+    the batch (an [`IllegalActionError`][abyss_rules.IllegalActionError]).
+
+    `game` is the row of the batch and `index` the refused action index. `code` and `rule` are
+    those the reference engine gives the action of that index (e.g. `space_face_up`, rule 3.10),
+    or `no_such_action_index` (rule 11.2) for an index outside the action space.
+
+    Examples:
+        >>> error = BatchStepError(Code.SPACE_FACE_UP, "game 3: index 5 ...", game=3, index=5)
+        >>> error.code, error.rule, error.game, error.index
+        ('space_face_up', '3.10', 3, 5)
+    """
+
+    game: int
+    index: int
+
+    def __init__(self, code: str, message: str, rule: str | None = None, game: int = -1,
+                 index: int = -1) -> None:
+        super().__init__(code, message, rule)
+        self.game = game
+        self.index = index
+
+    def _fields(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "rule": self.rule, "game": self.game,
+                "index": self.index}
 
 
 class MalformedActionError(_DefaultCode, TypeError):

@@ -48,6 +48,7 @@ __all__ = [
     "normalize_seed",
     "randbelow",
     "shuffled",
+    "stream_blocks",
     "words",
 ]
 
@@ -232,11 +233,24 @@ def _tables(n: int) -> tuple[int, list[int]]:
 _TABLES: dict[int, tuple[int, list[int]]] = {}
 
 
+def stream_blocks(seed: bytes, first: int, count: int) -> bytes:
+    """The bytes of blocks `first` to `first + count - 1` of the stream, concatenated (rule 9.2).
+
+    Word `k` of the stream is the big-endian 32-bit word at byte `4 * (k - 8 * first)` of the
+    result, for `8 * first <= k < 8 * (first + count)`. The batch engine reads many games'
+    streams this way and unpacks them all at once.
+
+    Examples:
+        >>> stream_blocks(bytes(32), 0, 2)[:4].hex(), len(stream_blocks(bytes(32), 5, 3))
+        ('2c34ce1d', 96)
+    """
+    return b"".join([_digest(seed, b) for b in range(first, first + count)])
+
+
 def _words_from(seed: bytes, block: int, count: int) -> list[int]:
     """At least `count` words, from the start of `block` on, in whole blocks."""
-    blocks = range(block, block - (-count // _WORDS_PER_BLOCK))
-    data = b"".join([_digest(seed, b) for b in blocks])
-    return list(_unpacker(len(blocks) * _WORDS_PER_BLOCK)(data))
+    blocks = -(-count // _WORDS_PER_BLOCK)
+    return list(_unpacker(blocks * _WORDS_PER_BLOCK)(stream_blocks(seed, block, blocks)))
 
 
 def _unpacker(words: int) -> Callable[[bytes], tuple[int, ...]]:

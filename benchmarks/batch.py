@@ -1,0 +1,130 @@
+"""Random playouts on the batch engine beside the reference engine, in one run.
+
+Plays uniformly random legal games of the standard variant with
+``abyss_rules.batch.random_playouts`` at N = 256, 1,024, 4,096 and 16,384 games in lockstep,
+and with the reference engine (``legal_actions`` + ``apply``, as ``benchmarks/playouts.py``
+does), and prints turns/s, games/s, the ratio to the reference and the peak memory of each
+batch size. Turns are counted as in ``benchmarks/playouts.py``: a draw and the action after it
+are one turn; opening flips are not turns.
+
+    python benchmarks/batch.py [--players 2] [--seconds 5] [--sizes 256 1024 4096 16384] [--profile]
+
+``--profile`` also runs one playout at N = 4,096 under cProfile and prints where the time goes
+(hashing, the Fisher-Yates swaps, the rest of the steps, the random policy).
+
+Not a test: the machines are shared and noisy. Compare the ratios of one run, not absolute
+figures of different runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import platform
+import pstats
+import random
+import sys
+import tracemalloc
+from time import perf_counter
+
+import numpy as np
+
+import abyss_rules as ar
+from abyss_rules import batch
+
+
+def reference(players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Random games through the reference engine for ``seconds``: (turns/s, games/s)."""
+    rng = random.Random(seed)
+    apply, legal_actions, random_ = ar.apply, ar.legal_actions, rng.random
+    game_over = ar.Phase.GAME_OVER
+    turns = games = 0
+    start = perf_counter()
+    deadline = start + seconds
+    while perf_counter() < deadline:
+        state = ar.new_game(players, seed=rng.getrandbits(128))
+        while state.phase is not game_over:
+            legal = legal_actions(state)
+            state = apply(state, legal[int(random_() * len(legal))])
+        turns += sum(result.turns for result in state.history)
+        games += 1
+    elapsed = perf_counter() - start
+    return turns / elapsed, games / elapsed
+
+
+def batched(players: int, width: int, games: int, seed: int) -> tuple[float, float, batch.PlayoutStats]:
+    """``games`` random games ``width`` at a time: (turns/s, games/s, stats)."""
+    start = perf_counter()
+    stats = batch.random_playouts(games=games, players=players, seed=seed, width=width)
+    elapsed = perf_counter() - start
+    return stats.turns / elapsed, stats.games / elapsed, stats
+
+
+def peak_memory(players: int, width: int, seed: int) -> float:
+    """Peak MiB traced (NumPy's arrays included) while ``width`` games play to their end."""
+    tracemalloc.start()
+    batch.random_playouts(games=width, players=players, seed=seed, width=width)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def profile(players: int, width: int, seed: int) -> None:
+    """Where the time of one playout of ``width`` games goes."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    batch.random_playouts(games=width, players=players, seed=seed, width=width)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]
+    by_name: dict[str, float] = {}
+    for (filename, _, name), (_, _, _, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        key = f"{filename.rsplit('/', 1)[-1]}:{name}"
+        by_name[key] = by_name.get(key, 0.0) + cumulative
+    parts = [
+        ("SHA-256 blocks (randomness.py:stream_blocks)", "randomness.py:stream_blocks"),
+        ("shuffles, hashing included (shuffle.py:shuffle_rows)", "shuffle.py:shuffle_rows"),
+        ("deals (rounds.py:deal)", "rounds.py:deal"),
+        ("reshuffles (rounds.py:_reshuffle)", "rounds.py:_reshuffle"),
+        ("Batch.step", "engine.py:step"),
+        ("  its array copies (arrays.py:copy)", "arrays.py:copy"),
+        ("  ends of turns (rounds.py:end_turns)", "rounds.py:end_turns"),
+        ("  ends of rounds, deals included (rounds.py:end_rounds)", "rounds.py:end_rounds"),
+        ("Batch.legal_mask", "engine.py:legal_mask"),
+        ("the random policy (playouts.py:choose_uniformly)", "playouts.py:choose_uniformly"),
+    ]
+    print(f"\nwhere the time goes, N = {width:,} (cProfile, {total:.2f} s in all):")
+    for label, key in parts:
+        print(f"  {label:<58} {100 * by_name.get(key, 0.0) / total:5.1f} %")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of the reference run")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024, 4096, 16384])
+    parser.add_argument("--rounds", type=int, default=2, help="games per lane of each batch run")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--profile", action="store_true", help="also profile one run at N = 4,096")
+    args = parser.parse_args(argv)
+    print(f"abyss-rules {ar.__version__}, NumPy {np.__version__}, Python {platform.python_version()} "
+          f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
+    print(f"random playouts of the standard variant, {args.players} players")
+    ref_turns, ref_games = reference(args.players, args.seconds, args.seed)
+    print(f"{'engine':>16}  {'turns/s':>10}  {'games/s':>9}  {'x ref':>6}  {'peak MiB':>8}")
+    print(f"{'reference':>16}  {ref_turns:>10,.0f}  {ref_games:>9,.1f}  {1:>6.2f}  {'':>8}")
+    for width in args.sizes:
+        turns, games, _ = batched(args.players, width, width * args.rounds, args.seed)
+        memory = peak_memory(args.players, width, args.seed)
+        print(f"{f'batch N={width:,}':>16}  {turns:>10,.0f}  {games:>9,.1f}  {turns / ref_turns:>6.2f}  "
+              f"{memory:>8.1f}")
+    ref_after, _ = reference(args.players, args.seconds, args.seed + 1)
+    print(f"reference again after the batch runs: {ref_after:,.0f} turns/s "
+          f"({ref_after / ref_turns:.2f} of the first run: how much the machine's load moved)")
+    if args.profile:
+        profile(args.players, 4096, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The batch engine: thousands of games in lockstep on NumPy, state for state equal to the reference.
+
+Needs [NumPy](https://numpy.org/), an optional dependency: install the `batch` extra
+(`pip install 'abyss-rules[batch]'`). Importing it without NumPy raises an `ImportError`
+that says so; the rest of the library never imports it.
+
+| name | what it is |
+|---|---|
+| [`Batch`][abyss_rules.batch.Batch] | `N` games in lockstep, stepped by [index][abyss_rules.ActionSpace] |
+| [`random_playouts`][abyss_rules.batch.random_playouts] | uniformly random games to the end, with counts |
+| [`PlayoutStats`][abyss_rules.batch.PlayoutStats] | what `random_playouts` returns |
+| [`PHASES`][abyss_rules.batch.PHASES] | the [`Phase`][abyss_rules.Phase] of each code of `Batch.phase` |
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> from abyss_rules import batch
+    >>> stats = batch.random_playouts(games=64, players=2, variant=ar.Variant.short(), seed=0)
+    >>> stats.games, stats.turns > 64 * 10
+    (64, True)
+"""
+
+from __future__ import annotations
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as _error:  # pragma: no cover - exercised in a subprocess by tests/test_batch.py
+    raise ImportError(
+        "abyss_rules.batch needs NumPy, an optional dependency of abyss-rules: "
+        "install it with  pip install 'abyss-rules[batch]'"
+    ) from _error
+
+from .convert import PHASES
+from .engine import Batch
+from .playouts import PlayoutStats, random_playouts
+
+__all__ = ["PHASES", "Batch", "PlayoutStats", "random_playouts"]

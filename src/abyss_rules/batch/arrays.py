@@ -1,0 +1,160 @@
+"""The arrays of a batch of games and the fixed tables of its variant.
+
+One row per game. Piles are stored bottom first (the top card at `length - 1`), so that
+drawing only shortens the pile. `Arrays` is what a [`Batch`][abyss_rules.batch.Batch] holds,
+read only; a step works on a copy of the arrays it changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..config import Opener, Variant
+
+__all__ = ["DRAWN", "FIELDS", "OPENING", "OVER", "TURN", "Arrays", "Tables"]
+
+Array = np.ndarray[Any, Any]
+
+OPENING, TURN, DRAWN, OVER = 0, 1, 2, 3
+"""Phase codes of the `phase` array, in the order of [`PHASES`][abyss_rules.batch.PHASES]."""
+
+FIELDS = (
+    "phase",        # (N,) int8: OPENING, TURN, DRAWN or OVER
+    "actor",        # (N,) int64: the seat to act, -1 once over
+    "round",        # (N,) int64: the round number, from 1
+    "cards",        # (N, P * cells) card values; a swallowed space holds 0
+    "up",           # (N, P * cells) bool: face up
+    "gone",         # (N, P * cells) bool: swallowed
+    "draw",         # (N, deck) the draw pile, bottom first
+    "draw_len",     # (N,) int64
+    "disc",         # (N, deck) the discard pile, bottom first
+    "disc_len",     # (N,) int64
+    "drawn",        # (N,) the drawn card (meaningful in the drawn phase only)
+    "closer",       # (N,) int64: the closer of this round, -1 for none
+    "flips",        # (N, P, max(1, initial_flips)) the values of this round's opening flips
+    "nflips",       # (N, P) int64: how many each seat has made
+    "turns",        # (N,) int64: turns completed this round
+    "totals",       # (N, P) int64
+    "seq",          # (N,) int64: actions applied since the game began
+    "position",     # (N,) int64: the dealer's position in the game's stream (rule 9.2)
+    "prev_closer",  # (N,) int64: the closer of the last finished round, -1 for none
+    "gid",          # (N,) int64: which game a row holds (its history is logged under this id)
+)
+
+
+class Arrays:
+    """Every array of a batch (see `FIELDS`)."""
+
+    __slots__ = FIELDS
+
+    phase: Array
+    actor: Array
+    round: Array
+    cards: Array
+    up: Array
+    gone: Array
+    draw: Array
+    draw_len: Array
+    disc: Array
+    disc_len: Array
+    drawn: Array
+    closer: Array
+    flips: Array
+    nflips: Array
+    turns: Array
+    totals: Array
+    seq: Array
+    position: Array
+    prev_closer: Array
+    gid: Array
+
+    def copy(self, names: tuple[str, ...] = FIELDS) -> Arrays:
+        """A new `Arrays` with copies of the arrays `names` and the others shared."""
+        out = Arrays()
+        for name in FIELDS:
+            value = getattr(self, name)
+            setattr(out, name, value.copy() if name in names else value)
+        return out
+
+    def own(self, name: str) -> Array:
+        """Array `name`, made writable: a read-only (shared) array is replaced by a copy first."""
+        value: Array = getattr(self, name)
+        if not value.flags.writeable:
+            value = value.copy()
+            setattr(self, name, value)
+        return value
+
+    def freeze(self) -> Arrays:
+        """Make every array read only; return `self`."""
+        for name in FIELDS:
+            getattr(self, name).flags.writeable = False
+        return self
+
+
+def card_dtype(variant: Variant) -> np.dtype[Any]:
+    """The smallest signed integer type that holds every card of the deck (and 0)."""
+    low, high = min(variant.deck[0][0], 0), max(variant.deck[-1][0], 0)
+    for kind in (np.int8, np.int16, np.int32):
+        info = np.iinfo(kind)
+        if info.min <= low and high <= info.max:
+            return np.dtype(kind)
+    return np.dtype(np.int64)  # pragma: no cover - rule 10.3 bounds values by 10**6
+
+
+class Tables:
+    """The fixed facts of a batch: its variant, player count and lookup tables."""
+
+    __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
+                 "dtype", "unshuffled", "column", "flip_turn", "keeps_top", "final_swallow",
+                 "multiplier", "max_turns", "max_rounds", "target", "previous_closer")
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        self.variant = variant
+        self.players = players
+        self.rows, self.cols, self.cells = variant.rows, variant.cols, variant.cells
+        self.seats = players * variant.cells
+        self.deck = variant.deck_size
+        self.flips = variant.initial_flips
+        self.size = 4 * variant.cells + 1
+        self.dtype = card_dtype(variant)
+        self.unshuffled: Array = np.array(variant.unshuffled_deck, dtype=self.dtype)
+        # column[s]: the spaces of the column of space s, top row first
+        rows, cols = variant.rows, variant.cols
+        self.column: Array = np.array(
+            [[r * cols + s % cols for r in range(rows)] for s in range(variant.cells)], dtype=np.int64)
+        self.flip_turn = variant.flip_turn
+        self.keeps_top = variant.reshuffle_keeps_top
+        self.final_swallow = variant.swallow_on_final_reveal
+        self.multiplier = variant.closer_multiplier
+        self.max_turns = variant.max_turns_per_round or 0
+        self.max_rounds = variant.max_rounds or 0
+        self.target = variant.target_score
+        self.previous_closer = variant.opener is Opener.PREVIOUS_CLOSER
+
+    def empty(self, n: int) -> Arrays:
+        """The arrays of `n` games, all zero (a deal fills them)."""
+        a = Arrays()
+        p, i64 = self.players, np.int64
+        a.phase = np.zeros(n, np.int8)
+        a.actor = np.zeros(n, i64)
+        a.round = np.ones(n, i64)
+        a.cards = np.zeros((n, self.seats), self.dtype)
+        a.up = np.zeros((n, self.seats), bool)
+        a.gone = np.zeros((n, self.seats), bool)
+        a.draw = np.zeros((n, self.deck), self.dtype)
+        a.draw_len = np.zeros(n, i64)
+        a.disc = np.zeros((n, self.deck), self.dtype)
+        a.disc_len = np.zeros(n, i64)
+        a.drawn = np.zeros(n, self.dtype)
+        a.closer = np.full(n, -1, i64)
+        a.flips = np.zeros((n, p, max(1, self.flips)), self.dtype)
+        a.nflips = np.zeros((n, p), i64)
+        a.turns = np.zeros(n, i64)
+        a.totals = np.zeros((n, p), i64)
+        a.seq = np.zeros(n, i64)
+        a.position = np.zeros(n, i64)
+        a.prev_closer = np.full(n, -1, i64)
+        a.gid = np.zeros(n, i64)
+        return a

@@ -1,0 +1,449 @@
+"""[`Batch`][abyss_rules.batch.Batch]: many games of one variant stepped in lockstep."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..action_space import ActionSpace
+from ..config import Variant
+from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, SeedError
+from ..randomness import Seed, normalize_seed
+from ..rules.illegal import rejection
+from ..state import State
+from .arrays import DRAWN, OPENING, OVER, TURN, Arrays, Tables
+from .convert import to_state
+from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
+
+__all__ = ["Batch"]
+
+Array = np.ndarray[Any, Any]
+
+_STEPPED = ("phase", "actor", "cards", "up", "gone", "disc", "disc_len", "draw_len", "drawn", "closer",
+            "turns", "seq")
+"""The arrays every step copies; the others are copied only by a step that writes them."""
+_FLIP, _TAKE, _DRAW, _PLACE, _DISCARD = range(5)
+
+
+class Batch:
+    """`N` games of one variant and player count, stepped together by action index.
+
+    Build one with [`new`][abyss_rules.batch.Batch.new]. A batch never changes:
+    [`step`][abyss_rules.batch.Batch.step] and [`reset`][abyss_rules.batch.Batch.reset] return a
+    new one, and the arrays it shows are read only. Game `i` is dealt exactly as
+    `ar.new_game(players, variant, seed=seeds[i])` deals it, and
+    [`state(i)`][abyss_rules.batch.Batch.state] is, after any steps, the reference state reached
+    by the same actions, every field included.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> from abyss_rules import batch
+        >>> b = batch.Batch.new(players=2, variant=ar.Variant.standard(), seeds=[0, 1, 2])
+        >>> b.state(1) == ar.new_game(2, ar.Variant.standard(), seed=1)
+        True
+        >>> b.actor.tolist(), b.legal_mask().shape
+        ([0, 0, 0], (3, 49))
+        >>> b = b.step([5, 6, 7])                     # seat 0 flips space 5, 6 or 7
+        >>> b.state(2) == ar.apply(ar.new_game(2, seed=2), ar.Flip(0, 1, 3))
+        True
+    """
+
+    __slots__ = ("_t", "_a", "_seeds", "_log", "_next_gid", "_dead", "_space")
+
+    def __init__(self, tables: Tables, arrays: Arrays, seeds: tuple[bytes, ...], log: HistoryLog,
+                 next_gid: int, dead: int) -> None:
+        """Internal: use [`Batch.new`][abyss_rules.batch.Batch.new]."""
+        self._t = tables
+        self._a = arrays
+        self._seeds = seeds
+        self._log = log
+        self._next_gid = next_gid
+        self._dead = dead
+        self._space = ActionSpace(tables.variant)
+
+    # -- making batches -------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, variant: Variant | None = None, *, seeds: Sequence[Seed | None]) -> Batch:
+        """Deal one game per seed, each exactly as `ar.new_game(players, variant, seed=seed)` does.
+
+        Args:
+            players: The number of players of every game (rule 1.3).
+            variant: The rules; `None` means [`Variant.standard`][abyss_rules.Variant.standard].
+            seeds: One seed per game: an int in `[0, 2**256)`, 32 bytes, or `None` for a fresh
+                secret seed (rule 9.1). At least one.
+
+        Raises:
+            ConfigError: `invalid_variant` or `invalid_players`.
+            SeedError: `invalid_seed`, naming the first bad seed's position.
+
+        Examples:
+            >>> from abyss_rules import batch
+            >>> len(batch.Batch.new(players=3, seeds=range(5)))
+            5
+        """
+        tables = _tables(players, variant)
+        normalized = _seeds(seeds)
+        n = len(normalized)
+        arrays = tables.empty(n)
+        arrays.gid = np.arange(n, dtype=np.int64)
+        deal(tables, arrays, np.arange(n), normalized)
+        return cls(tables, arrays.freeze(), normalized, HistoryLog(None, None), n, 0)
+
+    def reset(self, where: Any, seeds: Sequence[Seed | None]) -> Batch:
+        """A batch in which the games at `where` are replaced by new games, one per seed.
+
+        The other games are unchanged. Use it to keep a batch full when games end.
+
+        Args:
+            where: `N` booleans: the games to replace.
+            seeds: One seed per `True` entry of `where`, in row order.
+
+        Raises:
+            MalformedActionError: `where` is not `N` booleans.
+            SeedError: a bad seed, or not one seed per replaced game.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> from abyss_rules import batch
+            >>> b = batch.Batch.new(players=2, seeds=[0, 1]).reset([False, True], seeds=[7])
+            >>> b.state(1) == ar.new_game(2, seed=7), b.state(0) == ar.new_game(2, seed=0)
+            (True, True)
+        """
+        mask = np.asarray(where)
+        if mask.dtype != bool or mask.shape != (len(self),):
+            raise MalformedActionError(f"where must be {len(self)} booleans, got an array of {mask.dtype} "
+                                       f"with shape {mask.shape}")
+        rows = np.flatnonzero(mask)
+        fresh = _seeds(seeds, allow_empty=True)
+        if len(fresh) != len(rows):
+            raise SeedError(f"reset needs one seed per replaced game: {len(rows)} games, {len(fresh)} seeds")
+        t, a = self._t, self._a
+        w = a.copy()
+        log, dead = self._log, self._dead
+        finished = int(np.count_nonzero(a.phase[rows] == OVER))
+        dead += int(a.round[rows].sum()) - len(rows) + finished  # the replaced games' logged rounds
+        for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
+                            ("position", 0), ("prev_closer", -1), ("nflips", 0)):
+            getattr(w, name)[rows] = value
+        w.gid[rows] = np.arange(self._next_gid, self._next_gid + len(rows))
+        all_seeds = list(self._seeds)
+        for row, seed in zip(rows.tolist(), fresh, strict=True):
+            all_seeds[row] = seed
+        deal(t, w, rows, all_seeds)
+        if dead > max(1024, log.rows // 2):  # drop the rounds of replaced games from the log
+            log, dead = log.keep(w.gid), 0
+        return Batch(t, w.freeze(), tuple(all_seeds), log, self._next_gid + len(rows), dead)
+
+    # -- reading ----------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._seeds)
+
+    def __repr__(self) -> str:
+        live = int(np.count_nonzero(self._a.phase != OVER))
+        return (f"<Batch games={len(self)} players={self._t.players} variant={self._t.variant.name!r} "
+                f"live={live}>")
+
+    @property
+    def variant(self) -> Variant:
+        """The variant of every game."""
+        return self._t.variant
+
+    @property
+    def players(self) -> int:
+        """The number of players of every game."""
+        return self._t.players
+
+    @property
+    def space(self) -> ActionSpace:
+        """The [`ActionSpace`][abyss_rules.ActionSpace] whose indices `step` takes."""
+        return self._space
+
+    @property
+    def actor(self) -> Array:
+        """`(N,)` int: the seat to act -- in the opening the lowest seat still owing a flip --,
+        `-1` once the game is over."""
+        return self._a.actor
+
+    @property
+    def done(self) -> Array:
+        """`(N,)` bool: whether each game is over."""
+        done: Array = self._a.phase == OVER
+        return done
+
+    @property
+    def phase(self) -> Array:
+        """`(N,)` int8 phase codes: `PHASES[code]` is the [`Phase`][abyss_rules.Phase]
+        (0 opening, 1 turn, 2 drawn, 3 game over)."""
+        return self._a.phase
+
+    @property
+    def round(self) -> Array:
+        """`(N,)` int: the round number, from 1."""
+        return self._a.round
+
+    @property
+    def turns(self) -> Array:
+        """`(N,)` int: turns completed in the current round (rule 6.7)."""
+        return self._a.turns
+
+    @property
+    def seq(self) -> Array:
+        """`(N,)` int: actions applied since each game began."""
+        return self._a.seq
+
+    @property
+    def totals(self) -> Array:
+        """`(N, players)` int: each seat's total of the rounds already scored (rule 7.1)."""
+        return self._a.totals
+
+    @property
+    def closer(self) -> Array:
+        """`(N,)` int: the seat that closed the current round, `-1` for none (rule 6.1)."""
+        return self._a.closer
+
+    @property
+    def drawn(self) -> Array:
+        """`(N,)`: the drawn card, meaningful where the phase is drawn (else 0)."""
+        return np.where(self._a.phase == DRAWN, self._a.drawn, 0)
+
+    @property
+    def top_discard(self) -> Array:
+        """`(N,)`: the top card of each discard pile."""
+        a = self._a
+        top: Array = a.disc[np.arange(len(self)), np.maximum(a.disc_len - 1, 0)]
+        return top
+
+    @property
+    def draw_size(self) -> Array:
+        """`(N,)` int: the cards in each draw pile."""
+        return self._a.draw_len
+
+    @property
+    def discard_size(self) -> Array:
+        """`(N,)` int: the cards in each discard pile."""
+        return self._a.disc_len
+
+    @property
+    def cards(self) -> Array:
+        """`(N, players, cells)`: every card on the grids, face down ones included (secret!);
+        a swallowed space holds 0."""
+        return self._a.cards.reshape(len(self), self._t.players, self._t.cells)
+
+    @property
+    def face_up(self) -> Array:
+        """`(N, players, cells)` bool: the face-up spaces."""
+        return self._a.up.reshape(len(self), self._t.players, self._t.cells)
+
+    @property
+    def swallowed(self) -> Array:
+        """`(N, players, cells)` bool: the swallowed spaces."""
+        return self._a.gone.reshape(len(self), self._t.players, self._t.cells)
+
+    @property
+    def winners(self) -> Array:
+        """`(N, players)` bool: the seats with the lowest total of each finished game (rule 7.4);
+        all false while a game goes on."""
+        totals = self._a.totals
+        lowest: Array = (totals == totals.min(axis=1, keepdims=True)) & self.done[:, None]
+        return lowest
+
+    def state(self, i: int) -> State:
+        """Game `i` as a reference [`State`][abyss_rules.State], every field (history and dealer too).
+
+        Raises:
+            IndexError: `i` is not a game of the batch.
+        """
+        if type(i) is not int and not isinstance(i, np.integer):
+            raise IndexError(f"a game number must be an int, got {i!r}")
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"no game {i} in a batch of {n}")
+        i = int(i) % n
+        return to_state(self._t, self._a, i, self._seeds[i], self._log)
+
+    def states(self) -> list[State]:
+        """Every game as a reference state, by row."""
+        return [self.state(i) for i in range(len(self))]
+
+    def legal_mask(self) -> Array:
+        """`(N, space.size)` bool: which action indices are legal for each game's actor now
+        (rule 11.3); all false for a finished game."""
+        t, a = self._t, self._a
+        n, cells = len(self), t.cells
+        rows = np.arange(n)
+        seat = np.maximum(a.actor, 0)
+        up = a.up.reshape(n, t.players, cells)[rows, seat]
+        gone = a.gone.reshape(n, t.players, cells)[rows, seat]
+        down = ~(up | gone)
+        phase = a.phase
+        opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
+        mask = np.zeros((n, t.size), bool)
+        mask[:, :cells] = down & (opening | (turn & t.flip_turn))[:, None]
+        mask[:, cells:2 * cells] = ~gone & (turn & (a.disc_len > 0))[:, None]
+        mask[:, 2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
+        mask[:, 2 * cells + 1:3 * cells + 1] = ~gone & drawn[:, None]
+        mask[:, 3 * cells + 1:] = down & drawn[:, None]
+        return mask
+
+    # -- stepping ---------------------------------------------------------------------
+
+    def step(self, indices: Any) -> Batch:
+        """Apply one action index per game for its actor; return the new batch.
+
+        Entries for finished games are ignored. Nothing is applied unless every live game's
+        index is legal.
+
+        Args:
+            indices: `N` integers, indices of [`space`][abyss_rules.batch.Batch.space].
+
+        Raises:
+            BatchStepError: a live game's index is not legal now: `game` and `index` name the
+                first such game, `code` and `rule` are the reference engine's for that action
+                (`no_such_action_index` for an index out of range).
+            MalformedActionError: `indices` is not `N` integers.
+        """
+        t, a = self._t, self._a
+        n, cells = len(self), t.cells
+        k = _checked(indices, n)
+        live = a.phase != OVER
+        outside = (k < 0) | (k >= t.size)
+        k = np.where(outside, 0, k)
+        kind = (k >= cells).astype(np.int64) + (k >= 2 * cells) + (k > 2 * cells) + (k > 3 * cells)
+        space = k - np.array([0, cells, 2 * cells, 2 * cells + 1, 3 * cells + 1])[kind]
+        space[kind == _DRAW] = 0
+        seat = np.maximum(a.actor, 0)
+        at = seat * cells + space
+        rows = np.arange(n)
+        gone = a.gone[rows, at]
+        down = ~(a.up[rows, at] | gone)
+        phase = a.phase
+        turn = phase == TURN
+        legal = (phase == OPENING) & (kind == _FLIP) & down
+        legal |= turn & (((kind == _FLIP) & down & t.flip_turn) | ((kind == _TAKE) & ~gone & (a.disc_len > 0))
+                         | ((kind == _DRAW) & ((a.draw_len > 0) | (a.disc_len >= 2))))
+        legal |= (phase == DRAWN) & (((kind == _PLACE) & ~gone) | ((kind == _DISCARD) & down))
+        refused = live & (outside | ~legal)
+        if refused.any():
+            raise self._refusal(int(np.argmax(refused)), indices)
+        w = a.copy(_STEPPED)
+        w.seq[live] += 1
+        seeds = self._seeds
+        g = np.flatnonzero(live & (phase == OPENING))
+        if len(g):
+            _opening_flips(t, w, g, seat[g], space[g])
+        g = np.flatnonzero(live & turn & (kind == _DRAW))
+        if len(g):
+            draw(t, w, g, seeds)
+            w.phase[g] = DRAWN
+        g = np.flatnonzero(live & (turn | (phase == DRAWN)) & (kind != _DRAW))
+        log = self._log
+        if len(g):
+            g_at, g_kind = at[g], kind[g]
+            take = g_kind == _TAKE
+            if take.any():
+                r, p = g[take], g_at[take]
+                top = w.disc_len[r] - 1
+                replaced = w.cards[r, p]
+                w.cards[r, p] = w.disc[r, top]
+                w.disc[r, top] = replaced
+            place = g_kind == _PLACE
+            if place.any():
+                r, p = g[place], g_at[place]
+                replaced = w.cards[r, p]
+                w.cards[r, p] = w.drawn[r]
+                push(w, r, replaced)
+            discard = g_kind == _DISCARD
+            if discard.any():
+                push(w, g[discard], w.drawn[g[discard]])
+            w.up[g, g_at] = True
+            ended = end_turns(t, w, g, seat[g], space[g])
+            log = end_rounds(t, w, ended, seeds, log)
+        return Batch(t, w.freeze(), seeds, log, self._next_gid, self._dead)
+
+    def _refusal(self, game: int, indices: Any) -> BatchStepError:
+        index = int(np.asarray(indices)[game])
+        space = self._space
+        if not 0 <= index < space.size:
+            return BatchStepError(Code.NO_SUCH_ACTION_INDEX,
+                                  f"game {game}: action index {index} is not in [0, {space.size})",
+                                  game=game, index=index)
+        state = self.state(game)
+        action = space.action(index, int(self._a.actor[game]))
+        error = rejection(state, action)
+        return BatchStepError(error.code, f"game {game}: action index {index} ({action!r}) is not legal: "
+                                          f"{error.message}", error.rule, game=game, index=index)
+
+
+def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> None:
+    """Opening flips of the lowest seats still owing one (rules 2.1-2.4, 4.1;
+    [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
+    at = seat * t.cells + space
+    w.up[g, at] = True
+    counts = w.own("nflips")
+    made = counts[g, seat]
+    w.own("flips")[g, seat, made] = w.cards[g, at]
+    made = made + 1
+    counts[g, seat] = made
+    swallow_if_complete(t, w, g, seat, space)
+    seat_done = made == t.flips
+    w.actor[g] = np.where(seat_done, seat + 1, seat)
+    last = g[seat_done & (seat == t.players - 1)]
+    if len(last):
+        w.phase[last] = TURN
+        w.actor[last] = opener(t, w, last)
+
+
+def _checked(indices: Any, n: int) -> Array:
+    try:
+        k = np.asarray(indices)
+    except (TypeError, ValueError) as error:  # e.g. ragged lists
+        raise MalformedActionError(f"step needs {n} action indices: {error}") from None
+    if k.shape != (n,):
+        raise MalformedActionError(f"step needs one action index per game, shape ({n},); got shape {k.shape}")
+    if k.dtype.kind not in "iu":
+        raise MalformedActionError(f"action indices must be integers, got an array of {k.dtype}")
+    if k.dtype.kind == "u":
+        k = np.minimum(k, np.iinfo(np.int64).max)
+    out: Array = k.astype(np.int64)
+    return out
+
+
+_TABLES: dict[tuple[Variant, int], Tables] = {}
+
+
+def _tables(players: object, variant: object) -> Tables:
+    if variant is None:
+        variant = Variant.standard()
+    elif not isinstance(variant, Variant):
+        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant, got {type(variant).__name__}")
+    if type(players) is not int or not variant.min_players <= players <= variant.max_players:
+        raise ConfigError(Code.INVALID_PLAYERS, f"this variant takes {variant.min_players} to "
+                                                f"{variant.max_players} players, got {players!r}")
+    key = (variant, players)
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(variant, players)
+    return found
+
+
+def _seeds(seeds: object, allow_empty: bool = False) -> tuple[bytes, ...]:
+    if isinstance(seeds, (str, bytes, bytearray)) or not isinstance(seeds, (Sequence, range, np.ndarray)):
+        raise SeedError(f"seeds must be a sequence of seeds, got {type(seeds).__name__}")
+    out = []
+    for n, seed in enumerate(seeds):
+        if isinstance(seed, np.integer):
+            seed = int(seed)
+        try:
+            out.append(normalize_seed(seed))
+        except SeedError as error:
+            raise SeedError(f"seeds[{n}]: {error.message}") from None
+    if not out and not allow_empty:
+        raise SeedError("a batch needs at least one seed")
+    return tuple(out)
+

@@ -1,0 +1,109 @@
+"""Uniformly random games on the batch engine: [`random_playouts`][abyss_rules.batch.random_playouts]."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ..config import Variant
+from ..errors import Code, ConfigError
+from ..randomness import Seed, normalize_seed, stream_blocks
+from .arrays import DRAWN, TURN
+from .engine import Batch
+
+__all__ = ["PlayoutStats", "choose_uniformly", "random_playouts"]
+
+Array = np.ndarray[Any, Any]
+
+
+@attrs.frozen(slots=True)
+class PlayoutStats:
+    """What [`random_playouts`][abyss_rules.batch.random_playouts] played.
+
+    Turns are counted as in `benchmarks/playouts.py`: a draw and the action after it are one
+    turn, opening flips are not turns (the sum of `RoundResult.turns` over every round).
+    """
+
+    games: int
+    """Games played to their end."""
+    turns: int
+    """Turns completed, over every round of every game."""
+    actions: int
+    """Actions applied (draws and opening flips included)."""
+    rounds: int
+    """Rounds finished."""
+    steps: int
+    """Lockstep steps of the batch."""
+
+
+def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
+    """One legal index per row of `mask`, uniformly at random (0 for a row with none).
+
+    Examples:
+        >>> import numpy as np
+        >>> choose_uniformly(np.array([[False, True, True], [False, False, False]]),
+        ...                  np.random.default_rng(0)).tolist()
+        [2, 0]
+    """
+    seen = mask.cumsum(axis=1, dtype=np.int16 if mask.shape[1] < 1 << 15 else np.int32)
+    pick = (rng.random(len(mask)) * seen[:, -1]).astype(seen.dtype)
+    chosen: Array = np.argmax(seen > pick[:, None], axis=1)  # the first with pick + 1 legal ones
+    return chosen
+
+
+def random_playouts(games: int, players: int = 2, variant: Variant | None = None, seed: Seed = 0, *,
+                    width: int | None = None) -> PlayoutStats:
+    """Play `games` games to the end with uniformly random legal actions, `width` at a time.
+
+    Game `n` is dealt from the seed `stream_blocks(normalize_seed(seed), n, 1)` (block `n` of
+    `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
+    `seed`. Finished games are replaced by the next ones until every game has been started.
+
+    Args:
+        games: How many games to play, at least 1.
+        players: Players per game.
+        variant: The rules; `None` means the standard variant.
+        seed: The seed of the whole run (rule 9.1).
+        width: Games in lockstep; `None` means `min(games, 4096)`.
+
+    Raises:
+        ConfigError: `invalid_simulation` for a bad `games` or `width`; `invalid_variant`,
+            `invalid_players` as [`Batch.new`][abyss_rules.batch.Batch.new].
+        SeedError: `invalid_seed`.
+    """
+    for name, value in (("games", games), ("width", 1 if width is None else width)):
+        if type(value) is not int or value < 1:
+            raise ConfigError(Code.INVALID_SIMULATION, f"{name} must be an int of at least 1, got {value!r}")
+    root = normalize_seed(seed)
+    lanes = min(games, 4096 if width is None else width)
+    rng = np.random.default_rng(int.from_bytes(root, "big"))
+    b = Batch.new(players, variant, seeds=[stream_blocks(root, n, 1) for n in range(lanes)])
+    started = lanes
+    turns = actions = rounds = steps = 0
+    cells = b.space.cells
+    while True:
+        done = b.done
+        if done.any():
+            spare = games - started
+            if spare > 0:
+                where = done & (np.cumsum(done) <= spare)
+                fresh = int(np.count_nonzero(where))
+                rounds += int(b.round[where].sum())
+                actions += int(b.seq[where].sum())
+                b = b.reset(where, [stream_blocks(root, n, 1) for n in range(started, started + fresh)])
+                started += fresh
+                continue
+            if done.all():
+                break
+        live = ~done
+        chosen = choose_uniformly(b.legal_mask(), rng)
+        phase = b.phase
+        # A turn ends with every action of the drawn phase, and with a flip or a take in the turn phase.
+        turns += int(np.count_nonzero(live & ((phase == DRAWN) | ((phase == TURN) & (chosen != 2 * cells)))))
+        b = b.step(chosen)
+        steps += 1
+    rounds += int(b.round.sum())
+    actions += int(b.seq.sum())
+    return PlayoutStats(games=games, turns=turns, actions=actions, rounds=rounds, steps=steps)
