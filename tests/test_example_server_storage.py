@@ -185,6 +185,19 @@ def test_two_processes_race_at_one_seq(db: str) -> None:
     assert len(full.actions) == view.seq and full.replay().seq == view.seq
 
 
+def test_bots_left_waiting_by_a_killed_process_are_played_by_another(db: str) -> None:
+    with ServerProcess(db, "--bot-delay", "30") as first, Client(first.url) as client:
+        game = client.create_game(2, "short", bots=[None, "greedy"])
+        first.kill()  # before its bot (waiting 30 s) made its opening flips
+    with ServerProcess(db) as second, Client(second.url) as client:
+        # The sweeper of the new process finds the game waiting for a bot, idle for 2 s, and plays it.
+        wait_for(lambda: 1 not in client.view(game.id).owing_flips, timeout=30)
+        view = client.view(game.id, game.tokens[0])
+        assert view.seq == 2 and view.owing_flips == (0,)
+        record = client.record(game.id)
+        assert [action.player for action in record.actions] == [1, 1]
+
+
 def _gone(client: Client, game: str) -> bool:
     response = client.request("GET", f"/games/{game}/view")
     assert response.status in (200, 404), response.body

@@ -14,9 +14,9 @@ sweeper of any process picks the game up again.
 from __future__ import annotations
 
 import collections
-import contextlib
 import json
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -114,17 +114,21 @@ class Games:
         self._threads.clear()
 
     def _sweep_loop(self, interval: float) -> None:
+        """Expire games every `interval` seconds; every second, pick up bots a dead process left."""
+        expired_at = -float("inf")
         while not self.closing:
             try:
-                self.expire()
+                if time.monotonic() - expired_at >= interval:
+                    self.expire()
+                    expired_at = time.monotonic()
                 stalled = self.store.waiting_for_bots(time.time() - max(2.0, 4 * self.bot_delay))
                 if stalled:
                     self._bot_games.extend(stalled)
                     self._bot_wakeup.set()
-            except Exception:  # a database hiccup: try again next time
-                pass
+            except Exception as error:  # a database hiccup: say so, try again next time
+                print(f"abyss example server: the sweeper failed ({error!r}); retrying", file=sys.stderr)
             with self.changed:
-                self.changed.wait_for(lambda: self.closing, timeout=interval)
+                self.changed.wait_for(lambda: self.closing, timeout=min(interval, 1.0))
 
     def expire(self) -> list[str]:
         """Delete the games whose time is up now; their ids."""
@@ -291,9 +295,13 @@ class Games:
             self._bot_wakeup.clear()
             while self._bot_games and not self.closing:
                 game_id = self._bot_games.popleft()
-                # The game expired, the database is away...: the sweeper retries.
-                with contextlib.suppress(Exception):
+                try:
                     self.play_bots(game_id)
+                except HttpError:  # the game expired meanwhile
+                    pass
+                except Exception as error:  # the database is away...: the sweeper retries
+                    print(f"abyss example server: a bot of game {game_id} could not move ({error!r}); "
+                          "the sweeper retries", file=sys.stderr)
 
     def play_bots(self, game_id: str) -> int:
         """Let the bots of a game act while one of them is to act; how many actions they made."""
