@@ -47,6 +47,8 @@ __all__ = [
     "fresh_seed",
     "normalize_seed",
     "randbelow",
+    "secret_decks_repr",
+    "secret_repr",
     "shuffled",
     "stream_blocks",
     "words",
@@ -75,6 +77,28 @@ def fresh_seed() -> bytes:
         (32, True)
     """
     return secrets.token_bytes(SEED_BYTES)
+
+
+def secret_repr(seed: object) -> str:
+    """How a seed shows in the `repr` of every public type: never its value (rule 8.2).
+
+    A seed is the whole future of a game; logging a value with `%r` must not leak it.
+
+    Examples:
+        >>> secret_repr(bytes(32)), secret_repr(None)
+        ('<secret>', 'None')
+    """
+    return "None" if seed is None else "<secret>"
+
+
+def secret_decks_repr(decks: tuple[tuple[int, ...], ...] | None) -> str:
+    """How explicit deck orders (rule 9.6) show in a `repr`: their number only.
+
+    Examples:
+        >>> secret_decks_repr(((3, 1, 2),)), secret_decks_repr(None)
+        ('<1 secret>', 'None')
+    """
+    return "None" if decks is None else f"<{len(decks)} secret>"
 
 
 def normalize_seed(seed: Seed | None) -> bytes:

@@ -61,7 +61,7 @@ from .codec import (
 from .config import Variant
 from .errors import AbyssError, Code, ConfigError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
-from .randomness import normalize_seed
+from .randomness import normalize_seed, secret_decks_repr, secret_repr
 from .rules.dealing import new_game
 from .rules.engine import apply
 from .state import State
@@ -119,9 +119,10 @@ class Record:
     """The rules in play."""
     players: int
     """The number of players (rule 1.3)."""
-    seed: bytes | None
+    seed: bytes | None = attrs.field(repr=secret_repr)
     """The 32-byte seed (rule 9.1); `None` in a redacted record."""
-    decks: tuple[tuple[int, ...], ...] | None = attrs.field(default=(), converter=_to_decks)
+    decks: tuple[tuple[int, ...], ...] | None = attrs.field(default=(), converter=_to_decks,
+                                                            repr=secret_decks_repr)
     """Explicit deck orders for the first rounds (rule 9.6); `None` in a redacted record."""
     actions: tuple[Action, ...] = attrs.field(default=(), converter=_to_actions)
     """Every action, in the order applied."""

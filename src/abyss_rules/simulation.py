@@ -33,7 +33,7 @@ from .actions import Action
 from .bots import Bot, BotError, BotFactory, make_bot
 from .config import Variant
 from .errors import AbyssError, Code, SimulationError
-from .randomness import normalize_seed
+from .randomness import normalize_seed, secret_repr
 from .rules.dealing import new_game
 from .rules.engine import apply
 from .state import RoundResult, State
@@ -128,7 +128,7 @@ class GameResult:
         (True, True)
     """
 
-    seed: int | bytes
+    seed: int | bytes = attrs.field(repr=secret_repr)
     """The game's seed (rule 9.1): `new_game(players, variant, seed)` deals the same cards."""
     variant: Variant
     """The rules played."""
@@ -302,7 +302,7 @@ class GameSummary:
 
     index: int
     """The game's number in the simulation, from 0."""
-    seed: int
+    seed: int = attrs.field(repr=secret_repr)
     """The game's seed, derived from the master seed and `index`."""
     lineup: tuple[int, ...]
     """For each seat, the index of the line-up entry that played it."""
@@ -413,7 +413,7 @@ class SimulationResult:
         ['bots', 'capped_rounds', 'games', 'penalty_rate']
     """
 
-    seed: int | bytes
+    seed: int | bytes = attrs.field(repr=secret_repr)
     """The master seed (each game's seed is `derive_seed(seed, "game", index)`)."""
     variant: Variant
     """The rules played."""

@@ -55,7 +55,7 @@ from .errors import (
     InvalidStateError,
     InvariantError,
 )
-from .randomness import Seed
+from .randomness import Seed, secret_repr
 from .rules.dealing import new_game
 from .rules.engine import apply
 from .rules.legal import legal_actions as _legal_actions
@@ -454,7 +454,7 @@ class Game:
 
     variant: Variant
     players: int
-    seed: Seed
+    seed: Seed = attrs.field(repr=secret_repr)
     actions: tuple[Action, ...]
     states: tuple[State, ...]
 
