@@ -44,15 +44,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from itertools import chain
+from itertools import chain, count
 from operator import itemgetter
 from typing import Any, Final
 
 from .actions import ACTION_TYPES, Action, Draw
+from .caches import BoundedCache
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from .config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
 from .errors import Code, ConfigError, DecodeError, MalformedActionError
 from .grid import Grid
+from .loadability import impossibility
 from .rules.scoring import closer_penalty_applies, game_is_over
 from .state import Dealer, Phase, RoundResult, State
 from .versions import FORMAT_VERSION, RULES_VERSION
@@ -436,8 +438,11 @@ _VARIANT_FIELDS: Final = frozenset(FIELD_NAMES)
 _INT_FIELDS: Final = ("rows", "cols", "min_players", "max_players", "initial_flips", "closer_multiplier")
 _FLAG_FIELDS: Final = ("flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top")
 _LIMIT_FIELDS: Final = ("target_score", "max_rounds", "max_turns_per_round")
-_VARIANTS: list[tuple[dict[str, Any], tuple[type, ...], Variant]] = []
-"""The last variants read: (a copy of the object read, the types of its scalar fields, the Variant)."""
+_VARIANTS: Final = BoundedCache[int, tuple[dict[str, Any], tuple[type, ...], Variant]](
+    "codec.variants", max_entries=8, max_size=8 * 256)
+"""The last variants read, by order read: (a copy of the object read, the types of its scalar
+fields, the Variant); size: the deck's pairs."""
+_READ_COUNT: Final = count()
 
 
 def _variant_text(variant: Variant) -> str:
@@ -463,7 +468,7 @@ _get_scalars: Final = itemgetter(*_SCALAR_FIELDS)
 def _read_variant(value: Any, path: str) -> Variant:
     d = _obj(value, path, _VARIANT_FIELDS)
     # Fast path: a variant read recently, equal in values *and types* (1 == True == 1.0 in Python).
-    for known, types, variant in _VARIANTS:
+    for known, types, variant in _VARIANTS.values():
         if d == known and tuple(map(type, _get_scalars(d))) == types \
                 and _INT.issuperset(map(type, chain.from_iterable(d["deck"]))):
             return variant
@@ -507,8 +512,7 @@ def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
     except ConfigError as error:
         raise DecodeError(Code.INVALID_VARIANT, error.message, path, rule=error.rule) from None
     known = dict(d, deck=[list(pair) for pair in d["deck"]])  # a copy: the caller may change `d`
-    _VARIANTS.insert(0, (known, tuple(map(type, _get_scalars(d))), variant))
-    del _VARIANTS[8:]
+    _VARIANTS.put(next(_READ_COUNT), (known, tuple(map(type, _get_scalars(d))), variant), len(deck))
     return variant
 
 
@@ -684,13 +688,12 @@ def _bools(mask: int, cells: int) -> tuple[bool, ...]:
     key = (mask, cells)
     found = _BOOLS.get(key)
     if found is None:
-        found = tuple(mask >> s & 1 == 1 for s in range(cells))
-        if len(_BOOLS) < 4096:
-            _BOOLS[key] = found
+        found = _BOOLS.put(key, tuple(mask >> s & 1 == 1 for s in range(cells)), cells)
     return found
 
 
-_BOOLS: dict[tuple[int, int], tuple[bool, ...]] = {}
+_BOOLS: Final = BoundedCache[tuple[int, int], tuple[bool, ...]]("codec.bools", max_entries=4096,
+                                                                max_size=4096 * 64)
 
 
 def _deck_values(variant: Variant) -> frozenset[int]:
@@ -1053,13 +1056,13 @@ def _round_text(result: RoundResult) -> str:
     if known is not None and known[0] is result:
         return known[1]
     text = _spell_round(result)
-    if len(_ROUND_TEXTS) >= 64:
-        _ROUND_TEXTS.clear()
-    _ROUND_TEXTS[id(result)] = (result, text)
+    _ROUND_TEXTS.put(id(result), (result, text), len(text))
     return text
 
 
-_ROUND_TEXTS: dict[int, tuple[RoundResult, str]] = {}
+_ROUND_TEXTS: Final = BoundedCache[int, tuple[RoundResult, str]]("codec.round_texts", max_entries=64,
+                                                                 max_size=1 << 20)
+"""The text of the last rounds written, by the identity of the result it holds (size: characters)."""
 
 
 def _spell_round(result: RoundResult) -> str:
@@ -1317,10 +1320,15 @@ def _assemble_state(
     if tuple(in_play) != variant.unshuffled_deck:
         raise _bad(_mismatch(in_play, variant.unshuffled_deck, "the grids, piles and drawn card"), "",
                    Code.CARDS_MISMATCH)
-    return tuple.__new__(State, (
+    state = tuple.__new__(State, (
         variant, phase, round_number, -1 if turn is None else turn, tuple(cards), up, gone, draw_pile,
         discard_pile, drawn, closer, opening, turns, totals, history, dealer, seq,
     ))
+    problem = impossibility(state)  # reachable in its phase, and play can go on (rule 8.4)
+    if problem is not None:
+        code, path, message = problem
+        raise _bad(message, path, code)
+    return state
 
 
 def _check_no_complete_column(variant: Variant, players: int, cards: list[int], up: int) -> None:
@@ -1436,8 +1444,9 @@ _INT_OF_TEXT: Final = {text: value for value, text in _INT_SPELLINGS.items()}
 _CANONICAL_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
 """A canonical JSON integer of at most 15 digits (so always within +-MAX_INT)."""
 _BOOL_OF_TEXT: Final = {text: value for value, text in _BOOL_SPELLING.items()}
-_VARIANT_OF_TEXT: dict[str, Variant] = {}
-"""Variants read by the fast path, by the text of their object (at most 64)."""
+_VARIANT_OF_TEXT: Final = BoundedCache[str, Variant]("codec.variants_by_text", max_entries=64,
+                                                     max_size=1 << 20)
+"""Variants read by the fast path, by the text of their object (size: characters)."""
 
 
 def _cut(text: str, layout: tuple[str, ...]) -> list[str]:
@@ -1554,9 +1563,7 @@ def _variant_text_read(text: str) -> Variant:
     variant = _VARIANT_OF_TEXT.get(text)
     if variant is None:
         variant = _read_variant(_decode(text), "/variant")
-        if len(_VARIANT_OF_TEXT) >= 64:
-            _VARIANT_OF_TEXT.clear()
-        _VARIANT_OF_TEXT[text] = variant
+        _VARIANT_OF_TEXT.put(text, variant, len(text))
     return variant
 
 
@@ -1572,13 +1579,13 @@ def _history_text(text: str, variant: Variant, players: int) -> tuple[RoundResul
     if known is not None and known[0] is variant and known[1] == players:
         return known[2]
     history = _read_history_text(text, variant, players)
-    if len(_HISTORIES) >= 16:
-        _HISTORIES.clear()
-    _HISTORIES[text] = (variant, players, history)
+    _HISTORIES.put(text, (variant, players, history), len(text))
     return history
 
 
-_HISTORIES: dict[str, tuple[Variant, int, tuple[RoundResult, ...]]] = {}
+_HISTORIES: Final = BoundedCache[str, tuple[Variant, int, tuple[RoundResult, ...]]](
+    "codec.histories", max_entries=16, max_size=1 << 21)
+"""Histories read by the fast path, by their text (size: characters)."""
 """The last histories read by the fast path: text -> (variant, players, history)."""
 
 
@@ -1700,13 +1707,11 @@ def _action_text(action: Action) -> str:
     """The canonical text of an action object (cached: a game has few distinct actions)."""
     found = _ACTION_SPELLINGS.get(action)
     if found is None:
-        found = canonical_json(_action_body(action))
-        if len(_ACTION_SPELLINGS) < 4096:
-            _ACTION_SPELLINGS[action] = found
+        found = _ACTION_SPELLINGS.put(action, canonical_json(_action_body(action)))
     return found
 
 
-_ACTION_SPELLINGS: dict[Action, str] = {}
+_ACTION_SPELLINGS: Final = BoundedCache[Action, str]("codec.action_texts", max_entries=4096, max_size=4096)
 
 
 def _view_text(view: View) -> str:

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 import attrs
+
+from .caches import BoundedCache
 
 __all__ = ["Geometry", "Grid"]
 
@@ -71,7 +73,7 @@ class Geometry:
         key = (rows, cols)
         found = _GEOMETRIES.get(key)
         if found is None:
-            found = _GEOMETRIES[key] = cls(rows, cols)
+            found = _GEOMETRIES.put(key, cls(rows, cols), rows * cols)
         return found
 
     def index(self, row: int, col: int) -> int:
@@ -107,19 +109,28 @@ class Geometry:
         return found
 
 
-_GEOMETRIES: dict[tuple[int, int], Geometry] = {}
-_BITS: dict[int, tuple[int, ...]] = {}
+def _forget_masks(geometry: Geometry) -> None:
+    geometry.spaces_of_mask.clear()
+    geometry._parts_of.clear()
+
+
+_GEOMETRIES: Final = BoundedCache[tuple[int, int], Geometry]("grid.geometries", max_entries=16,
+                                                             max_size=16 * 64, on_clear=_forget_masks)
+"""The shared tables of the last grid shapes (size: spaces). Each geometry bounds its own mask caches."""
+_BITS: Final = BoundedCache[int, tuple[int, ...]]("grid.bits", max_entries=64, max_size=64 * 64)
 
 
 def _bits(cells: int) -> tuple[int, ...]:
     """`(1, 2, 4, ...)`: the bit of each of `cells` spaces."""
     found = _BITS.get(cells)
     if found is None:
-        found = _BITS[cells] = tuple(1 << s for s in range(cells))
+        found = _BITS.put(cells, tuple(1 << s for s in range(cells)), cells)
     return found
 
 
-_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+_FLAGS: Final = BoundedCache[tuple[int, int], tuple[bool, ...]]("grid.flags", max_entries=1 << 16,
+                                                                max_size=1 << 20)
+"""Masks as booleans, by (cells, mask) (size: cells)."""
 
 
 def _flags(cells: int, mask: int) -> tuple[bool, ...]:
@@ -127,9 +138,7 @@ def _flags(cells: int, mask: int) -> tuple[bool, ...]:
     key = (cells, mask)
     found = _FLAGS.get(key)
     if found is None:
-        found = tuple([mask & bit != 0 for bit in _bits(cells)])
-        if len(_FLAGS) < 1 << 16:
-            _FLAGS[key] = found
+        found = _FLAGS.put(key, tuple([mask & bit != 0 for bit in _bits(cells)]), cells)
     return found
 
 

@@ -31,6 +31,7 @@ from operator import mod
 from struct import Struct
 from typing import Final, TypeVar
 
+from .caches import BoundedCache
 from .errors import SeedError
 
 try:  # CPython's built-in SHA-256 is about twice as fast as OpenSSL's on 40-byte inputs
@@ -250,11 +251,13 @@ def _tables(n: int) -> tuple[int, list[int]]:
     found = _TABLES.get(n)
     if found is None:
         moduli = list(range(n, 1, -1))
-        found = _TABLES[n] = (min(_TWO_32 - _TWO_32 % m for m in moduli), moduli)
+        found = _TABLES.put(n, (min(_TWO_32 - _TWO_32 % m for m in moduli), moduli), n)
     return found
 
 
-_TABLES: dict[int, tuple[int, list[int]]] = {}
+_TABLES: Final = BoundedCache[int, tuple[int, list[int]]]("randomness.moduli", max_entries=32,
+                                                          max_size=1 << 15)
+"""The moduli of a shuffle by deck size (size: the number of moduli; 16 decks of 2,048 cards)."""
 
 
 def stream_blocks(seed: bytes, first: int, count: int) -> bytes:
@@ -281,8 +284,10 @@ def _unpacker(words: int) -> Callable[[bytes], tuple[int, ...]]:
     """The big-endian unpacking of `words` 32-bit words (cached by size)."""
     found = _UNPACKERS.get(words)
     if found is None:
-        found = _UNPACKERS[words] = Struct(f">{words}I").unpack
+        found = _UNPACKERS.put(words, Struct(f">{words}I").unpack, words)
     return found
 
 
-_UNPACKERS: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
+_UNPACKERS: Final = BoundedCache[int, Callable[[bytes], tuple[int, ...]]](
+    "randomness.unpackers", max_entries=32, max_size=1 << 15)
+"""Struct unpackers by number of words (size: the words)."""

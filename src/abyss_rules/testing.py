@@ -55,6 +55,7 @@ from .errors import (
     InvalidStateError,
     InvariantError,
 )
+from .loadability import impossibility
 from .randomness import Seed, secret_repr
 from .rules.dealing import new_game
 from .rules.engine import apply
@@ -133,7 +134,12 @@ def check_invariants(state: State) -> None:
     * `legal_actions`: there is a legal action exactly when the game is not
       over (rules 3.2, 7.5);
     * `winners`: after the game, the winners are exactly the seats with the
-      lowest total; before it, nobody (rule 7.4).
+      lowest total; before it, nobody (rule 7.4);
+    * `loadable`: what the loaders check too (rule 3.11, see
+      [`abyss_rules.loadability`][abyss_rules.loadability]): the seat to act can act, the
+      opening flips are cards of the deck and chose the opener, no finished grid shows a column
+      the final reveal would have swallowed, `seq` fits the flips and turns taken, and the
+      counters are below 2**48.
 
     Raises:
         MalformedActionError: code `invalid_state`, if `state` is not a
@@ -154,6 +160,10 @@ def check_invariants(state: State) -> None:
     _check_cards(s)
     _check_phase(s)
     _check_results(s)
+    problem = impossibility(s)  # the loaders' own check of reachability (rule 3.11)
+    if problem is not None:
+        _, path, message = problem
+        raise _fail("loadable", f"{path}: {message}", "3.11")
 
 
 def _fail(invariant: str, message: str, rule: str | None = None) -> InvariantError:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..caches import BoundedCache
 from ..config import Variant
 from ..grid import Geometry
 from ..state import Phase, State
@@ -72,7 +73,17 @@ class _Seat:
         self.drawn_cache: dict[int, Actions] = {}
 
 
-_SHARED: dict[tuple[int, int, int], tuple[_Seat, ...]] = {}
+def _forget_masks(seats: tuple[_Seat, ...]) -> None:
+    for seat in seats:
+        seat.turn_cache.clear()
+        seat.drawn_cache.clear()
+        for kind in (seat.flips, seat.takes, seat.places, seat.discards):
+            kind.by_mask.clear()
+
+
+_SHARED: Final = BoundedCache[tuple[int, int, int], tuple[_Seat, ...]](
+    "legal.seats", max_entries=8, max_size=8 * 16, on_clear=_forget_masks)
+"""The action tables of the last (rows, cols, max_players) (size: seats); each seat bounds its own caches."""
 
 
 def _seats(variant: Variant) -> tuple[_Seat, ...]:
@@ -83,7 +94,8 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
         seats = _SHARED.get(key)
         if seats is None:
             geometry = variant.geometry
-            seats = _SHARED[key] = tuple(_Seat(p, geometry) for p in range(variant.max_players))
+            seats = _SHARED.put(key, tuple(_Seat(p, geometry) for p in range(variant.max_players)),
+                                variant.max_players)
         variant._memo["seats"] = seats
     return seats
 
