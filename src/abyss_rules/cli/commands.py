@@ -138,10 +138,15 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         else:
             state_doc = _parse_document(_read_text(args.state, stdin), args.state)
             action = args.notation if args.notation is not None else _read_text(args.action, stdin)
-        try:
-            state = state_from_dict(state_doc)
-        except DecodeError as error:
-            raise _BadInput(f"the state is not a valid state document: {error}", error) from None
+        if isinstance(state_doc, dict) and state_doc.get("format") == "record":
+            state = _state_of_record(state_doc, args.at)
+        else:
+            if args.at is not None:
+                raise _UsageError("--at needs a record: a state document is one state already")
+            try:
+                state = state_from_dict(state_doc)
+            except DecodeError as error:
+                raise _BadInput(f"the state is not a valid state document: {error}", error) from None
     except _BadInput as bad:
         problem = bad.error or AbyssError(Code.UNREADABLE_INPUT, str(bad))
         print(Verdict.from_error(problem, None).to_json(), file=out)
@@ -150,6 +155,20 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     verdict = validate(state, action, seq=args.seq, player=args.player, require_seq=args.require_seq)
     print(verdict.to_json(), file=out)
     return EXIT_OK if verdict.legal else EXIT_NO
+
+
+def _state_of_record(doc: dict[str, Any], at: int | None) -> Any:
+    """The state of a game record after its first `at` actions (`None`: after all of them)."""
+    try:
+        record = Record.from_dict(doc)
+        if at is not None and not 0 <= at <= len(record.actions):
+            raise _UsageError(f"--at must be from 0 to {len(record.actions)} (the record's actions), got {at}")
+        for n, state in enumerate(record.states()):
+            if n == at:
+                return state
+    except AbyssError as error:
+        raise _BadInput(f"the record cannot give a state: {error}", error) from None
+    return state
 
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

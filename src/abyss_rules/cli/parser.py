@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "Exit status: 0 legal; 1 illegal or a malformed action; 3 an unreadable "
                                     "file or an invalid state document (the verdict names the problem).")
     va.add_argument("state", metavar="STATE", nargs="?", default=None,
-                    help="the state document file, or '-' for standard input")
+                    help="the state document file, or '-' for standard input; a game record file "
+                         "(replay --record writes one) stands for its final state, or see --at")
     va.add_argument("action", metavar="ACTION", nargs="?", default=None,
                     help="the action document file, or '-' for standard input")
     va.add_argument("--notation", metavar="TEXT", default=None,
@@ -99,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the seat the sender is known to play: another seat's action is seat_mismatch")
     va.add_argument("--seq", type=int, default=None,
                     help="the seq the sender saw: another seq than the state's is stale_action")
+    va.add_argument("--at", type=int, default=None, metavar="N",
+                    help="with a record as STATE: the state after its first N actions (0: the start)")
     va.add_argument("--require-seq", action="store_true",
                     help="reject an action that does not say which seq it was made for")
     va.set_defaults(handler=_cmd_validate)
