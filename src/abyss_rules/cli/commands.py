@@ -162,7 +162,8 @@ def _state_of_record(doc: dict[str, Any], at: int | None) -> Any:
     try:
         record = Record.from_dict(doc)
         if at is not None and not 0 <= at <= len(record.actions):
-            raise _UsageError(f"--at must be from 0 to {len(record.actions)} (the record's actions), got {at}")
+            raise _UsageError(f"--at must be from 0 to {len(record.actions)} (the record's actions), "
+                              f"got {at}")
         for n, state in enumerate(record.states()):
             if n == at:
                 return state
