@@ -24,6 +24,9 @@ Array = np.ndarray[Any, Any]
 _STEPPED = ("phase", "actor", "cards", "up", "gone", "disc", "disc_len", "draw_len", "drawn", "closer",
             "turns", "seq")
 """The arrays every step copies; the others are copied only by a step that writes them."""
+_RESET = ("phase", "actor", "round", "cards", "up", "gone", "disc", "disc_len", "draw_len", "closer", "turns",
+          "totals", "seq", "prev_closer", "gid")
+"""The arrays a reset writes directly (a deal copies the others it writes)."""
 _FLIP, _TAKE, _DRAW, _PLACE, _DISCARD = range(5)
 
 
@@ -121,13 +124,13 @@ class Batch:
         if len(fresh) != len(rows):
             raise SeedError(f"reset needs one seed per replaced game: {len(rows)} games, {len(fresh)} seeds")
         t, a = self._t, self._a
-        w = a.copy()
+        w = a.copy(_RESET)
         log, dead = self._log, self._dead
         finished = int(np.count_nonzero(a.phase[rows] == OVER))
         dead += int(a.round[rows].sum()) - len(rows) + finished  # the replaced games' logged rounds
         for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
                             ("position", 0), ("prev_closer", -1), ("nflips", 0)):
-            getattr(w, name)[rows] = value
+            w.own(name)[rows] = value
         w.gid[rows] = np.arange(self._next_gid, self._next_gid + len(rows))
         all_seeds = list(self._seeds)
         for row, seed in zip(rows.tolist(), fresh, strict=True):

@@ -77,12 +77,17 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
     cols = np.array(items.T, order="C")  # a copy (items may be a read-only broadcast)
     every = np.arange(k)
     if bool((lengths == lengths[0]).all()):
+        # Every row is as long (a deal): position i of all rows is one slice of the flat array,
+        # and the j's are flat indices, so that each swap is one take and one put.
+        flat = cols.reshape(-1)
+        at = np.ascontiguousarray((draws * k + every[:, None]).T)
+        top = int(lengths[0]) - 1
         for step in range(steps):
-            i = int(lengths[0]) - 1 - step
-            j = draws[:, step]
-            held = cols[i].copy()
-            cols[i] = cols[j, every]
-            cols[j, every] = held
+            i = (top - step) * k
+            row = flat[i:i + k]
+            held = row.copy()
+            row[...] = flat.take(at[step])
+            flat.put(at[step], held)
     else:
         for step in range(steps):
             live = valid[:, step]
