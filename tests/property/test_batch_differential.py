@@ -8,8 +8,8 @@ opening flips, totals, the round history and the dealer's position. Variants cov
 the deal, so that nearly every draw reshuffles.
 
 Sizes follow the Hypothesis profile (tests/conftest.py): the default `ci` profile checks about
-two thousand games; `thorough` (HYPOTHESIS_PROFILE=thorough) about fifteen thousand, comparing
-every state of every game.
+two and a half thousand games; `thorough` (HYPOTHESIS_PROFILE=thorough) over twenty thousand,
+comparing every state of every game.
 """
 
 from __future__ import annotations
