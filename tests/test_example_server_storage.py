@@ -208,6 +208,9 @@ def test_finished_and_idle_games_expire(db: str) -> None:
     with ServerProcess(db, "--finished-ttl", "1", "--idle-ttl", "3") as server, Client(server.url) as client:
         finished = play(server.url, [GreedyBot(), GreedyBot()], "short").game.id
         idle = client.create_game(2, "short").id
+        followed: list[tuple[str, int, Any]] = []  # a spectator follows the idle game until it goes
+        reader = threading.Thread(target=read_stream, args=(server.url, idle, None, followed, 10))
+        reader.start()
         deadline = time.monotonic() + 30
         while not _gone(client, finished):
             assert time.monotonic() < deadline, "the finished game did not expire"
@@ -218,6 +221,8 @@ def test_finished_and_idle_games_expire(db: str) -> None:
             time.sleep(0.1)
         for path in ("view", "record", "events"):
             assert client.request("GET", f"/games/{idle}/{path}").status == 404
+        reader.join(timeout=10)
+        assert [name for name, _, _ in followed] == ["view", "end"] and followed[-1][2] == {"over": False}
         # Refused at once; deleted by the sweeper within its interval (a quarter of the shortest ttl).
         for table, column in (("games", "id"), ("seats", "game"), ("actions", "game")):
             wait_for(lambda table=table, column=column: rows(  # type: ignore[misc]

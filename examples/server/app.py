@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import itertools
 import re
 import socket
 import sys
@@ -218,7 +219,7 @@ class _Stream:
     def messages(self) -> Iterator[bytes]:
         """`view` first (or the `action`s since the seq the client saw), an `action` per move, `end`."""
         last: ar.State | None = None
-        for state, action, events in _chain(self.first, self.rest):
+        for state, action, events in itertools.chain([self.first], self.rest):
             if action is not None:
                 doc = {"view": ar.view_to_dict(ar.view(state, self.seat)),
                        "events": ar.events_to_dict(events, action=action, seq=state.seq)}
@@ -230,11 +231,6 @@ class _Stream:
             last = state
         over = last is not None and last.is_over
         yield f"event: end\ndata: {ar.canonical_json({'over': over})}\n\n".encode()
-
-
-def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
-    yield first
-    yield from rest
 
 
 def _event(name: str, seq: int, doc: Any) -> bytes:

@@ -271,7 +271,10 @@ class Games:
                 yield state, action, events
             if state.is_over or self.closing:
                 return
-            self.wait(game_id, state.seq, heartbeat)
+            try:
+                self.wait(game_id, state.seq, heartbeat)
+            except HttpError:  # the game expired while followed: the stream ends
+                return
             stored = self.store.record(game_id, after=state.seq)
             if stored is None:
                 return
