@@ -28,28 +28,17 @@ import tracemalloc
 from time import perf_counter
 
 import numpy as np
+from playouts import playouts  # benchmarks/playouts.py, beside this script
 
 import abyss_rules as ar
 from abyss_rules import batch
 
 
 def reference(players: int, seconds: float, seed: int) -> tuple[float, float]:
-    """Random games through the reference engine for ``seconds``: (turns/s, games/s)."""
-    rng = random.Random(seed)
-    apply, legal_actions, random_ = ar.apply, ar.legal_actions, rng.random
-    game_over = ar.Phase.GAME_OVER
-    turns = games = 0
-    start = perf_counter()
-    deadline = start + seconds
-    while perf_counter() < deadline:
-        state = ar.new_game(players, seed=rng.getrandbits(128))
-        while state.phase is not game_over:
-            legal = legal_actions(state)
-            state = apply(state, legal[int(random_() * len(legal))])
-        turns += sum(result.turns for result in state.history)
-        games += 1
-    elapsed = perf_counter() - start
-    return turns / elapsed, games / elapsed
+    """Random games through the reference engine for ``seconds``: (turns/s, games/s), measured by
+    ``benchmarks/playouts.py`` itself (so both scripts count turns the same way)."""
+    turns, games, _ = playouts(players, seconds, random.Random(seed))
+    return turns, games
 
 
 def batched(players: int, width: int, games: int, seed: int) -> tuple[float, float, batch.PlayoutStats]:
