@@ -7,11 +7,36 @@ pile listed top first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..event_types import ColumnSwallowed, Event
 from ..grid import Geometry
 
-__all__ = ["swallow_column", "swallow_complete_columns"]
+__all__ = ["complete_column", "swallow_column", "swallow_complete_columns"]
 
 Piles = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
+
+def complete_column(geometry: Geometry, player: int, col: int, cards: Sequence[int], up: int) -> int | None:
+    """The value of `player`'s column `col` if it is complete -- every space face up, every card
+    the same value (rule 4.1) -- else `None`.
+
+    The one statement of the test: the rules, the events, the narration and the checks of a
+    loaded or generated state all ask it here.
+
+    Examples:
+        >>> from abyss_rules.grid import Geometry
+        >>> g = Geometry.of(2, 1)
+        >>> complete_column(g, 0, 0, (4, 4), 0b11), complete_column(g, 0, 0, (4, 4), 0b01)
+        (4, None)
+    """
+    base = player * geometry.cells
+    mask = geometry.column_masks[col] << base
+    if up & mask != mask:
+        return None
+    column = cards[base + col:base + geometry.cells:geometry.cols]
+    value = column[0]
+    return value if column.count(value) == len(column) else None
 
 
 def swallow_column(
@@ -40,14 +65,11 @@ def swallow_column(
         >>> swallow_column(Geometry.of(2, 1), 0, 0, (4, 4), 0b11, 0, (9,))
         ((0, 0), 0, 3, (4, 4, 9))
     """
+    value = complete_column(geometry, player, col, cards, up)
+    if value is None:
+        return cards, up, gone, discard
     base = player * geometry.cells
     mask = geometry.column_masks[col] << base
-    if up & mask != mask:
-        return cards, up, gone, discard
-    column = cards[base + col:base + geometry.cells:geometry.cols]
-    value = column[0]
-    if column.count(value) != len(column):
-        return cards, up, gone, discard
     spaces = geometry.column_spaces[col]
     as_list = list(cards)
     for space in spaces:
@@ -64,11 +86,13 @@ def swallow_complete_columns(
     up: int,
     gone: int,
     discard: tuple[int, ...],
+    log: list[Event] | None = None,
 ) -> Piles:
     """Swallow every complete column, seat 0 first, columns left to right (rule 4.3).
 
     Used after the final reveal (rule 6.3) when `swallow_on_final_reveal`
-    is on.
+    is on. Each swallow is reported to `log`, when given, as a
+    [`ColumnSwallowed`][abyss_rules.events.ColumnSwallowed] event of the final reveal.
 
     Examples:
         Two players with 2 x 1 grids, all face up; only seat 1's column matches:
@@ -79,5 +103,9 @@ def swallow_complete_columns(
     """
     for player in range(players):
         for col in range(geometry.cols):
+            before = gone
             cards, up, gone, discard = swallow_column(geometry, player, col, cards, up, gone, discard)
+            if log is not None and gone != before:
+                log.append(ColumnSwallowed(seat=player, col=col, value=discard[0], count=geometry.rows,
+                                           final_reveal=True))
     return cards, up, gone, discard

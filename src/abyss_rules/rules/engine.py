@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..errors import AbyssError
+from ..event_types import Event
 from ..state import State
 from .illegal import diagnose, not_a_state, rejection
 from .turn import discard_drawn, draw, flip, place_drawn, take_discard
 
-__all__ = ["apply", "check"]
+__all__ = ["apply", "apply_with_events", "check"]
 
-_HANDLERS: Final[dict[type, Callable[[State, Any], State]]] = {
+_HANDLERS: Final[dict[type, Callable[[State, Any, list[Event] | None], State]]] = {
     Flip: flip,
     TakeDiscard: take_discard,
     Draw: draw,
@@ -65,11 +66,40 @@ def apply(state: State, action: object) -> State:
     if handler is None or type(state) is not State:
         raise rejection(state, action)
     try:
-        return handler(state, action)
+        return handler(state, action, None)
     except AbyssError:
         raise
     except TypeError:  # a field forged past the action's own check (e.g. None): malformed_action
         raise rejection(state, action) from None
+
+
+def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Apply `action` like [`apply`][abyss_rules.apply]; also return the events it caused, in order.
+
+    Raises exactly what [`apply`][abyss_rules.apply] raises. The events are reported by the
+    rule functions as they apply the action (the same functions `apply` runs), so applying
+    them to the old view gives the new one.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=3)
+        >>> for action in [ar.Flip(0, 0, 0), ar.Flip(0, 0, 1), ar.Flip(1, 0, 0)]:
+        ...     state = ar.apply(state, action)
+        >>> state, events = ar.apply_with_events(state, ar.Flip(1, 2, 3))
+        >>> [event.TYPE for event in events]
+        ['card_revealed', 'opening_done']
+    """
+    handler = _HANDLERS.get(type(action))
+    if handler is None or type(state) is not State:
+        raise rejection(state, action)
+    log: list[Event] = []
+    try:
+        after = handler(state, action, log)
+    except TypeError as error:  # as in apply: a field forged past the action's own check
+        if isinstance(error, AbyssError):
+            raise
+        raise rejection(state, action) from None
+    return after, tuple(log)
 
 
 def check(state: State, action: object) -> AbyssError | None:

@@ -23,6 +23,7 @@ from ..caches import BoundedCache
 from ..config import Variant
 from ..grid import Geometry
 from ..state import Phase, State
+from .draw_pile import can_draw
 from .illegal import not_a_state
 
 __all__ = ["legal_actions"]
@@ -176,7 +177,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         down = full & ~(up >> base | gone)
         seat = seats[p]
         if phase is _TURN:
-            key = ((down << cells | gone) << 3 | (4 if pile or len(discard) >= 2 else 0)
+            key = ((down << cells | gone) << 3 | (4 if can_draw(pile, discard) else 0)
                    | (2 if discard else 0) | v.flip_turn)
             return seat.turn_cache.get(key) or _turn_actions(seat, v, key, down, gone)
         key = down << cells | gone

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..event_types import Event, FinalReveal, GameOver, NewRound, OpeningDone, RoundClosed, RoundScored
 from ..grid import Grid
 from ..state import Phase, RoundResult, State
 from .columns import swallow_complete_columns
@@ -22,6 +23,7 @@ def end_round(
     discard: tuple[int, ...],
     closer: int | None,
     turns: int,
+    log: list[Event] | None = None,
 ) -> State:
     """End the round of `s` after its last turn, given that turn's results.
 
@@ -34,6 +36,8 @@ def end_round(
     4. Totals grow by the round scores (rule 7.1); the round is kept in the
        history (rule 6.6).
     5. The game ends (rules 7.2, 7.3), or the next round is dealt (rule 1.4).
+
+    Each step is reported to `log`, when given, as the events of `abyss_rules.events`.
     """
     v = s.variant
     g = v._geometry
@@ -41,9 +45,15 @@ def end_round(
     capped = v.max_turns_per_round is not None and turns >= v.max_turns_per_round
     if capped:
         closer = None
+    if log is not None:
+        if s.closer is None and closer is not None:
+            log.append(RoundClosed(closer=closer))
+        log.append(FinalReveal(cards=tuple(
+            (p, *g.positions[space], cards[p * g.cells + space])
+            for p in range(players) for space in g.spaces(g.full_mask & ~((up | gone) >> p * g.cells)))))
     up = ((1 << players * g.cells) - 1) & ~gone
     if v.swallow_on_final_reveal:
-        cards, up, gone, discard = swallow_complete_columns(g, players, cards, up, gone, discard)
+        cards, up, gone, discard = swallow_complete_columns(g, players, cards, up, gone, discard, log)
     raw = round_scores(cards, players, g.cells)
     scores = raw
     penalized = False
@@ -57,9 +67,21 @@ def end_round(
         penalized=penalized, capped=capped, turns=turns, totals=totals,
     )
     history = (*s.history, result)
+    if log is not None:
+        log.append(RoundScored(round=s.round, raw_scores=raw, scores=scores, penalized=penalized,
+                               closer=closer, capped=capped, totals=totals))
     if game_is_over(v, s.round, totals):
-        return _new(State, (
+        after: State = _new(State, (
             v, Phase.GAME_OVER, s.round, -1, cards, up, gone, draw_pile, discard,
             None, closer, s.opening, turns, totals, history, s.dealer, s.seq + 1,
         ))
-    return deal_round(v, s.round + 1, totals, history, s.dealer, s.seq + 1)
+        if log is not None:
+            log.append(GameOver(winners=after.winners, totals=totals))
+        return after
+    after = deal_round(v, s.round + 1, totals, history, s.dealer, s.seq + 1)
+    if log is not None:
+        log.append(NewRound(round=after.round, draw_pile_size=len(after.draw_pile),
+                            top_discard=after.discard_pile[0]))
+        if after.phase is not Phase.OPENING:  # initial_flips = 0: the opener plays at once
+            log.append(OpeningDone(opener=after.turn))
+    return after

@@ -10,14 +10,29 @@ from __future__ import annotations
 
 from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..config import Variant
+from ..event_types import (
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    CardRevealed,
+    ColumnSwallowed,
+    Event,
+    OpeningDone,
+    Reshuffled,
+    RoundClosed,
+)
+from ..grid import Geometry
 from ..state import Phase, State
-from .columns import swallow_column
-from .draw_pile import reshuffle
+from .columns import complete_column, swallow_column
+from .draw_pile import can_draw, reshuffle
 from .illegal import rejection
 from .opening import choose_opener
 from .round_end import end_round
 
 __all__ = ["discard_drawn", "draw", "end_turn", "flip", "place_drawn", "take_discard"]
+
+Log = list[Event] | None
+"""Where a rule function reports the events it causes (rules of `abyss_rules.events`), or `None`."""
 
 _new = tuple.__new__
 _OPENING = Phase.OPENING
@@ -25,109 +40,126 @@ _TURN = Phase.TURN
 _DRAWN = Phase.DRAWN
 
 
-def take_discard(s: State, a: TakeDiscard) -> State:
-    """Place the top discard on a remaining space; the replaced card goes face up on the discard
-    (rules 3.3, 3.8, 3.10)."""
-    v, phase, _, turn, cards, up, gone, _, discard, _, _, _, _, _, _, _, _ = s
+def _position(s: State, a: TakeDiscard | PlaceDrawn | DiscardDrawn | Flip, g: Geometry, taken: int) -> int:
+    """The position of `a`'s space in the flat grids, if it is a space of `a.player`'s grid that is
+    not in the bit mask `taken` (rules 1.2, 3.10); else the rejection is raised.
+
+    `taken` is the swallowed spaces for a placement, the swallowed and face-up ones for a flip.
+    """
     player, row, col = a.player, a.row, a.col
-    if phase is not _TURN or player != turn or not discard:
-        raise rejection(s, a)
-    g = v._geometry
     try:
-        i = g.space_of[(row, col)] + player * g.cells
+        i: int = g.space_of[(row, col)] + player * g.cells
     except (KeyError, TypeError):
         raise rejection(s, a) from None
     # A field forged after construction (True, 1.0) equals an int as a key: refuse it by its class.
-    if gone >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
+    if taken >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
             col.__class__ is not int:
         raise rejection(s, a)
+    return i
+
+
+def take_discard(s: State, a: TakeDiscard, log: Log = None) -> State:
+    """Place the top discard on a remaining space; the replaced card goes face up on the discard
+    (rules 3.3, 3.8, 3.10)."""
+    v, phase, _, turn, cards, up, gone, _, discard, _, _, _, _, _, _, _, _ = s
+    player = a.player
+    if phase is not _TURN or player != turn or not discard:
+        raise rejection(s, a)
+    i = _position(s, a, v._geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = discard[0]
-    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard[1:])
+    if log is not None:
+        log += (CardPlaced(seat=player, row=a.row, col=a.col, value=discard[0], source="discard"),
+                CardDiscarded(seat=player, value=replaced, source="replaced", row=a.row, col=a.col,
+                              was_face_down=not up >> i & 1))
+    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard[1:], log)
 
 
-def draw(s: State, a: Draw) -> State:
+def draw(s: State, a: Draw, log: Log = None) -> State:
     """Take the top card of the draw pile, reshuffling first if it is empty (rules 3.4, 5.1, 5.2, 5.4).
 
     The drawn card is public (rule 8.1); the same player acts again.
     """
     v, phase, rnd, turn, cards, up, gone, pile, discard, _, closer, opening, turns, totals, history, \
         dealer, seq = s
-    if phase is not _TURN or a.player != turn or a.player.__class__ is not int:
+    if phase is not _TURN or a.player != turn or a.player.__class__ is not int or \
+            not can_draw(pile, discard):
         raise rejection(s, a)
     if not pile:
-        if len(discard) < 2:
-            raise rejection(s, a)
         pile, discard, dealer = reshuffle(v, discard, dealer)
+        if log is not None:
+            log.append(Reshuffled(draw_pile_size=len(pile), top_discard=discard[0]))
+    if log is not None:
+        log.append(CardDrawn(seat=turn, value=pile[0]))
     return _new(State, (
         v, _DRAWN, rnd, turn, cards, up, gone, pile[1:], discard,
         pile[0], closer, opening, turns, totals, history, dealer, seq + 1,
     ))
 
 
-def place_drawn(s: State, a: PlaceDrawn) -> State:
+def place_drawn(s: State, a: PlaceDrawn, log: Log = None) -> State:
     """Place the drawn card on a remaining space; the replaced card goes face up on the discard
     (rules 3.5, 3.8, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
-    player, row, col = a.player, a.row, a.col
+    player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    g = v._geometry
-    try:
-        i = g.space_of[(row, col)] + player * g.cells
-    except (KeyError, TypeError):
-        raise rejection(s, a) from None
-    if gone >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
-            col.__class__ is not int:
-        raise rejection(s, a)
+    i = _position(s, a, v._geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = drawn
-    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard)
+    if log is not None:
+        log += (CardPlaced(seat=player, row=a.row, col=a.col, value=drawn, source="drawn"),
+                CardDiscarded(seat=player, value=replaced, source="replaced", row=a.row, col=a.col,
+                              was_face_down=not up >> i & 1))
+    return end_turn(s, player, i, tuple(grid), up | 1 << i, (replaced,) + discard, log)
 
 
-def discard_drawn(s: State, a: DiscardDrawn) -> State:
+def discard_drawn(s: State, a: DiscardDrawn, log: Log = None) -> State:
     """Discard the drawn card and flip one of your face-down cards (rules 3.6, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, drawn, _, _, _, _, _, _, _ = s
-    player, row, col = a.player, a.row, a.col
+    player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    g = v._geometry
-    try:
-        i = g.space_of[(row, col)] + player * g.cells
-    except (KeyError, TypeError):
-        raise rejection(s, a) from None
-    if (up | gone) >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
-            col.__class__ is not int:
-        raise rejection(s, a)
-    return end_turn(s, player, i, cards, up | 1 << i, (drawn,) + discard)
+    i = _position(s, a, v._geometry, up | gone)
+    if log is not None:
+        log += (CardDiscarded(seat=player, value=drawn, source="drawn", row=None, col=None,
+                              was_face_down=False),
+                CardRevealed(seat=player, row=a.row, col=a.col, value=cards[i], cause="discard_drawn"))
+    return end_turn(s, player, i, cards, up | 1 << i, (drawn,) + discard, log)
 
 
-def flip(s: State, a: Flip) -> State:
+def flip(s: State, a: Flip, log: Log = None) -> State:
     """Flip a face-down card: an opening flip (rule 2.1) or the flip-only turn (rules 3.7, 3.10)."""
     v, phase, _, turn, cards, up, gone, _, discard, _, _, opening, _, _, _, _, _ = s
-    player, row, col = a.player, a.row, a.col
+    player = a.player
     if phase is _TURN:
         if player != turn or not v.flip_turn:
             raise rejection(s, a)
     elif phase is not _OPENING or not 0 <= player < len(opening) or \
             len(opening[player]) >= v.initial_flips:
         raise rejection(s, a)
-    g = v._geometry
-    try:
-        i = g.space_of[(row, col)] + player * g.cells
-    except (KeyError, TypeError):
-        raise rejection(s, a) from None
-    if (up | gone) >> i & 1 or player.__class__ is not int or row.__class__ is not int or \
-            col.__class__ is not int:
-        raise rejection(s, a)
+    i = _position(s, a, v._geometry, up | gone)
+    if log is not None:
+        log.append(CardRevealed(seat=player, row=a.row, col=a.col, value=cards[i],
+                                cause="opening_flip" if phase is _OPENING else "flip"))
     if phase is _OPENING:
-        return opening_flip(s, player, i)
-    return end_turn(s, player, i, cards, up | 1 << i, discard)
+        return opening_flip(s, player, i, log)
+    return end_turn(s, player, i, cards, up | 1 << i, discard, log)
 
 
-def opening_flip(s: State, player: int, i: int) -> State:
+def _swallow(g: Geometry, player: int, col: int, cards: tuple[int, ...], up: int, gone: int,
+             discard: tuple[int, ...], log: Log) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
+    """[`swallow_column`][abyss_rules.rules.columns.swallow_column] during play, reporting the swallow."""
+    before = gone
+    cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
+    if log is not None and gone != before:
+        log.append(ColumnSwallowed(seat=player, col=col, value=discard[0], count=g.rows, final_reveal=False))
+    return cards, up, gone, discard
+
+
+def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
     """Record one opening flip at position `i` of the flat grids; when every player has made theirs,
     the opener's turn begins (rules 2.1-2.4).
 
@@ -139,9 +171,11 @@ def opening_flip(s: State, player: int, i: int) -> State:
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
     col = g.column_of[i - player * g.cells]
-    cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
+    cards, up, gone, discard = _swallow(g, player, col, cards, up, gone, discard, log)
     if sum(map(len, opening)) == v.initial_flips * len(opening):
         phase, turn = _TURN, choose_opener(v, opening, s.history)
+        if log is not None:
+            log.append(OpeningDone(opener=turn))
     else:
         phase, turn = _OPENING, -1
     return _new(State, (
@@ -151,7 +185,8 @@ def opening_flip(s: State, player: int, i: int) -> State:
 
 
 def end_turn(
-    before: State, player: int, i: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...]
+    before: State, player: int, i: int, cards: tuple[int, ...], up: int, discard: tuple[int, ...],
+    log: Log = None,
 ) -> State:
     """Finish `player`'s turn after a card was placed or turned at position `i` of the flat grids.
 
@@ -164,15 +199,14 @@ def end_turn(
     stalling cap is reached (rule 6.7).
     """
     v, _, rnd, _, _, _, gone, pile, _, _, closer, opening, turns, totals, history, dealer, seq = before
-    column, seat = (v._memo.get("turn.spaces") or _space_table(v))[i]
-    if up & column == column:  # the column is all face up: swallow it if its cards are equal
+    column, seat, other = (v._memo.get("turn.spaces") or _space_table(v))[i]
+    # A swallow needs the column all face up and the card at `i` equal to another of its column:
+    # two cheap tests that save the call of the full test (complete_column) on most turns.
+    if up & column == column and cards[other] == cards[i]:
         g = v._geometry
-        base = player * g.cells
-        col = g.column_of[i - base]
-        # swallow_column tests this too; testing here first saves a call on most turns.
-        values = cards[base + col:base + g.cells:g.cols]
-        if values.count(values[0]) == len(values):
-            cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
+        col = g.column_of[i - player * g.cells]
+        if complete_column(g, player, col, cards, up) is not None:
+            cards, up, gone, discard = _swallow(g, player, col, cards, up, gone, discard, log)
     if closer is None and (up | gone) & seat == seat:
         closer = player
     turns += 1
@@ -180,19 +214,23 @@ def end_turn(
     if nxt == len(totals):
         nxt = 0
     if nxt == closer or turns == v.max_turns_per_round:
-        return end_round(before, cards, up, gone, pile, discard, closer, turns)
+        return end_round(before, cards, up, gone, pile, discard, closer, turns, log)
+    if log is not None and before.closer is None and closer is not None:
+        log.append(RoundClosed(closer=closer))
     return _new(State, (
         v, _TURN, rnd, nxt, cards, up, gone, pile, discard,
         None, closer, opening, turns, totals, history, dealer, seq + 1,
     ))
 
 
-def _space_table(v: Variant) -> tuple[tuple[int, int], ...]:
+def _space_table(v: Variant) -> tuple[tuple[int, int, int], ...]:
     """For each position of the flat grids (every seat `v` allows): the bit masks of its column
-    and of its seat's whole grid, cached in the variant."""
+    and of its seat's whole grid, and the position of the next space down its column (the top
+    one for the bottom row), cached in the variant."""
     g = v._geometry
     table = tuple(
-        (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells)
+        (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells,
+         seat * g.cells + (space + g.cols) % g.cells)
         for seat in range(v.max_players) for space in range(g.cells)
     )
     v._memo["turn.spaces"] = table
