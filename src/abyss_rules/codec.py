@@ -55,6 +55,7 @@ from .config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
 from .errors import Code, ConfigError, DecodeError, MalformedActionError
 from .grid import Grid
 from .loadability import impossibility
+from .rules.columns import complete_column
 from .rules.scoring import closer_penalty_applies, game_is_over
 from .state import Dealer, Phase, RoundResult, State
 from .versions import FORMAT_VERSION, RULES_VERSION
@@ -1320,10 +1321,12 @@ def _assemble_state(
     if tuple(in_play) != variant.unshuffled_deck:
         raise _bad(_mismatch(in_play, variant.unshuffled_deck, "the grids, piles and drawn card"), "",
                    Code.CARDS_MISMATCH)
-    state = tuple.__new__(State, (
-        variant, phase, round_number, -1 if turn is None else turn, tuple(cards), up, gone, draw_pile,
-        discard_pile, drawn, closer, opening, turns, totals, history, dealer, seq,
-    ))
+    state = State(
+        variant=variant, phase=phase, round=round_number, turn=-1 if turn is None else turn,
+        cards=tuple(cards), face_up=up, swallowed=gone, draw_pile=draw_pile, discard_pile=discard_pile,
+        drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
+        dealer=dealer, seq=seq,
+    )
     problem = impossibility(state)  # reachable in its phase, and play can go on (rule 8.4)
     if problem is not None:
         code, path, message = problem
@@ -1335,13 +1338,10 @@ def _check_no_complete_column(variant: Variant, players: int, cards: list[int], 
     """During play a column all face up with equal cards has been swallowed already (rule 4.1)."""
     g = variant.geometry
     for p in range(players):
-        base = p * g.cells
-        for col, mask in enumerate(g.column_masks):
-            if up >> base & mask == mask:
-                column = {cards[base + s] for s in g.column_spaces[col]}
-                if len(column) == 1:
-                    raise _bad(f"column {col} is face up with equal cards: it would have been swallowed "
-                               "(rule 4.1)", f"/grids/{p}/{col}", Code.IMPOSSIBLE_STATE)
+        for col in range(g.cols):
+            if complete_column(g, p, col, cards, up) is not None:
+                raise _bad(f"column {col} is face up with equal cards: it would have been swallowed "
+                           "(rule 4.1)", f"/grids/{p}/{col}", Code.IMPOSSIBLE_STATE)
 
 
 def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:

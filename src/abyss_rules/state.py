@@ -31,6 +31,7 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -39,9 +40,28 @@ import attrs
 from .config import Variant
 from .errors import AbyssError, Code, IllegalActionError, MalformedActionError
 from .grid import Grid
-from .rules.scoring import winners
 
-__all__ = ["Dealer", "Phase", "RoundResult", "State"]
+__all__ = ["Dealer", "Phase", "RoundResult", "State", "winners"]
+
+_PRESENTERS: dict[str, Callable[[Any], Any]] = {}
+"""How states, round results and views are drawn and written: `svg` (`abyss_rules.svg.to_svg`),
+`view_dict` and `view_json` (the codec's view document). The modules that do it import this one
+(and `views`), so these cannot import them: the package (`abyss_rules/__init__.py`), which
+imports every one of them, fills this table in."""
+
+
+def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats with the lowest total; ties share the win (rule 7.4).
+
+    Stated here, with the state that reports it ([`State.winners`][abyss_rules.State]), so that
+    the state needs nothing of `rules/`; `abyss_rules.rules.scoring` re-exports it.
+
+    Examples:
+        >>> winners((12, 7, 7))
+        (1, 2)
+    """
+    low = min(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == low)
 
 
 class Phase(StrEnum):
@@ -125,9 +145,7 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this round's final reveal."""
-        from .svg import to_svg  # the svg module imports this one
-
-        return to_svg(self)
+        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
 
 class _Fields(NamedTuple):
@@ -199,9 +217,7 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of the public view, no secret."""
-        from .svg import to_svg  # the svg module imports this one
-
-        return to_svg(self)
+        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
     def __copy__(self) -> State:
         return self

@@ -57,6 +57,7 @@ from .errors import (
 )
 from .loadability import impossibility
 from .randomness import Seed, secret_repr
+from .rules.columns import complete_column
 from .rules.dealing import new_game
 from .rules.engine import apply
 from .rules.legal import legal_actions as _legal_actions
@@ -208,15 +209,12 @@ def _check_cards(s: State) -> None:
         if gone >> i & 1 and card != 0:
             raise _fail("swallowed_spaces", f"swallowed position {i} holds {card}, not 0", "4.1")
     if s.phase is not Phase.GAME_OVER or v.swallow_on_final_reveal:
-        up = s.face_up
         for p in range(len(s.totals)):
-            base = p * cells
-            for col, mask in enumerate(g.column_masks):
-                if up >> base & mask == mask:
-                    values = {s.cards[base + space] for space in g.column_spaces[col]}
-                    if len(values) == 1:
-                        raise _fail("swallowed_spaces", f"seat {p}: column {col} is face up and all "
-                                                        f"{values.pop()}, but not swallowed", "4.1")
+            for col in range(g.cols):
+                value = complete_column(g, p, col, s.cards, s.face_up)
+                if value is not None:
+                    raise _fail("swallowed_spaces", f"seat {p}: column {col} is face up and all "
+                                                    f"{value}, but not swallowed", "4.1")
     in_play: Counter[int] = Counter(card for i, card in enumerate(s.cards) if not gone >> i & 1)
     in_play.update(s.draw_pile)
     in_play.update(s.discard_pile)

@@ -32,7 +32,7 @@ from .grid import Geometry, Grid, _snapshots, _unfrozen
 from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
-from .state import Phase, RoundResult, State, no_such_seat
+from .state import _PRESENTERS, Phase, RoundResult, State, no_such_seat
 
 __all__ = ["View", "view"]
 
@@ -135,9 +135,7 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3), 1).to_dict()["viewer"]
             1
         """
-        from .codec import view_to_dict  # the codec imports this module
-
-        return view_to_dict(self)
+        return _PRESENTERS["view_dict"](self)  # type: ignore[no-any-return]  # the codec's view_to_dict
 
     def to_json(self) -> str:
         """The canonical JSON text of the `view` document (see [`dumps_view`][abyss_rules.dumps_view]).
@@ -147,15 +145,11 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3)).to_json()[:40]
             '{"closer":null,"discard_pile":[0],"draw_'
         """
-        from .codec import dumps_view
-
-        return dumps_view(self)
+        return _PRESENTERS["view_json"](self)  # type: ignore[no-any-return]  # the codec's dumps_view
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this view."""
-        from .svg import to_svg  # the svg module imports this one
-
-        return to_svg(self)
+        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.svg.to_svg
 
 
 def view(state: State, player: int | None = None) -> View:
@@ -186,13 +180,14 @@ def view(state: State, player: int | None = None) -> View:
     """
     if type(state) is not State:
         raise not_a_state("view", state)
-    # One unpacking reads the state (as the rules do); the dealer (rule 8.2) is not kept.
-    v, phase, rnd, turn, cards, up, gone, pile, discard, drawn, closer, opening, turns, totals, history, \
-        _, seq = state
+    # The state is read by field name (only rules/ builds or unpacks it by position); the dealer
+    # (rule 8.2) is never read.
+    v, phase, turn, opening, totals, history = (state.variant, state.phase, state.turn, state.opening,
+                                                state.totals, state.history)
     players = len(totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise no_such_seat(player, players)
-    grids = _public_grids(v, cards, up, gone, players)
+    grids = _public_grids(v, state.cards, state.face_up, state.swallowed, players)
     opener: int | None = None
     if phase is not _OPENING:
         opener = _opener(v, opening, history, phase is _GAME_OVER)
@@ -204,9 +199,10 @@ def view(state: State, player: int | None = None) -> View:
             mine = legal_actions(state)
     # The allow-list (rule 8.1): every field is a public fact; of the draw pile, only its size.
     return _fast_view(
-        player, v, players, rnd, phase, turn if turn >= 0 else None, opener, grids, opening,
-        state.owing_flips if phase is _OPENING else (), discard, len(pile), drawn, closer, turns, totals,
-        history, state.winners if phase is _GAME_OVER else (), seq, mine,
+        player, v, players, state.round, phase, turn if turn >= 0 else None, opener, grids, opening,
+        state.owing_flips if phase is _OPENING else (), state.discard_pile, len(state.draw_pile),
+        state.drawn, state.closer, state.turns, totals, history, state.winners if phase is _GAME_OVER else (),
+        state.seq, mine,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..config import Variant
+from ..state import winners  # rule 7.4, stated with the state that reports it (State.winners)
 
 __all__ = ["closer_penalty_applies", "game_is_over", "round_scores", "winners"]
 
@@ -55,13 +56,3 @@ def game_is_over(variant: Variant, round_number: int, totals: tuple[int, ...]) -
     target = variant.target_score
     return target is not None and max(totals) >= target
 
-
-def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats with the lowest total; ties share the win (rule 7.4).
-
-    Examples:
-        >>> winners((12, 7, 7))
-        (1, 2)
-    """
-    low = min(totals)
-    return tuple(seat for seat, total in enumerate(totals) if total == low)

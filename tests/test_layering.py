@@ -1,0 +1,120 @@
+"""The import rules of docs/architecture.md: no cycles, no facade imports, the layers' edges.
+
+Imports are read from the source (every `import` and `from ... import`, those inside
+functions included), so an import moved into a function to dodge a cycle is still seen.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "abyss_rules"
+
+# Modules over 600 lines that their owners have still to split (issue 13). Do not add to this.
+TOO_LONG_FOR_NOW = {
+    "abyss_rules.codec", "abyss_rules.planner", "abyss_rules.simulation", "abyss_rules.testing",
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports() -> dict[str, set[str]]:
+    """Every module's imports of the package's own modules."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package[:len(package) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    deps.add(full if full in modules else target)
+            elif isinstance(node, ast.Import):
+                deps.update(alias.name for alias in node.names)
+        graph[name] = {dep for dep in deps if dep in modules and dep != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle() -> None:
+    assert _cycles(_imports()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_submodule_imports_the_package_facade() -> None:
+    graph = _imports()
+    assert sorted(name for name, deps in graph.items() if "abyss_rules" in deps) == []
+
+
+def test_the_layers_edges() -> None:
+    graph = _imports()
+    for low in ("abyss_rules.state", "abyss_rules.views"):
+        bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.svg"))}
+        assert not bad, f"{low} imports {bad}"
+    assert not {dep for dep in graph["abyss_rules.state"] if dep.startswith("abyss_rules.rules")}
+    for name in ("abyss_rules.event_types", "abyss_rules.versions", "abyss_rules.errors"):
+        assert graph[name] <= {"abyss_rules.errors"}, f"{name} must stay a leaf: {graph[name]}"
+    for name, deps in graph.items():
+        if name.startswith("abyss_rules.rules"):
+            above = {d for d in deps
+                     if d.startswith(("abyss_rules.codec", "abyss_rules.views", "abyss_rules.cli"))}
+            assert not above, f"{name} imports {above}"
+
+
+def test_no_module_over_600_lines() -> None:
+    long = {name for name, path in _modules().items()
+            if len(path.read_text(encoding="utf-8").splitlines()) > 600}
+    assert long <= TOO_LONG_FOR_NOW, f"modules over 600 lines: {sorted(long - TOO_LONG_FOR_NOW)}"
