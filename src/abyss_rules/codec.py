@@ -1,7 +1,7 @@
 """JSON documents: states, actions, variants and views in one canonical form.
 
 Every document is a JSON object that names its kind and versions:
-`{"format": "state", "format_version": 1, "rules_version": "1.0.0", ...}`.
+`{"format": "state", "format_version": 1, "rules_version": "1.1.0", ...}`.
 
 * **Canonical form.** [`canonical_json`][abyss_rules.canonical_json] writes sorted keys, no
   insignificant whitespace, UTF-8 text (`ensure_ascii=False`) and integers
@@ -628,7 +628,7 @@ def dumps_action(action: Action, *, seq: int | None = None) -> str:
     Examples:
         >>> import abyss_rules as ar
         >>> dumps_action(ar.Draw(1))
-        '{"format":"action","format_version":1,"player":1,"rules_version":"1.0.0","type":"draw"}'
+        '{"format":"action","format_version":1,"player":1,"rules_version":"1.1.0","type":"draw"}'
     """
     return canonical_json(action_to_dict(action, seq=seq))
 
