@@ -221,6 +221,12 @@ class Batch:
         return top
 
     @property
+    def discard_pile(self) -> Array:
+        """`(N, deck size)`: each discard pile, bottom first; only the first `discard_size[i]` entries
+        of row `i` are cards (public, rule 8.1). Read by the RL environments' observations."""
+        return self._a.disc
+
+    @property
     def draw_size(self) -> Array:
         """`(N,)` int: the cards in each draw pile."""
         return self._a.draw_len
