@@ -27,7 +27,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 import numpy as np
@@ -37,6 +37,9 @@ from ..config import Variant
 from ..errors import Code, ConfigError
 from ..state import Phase
 from ..views import View
+
+if TYPE_CHECKING:  # the batch engine is imported by the vector environment only
+    from ..batch import Batch
 
 __all__ = ["OBSERVATION_VERSION", "TOTAL_CLIP", "Field", "Observation"]
 
@@ -50,6 +53,7 @@ TOTAL_CLIP: Final = 4.0
 _PHASES: Final = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
 
 Vector = npt.NDArray[np.float32]
+Array = np.ndarray[Any, Any]
 
 
 @attrs.frozen(slots=True)
@@ -73,17 +77,34 @@ class Field:
 class _Context:
     """What a field writer needs besides the view: the layout's sizes and the viewer's seat order."""
 
-    __slots__ = ("players", "cells", "rank", "deck_list", "deck_size", "need", "scale", "cap")
+    __slots__ = ("players", "cells", "rank", "deck_counts", "deck_list", "deck_size", "need", "scale", "cap",
+                 "values", "low", "ranks")
 
     def __init__(self, variant: Variant, players: int) -> None:
         self.players = players
         self.cells = variant.cells
         self.rank = {value: k for k, (value, _) in enumerate(variant.deck)}
+        self.deck_counts = np.array([count for _, count in variant.deck], dtype=np.float32)
         self.deck_list = [count for _, count in variant.deck]
         self.deck_size = variant.deck_size
         self.need = variant.initial_flips
         self.scale = float(variant.target_score or 100)
         self.cap = variant.max_turns_per_round
+        # For the batch encoder: a card's rank by table lookup when the values span little.
+        self.values = np.array([value for value, _ in variant.deck], dtype=np.int64)
+        self.low = int(self.values[0])
+        span = int(self.values[-1]) - self.low + 1
+        self.ranks: Array | None = None
+        if span <= 1 << 12:
+            self.ranks = np.zeros(span, dtype=np.int64)
+            self.ranks[self.values - self.low] = np.arange(len(self.values))
+
+    def rank_of(self, cards: Array) -> Array:
+        """The ranks of `cards` (deck values, any shape) among the deck's values."""
+        if self.ranks is not None:
+            found: Array = self.ranks[np.asarray(cards, dtype=np.int64) - self.low]
+            return found
+        return np.searchsorted(self.values, cards)
 
 
 class _Out:
@@ -317,6 +338,99 @@ class Observation:
         out = np.zeros(self.size, dtype=np.float32)
         out[parts.hot] = 1
         out[parts.index] = parts.value
+        return out
+
+    def encode_batch(self, batch: Batch, viewers: Any) -> npt.NDArray[np.float32]:
+        """The observations of every game of a [`Batch`][abyss_rules.batch.Batch] at once: row `i` is
+        `encode(view(batch.state(i), viewers[i]))`, byte for byte (a differential test checks it).
+
+        Read from the batch's public arrays only: face-down values are masked out before they
+        are looked at, the draw pile is a size, the seeds are never read.
+
+        Args:
+            batch: `N` games of this encoder's variant and player count.
+            viewers: `N` seats, the viewer of each game.
+
+        Returns:
+            `(N, size)` `float32`.
+
+        Raises:
+            ConfigError: `batch` is of another variant or player count (`invalid_variant`,
+                `invalid_players`), or `viewers` is not `N` seats (`invalid_env_option`).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> from abyss_rules import batch
+            >>> games = batch.Batch.new(players=2, seeds=[4, 5])
+            >>> obs = Observation(ar.Variant.standard(), 2)
+            >>> rows = obs.encode_batch(games, [0, 1])
+            >>> rows.shape, bool((rows[1] == obs.encode(ar.view(games.state(1), 1))).all())
+            ((2, 468), True)
+        """
+        if batch.variant != self.variant:
+            raise ConfigError(Code.INVALID_VARIANT,
+                              "encode_batch needs a Batch of this Observation's variant")
+        p = self.players
+        if batch.players != p:
+            raise ConfigError(Code.INVALID_PLAYERS, f"this Observation encodes {p}-player games, "
+                              f"got a batch of {batch.players}-player games")
+        n = len(batch)
+        seat = np.asarray(viewers)
+        if seat.shape != (n,) or seat.dtype.kind not in "iu" or ((seat < 0) | (seat >= p)).any():
+            raise ConfigError(Code.INVALID_ENV_OPTION, f"viewers must be {n} seats from 0 to {p - 1}")
+        seat = seat.astype(np.int64)
+        c = self._context
+        v = self.variant
+        low, rank_of = c.low, c.rank_of
+        k, cells = len(c.values), v.cells
+        rows = np.arange(n)
+        order = (seat[:, None] + np.arange(p)) % p                  # (N, P): the seats, viewer first
+        out = np.zeros((n, self.size), dtype=np.float32)
+        at = {f.name: f.start for f in self.fields}
+
+        phase = np.asarray(batch.phase).astype(np.int64)            # the codes of _PHASES
+        opening, moving = phase == 0, (phase == 1) | (phase == 2)
+        out[rows, at["phase"] + phase] = 1
+        up, gone = np.asarray(batch.face_up), np.asarray(batch.swallowed)    # (N, P, C)
+        # In the opening every face-up or swallowed card is an opening flip; later, all are made.
+        made = np.where(opening[:, None], (up | gone).sum(axis=2), c.need)   # (N, P)
+        actor = np.asarray(batch.actor)
+        owes = made[rows, seat] < c.need
+        out[:, at["to_act"]] = (opening & owes) | (moving & (actor == seat))
+        relative = (actor - seat) % p
+        out[rows[moving], at["turn"] + relative[moving]] = 1
+        if c.need:
+            out[:, at["opening_flips"]:at["opening_flips"] + p] = made[rows[:, None], order] / c.need
+        closer = np.asarray(batch.closer)
+        closed = closer >= 0
+        out[rows[closed], at["closer"] + ((closer - seat) % p)[closed]] = 1
+        drawn = phase == 2
+        out[rows[drawn], at["drawn"] + rank_of(np.asarray(batch.drawn)[drawn])] = 1
+        size = np.asarray(batch.discard_size)
+        some = size > 0
+        out[rows[some], at["top_discard"] + rank_of(np.asarray(batch.top_discard)[some])] = 1
+        longest = int(size.max())
+        pile = np.asarray(batch.discard_pile)[:, :longest]
+        held = np.arange(longest) < size[:, None]
+        if c.ranks is not None:  # count by value, then pick the deck's values
+            span = len(c.ranks)
+            flat = (rows[:, None] * span + (pile.astype(np.int64) - low))[held]
+            counts = np.bincount(flat, minlength=n * span).reshape(n, span)[:, c.values - low]
+        else:
+            flat = (rows[:, None] * k + rank_of(np.where(held, pile, low)))[held]
+            counts = np.bincount(flat, minlength=n * k).reshape(n, k)
+        out[:, at["discard_counts"]:at["discard_counts"] + k] = counts / c.deck_counts
+        out[:, at["draw_pile"]] = np.asarray(batch.draw_size) / c.deck_size
+        if c.cap is not None:
+            out[:, at["turns"]] = np.minimum(np.asarray(batch.turns), c.cap) / c.cap
+        totals = np.asarray(batch.totals)[rows[:, None], order] / c.scale
+        out[:, at["totals"]:at["totals"] + p] = np.clip(totals, -TOTAL_CLIP, TOTAL_CLIP)
+        # Grids: face-down values are replaced before anything reads them (rule 8.2).
+        up, gone = up[rows[:, None], order], gone[rows[:, None], order]
+        shown = np.where(up, np.asarray(batch.cards)[rows[:, None], order], low)
+        entry = np.where(gone, 1, np.where(up, 2 + rank_of(shown), 0))
+        spaces = np.arange(p * cells).reshape(p, cells) * (k + 2) + at["grids"]
+        out.reshape(-1)[(rows[:, None, None] * self.size + spaces + entry).ravel()] = 1
         return out
 
     def table(self) -> str:
