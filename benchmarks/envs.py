@@ -1,7 +1,8 @@
 """The RL environments' speed: environment steps per second of each interface (issue 15).
 
 Each environment is driven by a masked random agent (a uniformly random legal index) for
-``--seconds`` seconds; a figure is the median of ``--repeats`` runs. Printed beside them, in the
+``--seconds`` seconds; a figure is the median of ``--repeats`` runs, the cases interleaved (each
+once per repeat) so that they see the same load. Printed beside them, in the
 same run, the reference engine's own random playouts (``apply`` + ``legal_actions``, no
 observation), so that the ratios say what an environment step costs on top of the rules:
 
@@ -9,8 +10,8 @@ observation), so that the ratios say what an environment step costs on top of th
   observation and the mask) before it;
 * ``solo/random``, ``solo/greedy`` -- ``abyss_rules/Solo-v0`` against one bot: one step is one
   learner action plus the opponent's moves until the learner's next decision;
-* ``vector/N`` -- ``abyss_rules.envs.VectorEnv`` (when the batch engine is installed): one step
-  is one action in each of N games (the figure counts N steps).
+* ``vector/N`` -- ``abyss_rules.envs.VectorEnv`` over the batch engine: one call is one action in
+  each of N games (the figure counts N steps).
 
     python benchmarks/envs.py [--seconds 3] [--repeats 3] [--players 2]
 
@@ -119,12 +120,15 @@ def main() -> int:
         ("solo/random", solo("random", args.players)),
         ("solo/greedy", solo("greedy", args.players)),
     ]
-    if hasattr(envs, "VectorEnv"):
-        cases += [(f"vector/{n}", vector(n)) for n in (256, 4096)]
-    base = None
-    for name, run in cases:
-        figure = statistics.median(run(args.players, args.seconds, seed) for seed in range(args.repeats))
-        base = base or figure
+    cases += [(f"vector/{n}", vector(n)) for n in (256, 4096)]
+    # Interleaved (every case once per repeat) so that the ratios of one run see the same load.
+    figures: dict[str, list[float]] = {name: [] for name, _ in cases}
+    for seed in range(args.repeats):
+        for name, run in cases:
+            figures[name].append(run(args.players, args.seconds, seed))
+    base = statistics.median(figures[cases[0][0]])
+    for name, _ in cases:
+        figure = statistics.median(figures[name])
         print(f"{name:32} {figure:12,.0f} steps/s  {figure / base:6.2f}x the engine")
     return 0
 

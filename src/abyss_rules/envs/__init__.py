@@ -6,6 +6,7 @@ Three interfaces over the same rules, observations and rewards:
 |---|---|
 | [`env`][abyss_rules.envs.env] / [`raw_env`][abyss_rules.envs.raw_env] | a PettingZoo AEC environment: every seat is an agent (`player_0`, ...) |
 | `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` | one learner against built-in bots ([`SoloEnv`][abyss_rules.envs.SoloEnv]) |
+| [`VectorEnv(num_envs, players=2)`][abyss_rules.envs.VectorEnv] | a `gymnasium.vector.VectorEnv` of self-play games over the batch engine |
 
 Actions are the indices of [`ActionSpace`][abyss_rules.ActionSpace] (`Discrete(space.size)`);
 observations are [`Observation`][abyss_rules.envs.Observation] encodings of an agent's
@@ -34,6 +35,7 @@ from .aec import env, raw_env
 from .observation import OBSERVATION_VERSION, Observation
 from .rewards import REWARDS, Rewards
 from .solo import SOLO_ID, SoloEnv
+from .vector import VectorEnv
 
 __all__ = [
     "OBSERVATION_VERSION",
@@ -42,6 +44,7 @@ __all__ = [
     "Observation",
     "Rewards",
     "SoloEnv",
+    "VectorEnv",
     "env",
     "raw_env",
 ]
