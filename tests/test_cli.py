@@ -353,6 +353,8 @@ def test_play_record_is_written_when_the_input_ends(tmp_path: Path) -> None:
     assert result.returncode == 4
     record = ar.Record.from_json(path.read_text())
     assert record.notation()[:4] == ("1f00", "1f10", "0f00", "0f11")   # the bot flips first
+    assert f"The record of the game ({len(record.actions)} actions) is in {path}: " \
+           f"abyss-rules replay {path}" in result.stdout
     replayed = run("replay", str(path))
     assert replayed.returncode == 0
     assert "The record ends here: round 1, phase drawn, seat 0 to play." in replayed.stdout

@@ -157,6 +157,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if args.record is not None:
             _write_record(args.record, record_to[0])
+            done = len(record_to[0].actions)
+            actions = f"{done} action" + ("" if done == 1 else "s")
+            narrator.say(f"The record of the game ({actions}) is in {args.record}: "
+                         f"abyss-rules replay {args.record}")
 
 
 def _play_loop(state: State, me: int, bots: dict[int, Any], narrator: Narrator, stdin: TextIO, out: TextIO,
