@@ -16,7 +16,7 @@ import attrs
 import pytest
 
 import abyss_rules as ar
-from abyss_rules.codec import MAX_INT
+from abyss_rules.codec.strict import MAX_INT
 from abyss_rules.loadability import COUNTER_LIMIT, impossibility
 from abyss_rules.testing import InvariantError, check_invariants
 

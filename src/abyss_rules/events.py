@@ -48,7 +48,8 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
-from .codec import _action_body, _check_action, _header, canonical_json
+from .codec.action import action_body, check_action
+from .codec.strict import canonical_json, header
 from .event_types import (
     EVENT_TYPES,
     CardDiscarded,
@@ -108,7 +109,7 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> di
         if type(event) not in EVENT_TYPES:
             raise TypeError(f"expected events, got {type(event).__name__}")
         items.append(event.to_dict())
-    return {**_header("events"), "action": _action_body(_check_action(action)), "events": items, "seq": seq}
+    return {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
 
 
 def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:

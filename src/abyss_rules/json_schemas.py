@@ -22,8 +22,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
-from .codec import DecodeError
-from .errors import Code
+from .errors import Code, DecodeError
 
 __all__ = ["SCHEMAS", "schema"]
 

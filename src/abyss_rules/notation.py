@@ -34,8 +34,7 @@ import re
 from typing import Final
 
 from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .codec import DecodeError
-from .errors import Code, MalformedActionError
+from .errors import Code, DecodeError, MalformedActionError
 
 __all__ = ["MAX_NOTATION_LENGTH", "parse_notation", "to_notation"]
 

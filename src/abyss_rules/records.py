@@ -41,25 +41,22 @@ from typing import Any, Final
 import attrs
 
 from .actions import ACTION_TYPES, Action
-from .codec import (
-    _HEX64,
+from .codec.state import read_deck_order, state_hash
+from .codec.strict import (
+    HEX64,
     MAX_DOCUMENT_BYTES,
-    DecodeError,
-    _document,
-    _header,
-    _int,
-    _list,
-    _parse,
-    _read_deck_order,
-    _read_variant,
-    _str,
-    _variant_doc,
-    _wrong,
     canonical_json,
-    state_hash,
+    header,
+    parse,
+    read_document,
+    read_int,
+    read_list,
+    read_str,
+    wrong_type,
 )
+from .codec.variant import read_variant, variant_doc
 from .config import Variant
-from .errors import AbyssError, Code, ConfigError, MalformedActionError, ReplayError
+from .errors import AbyssError, Code, ConfigError, DecodeError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
 from .rules.dealing import new_game
@@ -153,7 +150,7 @@ class Record:
             if type(action) not in ACTION_TYPES:
                 raise MalformedActionError(f"expected actions, got {type(action).__name__}")
         if self.final_hash is not None:
-            if type(self.final_hash) is not str or _HEX64.fullmatch(self.final_hash) is None:
+            if type(self.final_hash) is not str or HEX64.fullmatch(self.final_hash) is None:
                 raise DecodeError(Code.BAD_VALUE, "final_hash must be 64 lowercase hex digits or None",
                                   "/final_hash")
             if self.seed is None:
@@ -362,8 +359,8 @@ class Record:
             ('record', ['0f00'], '0001')
         """
         return {
-            **_header("record"),
-            "variant": _variant_doc(self.variant),
+            **header("record"),
+            "variant": variant_doc(self.variant),
             "players": self.players,
             "seed": None if self.seed is None else self.seed.hex(),
             "decks": None if self.decks is None else [list(order) for order in self.decks],
@@ -401,41 +398,41 @@ class Record:
             ...
             abyss_rules.errors.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
         """
-        d = _document(doc, "record", _RECORD_FIELDS)
-        variant = _read_variant(d["variant"], "/variant")
-        players = _int(d["players"], "/players")
+        d = read_document(doc, "record", _RECORD_FIELDS)
+        variant = read_variant(d["variant"], "/variant")
+        players = read_int(d["players"], "/players")
         if not variant.min_players <= players <= variant.max_players:
             raise DecodeError(Code.BAD_VALUE, f"this variant takes {variant.min_players} to "
                                               f"{variant.max_players} players, got {players}", "/players")
         seed: bytes | None = None
         if d["seed"] is not None:
-            text = _str(d["seed"], "/seed")
-            if _HEX64.fullmatch(text) is None:
+            text = read_str(d["seed"], "/seed")
+            if HEX64.fullmatch(text) is None:
                 raise DecodeError(Code.BAD_VALUE,
                                   "must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", "/seed")
             seed = bytes.fromhex(text)
         decks: tuple[tuple[int, ...], ...] | None = None
         if d["decks"] is not None:
-            decks = tuple(_read_deck_order(order, f"/decks/{n}", variant)
-                          for n, order in enumerate(_list(d["decks"], "/decks")))
+            decks = tuple(read_deck_order(order, f"/decks/{n}", variant)
+                          for n, order in enumerate(read_list(d["decks"], "/decks")))
         if (seed is None) != (decks is None):
             raise DecodeError(Code.IMPOSSIBLE_STATE, "seed and decks are both null (a redacted record) or "
                                                      "both given", "/decks" if seed is not None else "/seed")
-        items = _list(d["actions"], "/actions")
+        items = read_list(d["actions"], "/actions")
         if len(items) > MAX_RECORD_ACTIONS:
             raise DecodeError(Code.BAD_SHAPE, f"a record holds at most {MAX_RECORD_ACTIONS} actions",
                               "/actions")
         actions = []
         for n, item in enumerate(items):
             if type(item) is not str:
-                raise _wrong(item, "an action in notation (a string)", f"/actions/{n}")
+                raise wrong_type(item, "an action in notation (a string)", f"/actions/{n}")
             try:
                 actions.append(parse_notation(item))
             except DecodeError as error:
                 raise DecodeError(error.code, error.message, f"/actions/{n}") from None
         final_hash = d["final_hash"]
         if final_hash is not None:
-            if _HEX64.fullmatch(_str(final_hash, "/final_hash")) is None:
+            if HEX64.fullmatch(read_str(final_hash, "/final_hash")) is None:
                 raise DecodeError(Code.BAD_VALUE, "must be 64 lowercase hex digits (a SHA-256)",
                                   "/final_hash")
             if seed is None:
@@ -460,5 +457,5 @@ class Record:
             >>> ar.Record.from_json(text).notation()
             ('1f00',)
         """
-        return cls.from_dict(_parse(data, max_bytes), verify=verify)
+        return cls.from_dict(parse(data, max_bytes), verify=verify)
 

@@ -44,17 +44,9 @@ from typing import Any, NamedTuple
 import attrs
 
 from .actions import ACTION_TYPES, Action
-from .codec import (
-    MAX_DOCUMENT_BYTES,
-    MAX_INT,
-    DecodeError,
-    _action_document,
-    _header,
-    _parse,
-    canonical_json,
-    parse_json,
-)
-from .errors import AbyssError, Code, IllegalActionError
+from .codec.action import action_document
+from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, header, parse, parse_json
+from .errors import AbyssError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
 from .rules.engine import check
@@ -119,7 +111,7 @@ class Verdict:
             >>> Verdict(True, None, None, "legal", 3).to_dict()["legal"]
             True
         """
-        return {**_header("verdict"), "legal": self.legal, "code": self.code, "rule": self.rule,
+        return {**header("verdict"), "legal": self.legal, "code": self.code, "rule": self.rule,
                 "message": self.message, "seq": self.seq, "path": self.path}
 
     def to_json(self) -> str:
@@ -177,7 +169,7 @@ def read_action(data: ActionInput, *, seq: int | None = None) -> tuple[Action, i
                                                        f"{MAX_DOCUMENT_BYTES} bytes")
         head = data[:64].lstrip()[:1]
         if head in ("{", b"{") or (not head and data.lstrip()[:1] in ("{", b"{")):
-            action, carried = _action_document(_parse(data))
+            action, carried = action_document(parse(data))
         else:
             try:
                 action = parse_notation(data if isinstance(data, str) else bytes(data).decode("ascii"))
@@ -187,7 +179,7 @@ def read_action(data: ActionInput, *, seq: int | None = None) -> tuple[Action, i
                 _refuse_other_json(data)  # JSON that is not an object: wrong_type, not bad_notation
                 raise
     elif isinstance(data, Mapping):
-        action, carried = _action_document(dict(data))
+        action, carried = action_document(dict(data))
     else:
         raise DecodeError(Code.WRONG_TYPE, "an action must be an action object, an action document "
                                            f"or notation, got {type(data).__name__}")
@@ -211,7 +203,7 @@ def _refuse_other_json(data: str | bytes | bytearray) -> None:
         value = parse_json(bytes(data) if isinstance(data, bytearray) else data)
     except DecodeError:
         return
-    _action_document(value)  # raises: an action document is an object
+    action_document(value)  # raises: an action document is an object
 
 
 def _gate(state: State, action: Action, seq: int | None, player: int | None,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.property.test_documents import _mutate
 
 import abyss_rules as ar
-from abyss_rules import codec
+from abyss_rules.codec import strict
 from abyss_rules.testing import Game, games
 
 GAMES = games(finish_rounds=True, max_actions=250)
@@ -60,7 +60,7 @@ def test_edited_canonical_text_loads_as_the_general_path_loads_it(game: Game, rn
         assert outcome(ar.loads_state, text) == ("state", state)
         for _ in range(4):
             edited = _edit(text, rng)
-            assert outcome(ar.loads_state, edited) == outcome(lambda t: ar.state_from_dict(codec._parse(t)),
+            assert outcome(ar.loads_state, edited) == outcome(lambda t: ar.state_from_dict(strict.parse(t)),
                                                               edited)
 
 

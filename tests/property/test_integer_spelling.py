@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import abyss_rules as ar
 from abyss_rules.cards import MAX_CARD_VALUE, MIN_CARD_VALUE
-from abyss_rules.codec import MAX_INT
+from abyss_rules.codec.strict import MAX_INT
 from abyss_rules.config import MAX_TARGET_SCORE
 
 

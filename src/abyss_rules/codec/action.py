@@ -1,0 +1,128 @@
+"""`action` documents: one action, with the `seq` its sender saw (rules 3.2-3.8)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..actions import ACTION_TYPES, Action, Draw
+from ..errors import Code, DecodeError, MalformedActionError
+from .strict import (
+    HEADER_FIELDS,
+    MAX_INT,
+    bad,
+    canonical_json,
+    check_header,
+    header,
+    parse,
+    read_int,
+    read_object,
+    read_str,
+    short,
+    wrong_type,
+)
+
+# -- actions -------------------------------------------------------------------------------
+
+_ACTION_OF_KIND: Final[dict[str, type[Action]]] = {cls.KIND: cls for cls in ACTION_TYPES}
+_SPACE_ACTION_FIELDS: Final = frozenset({"type", "player", "row", "col"})
+_DRAW_FIELDS: Final = frozenset({"type", "player"})
+_SEQ: Final = frozenset({"seq"})
+
+
+def action_body(action: Action) -> dict[str, Any]:
+    if type(action) is Draw:
+        return {"type": "draw", "player": action.player}
+    return {
+        "type": action.KIND,
+        "player": action.player,
+        "row": action.row,  # type: ignore[union-attr]
+        "col": action.col,  # type: ignore[union-attr]
+    }
+
+
+def read_action(value: Any, path: str, extra: frozenset[str] = frozenset()) -> Action:
+    """An action object (`type`, `player`, `row`, `col`) at `path`; `extra` fields are allowed."""
+    if type(value) is not dict:
+        raise wrong_type(value, "an object", path)
+    if "type" not in value:
+        raise DecodeError(Code.MISSING_FIELD, "missing field 'type'", f"{path}/type")
+    kind = read_str(value["type"], f"{path}/type")
+    cls = _ACTION_OF_KIND.get(kind)
+    if cls is None:
+        choices = ", ".join(_ACTION_OF_KIND)
+        raise bad(f"must be one of {choices}, got {short(kind)}", f"{path}/type")
+    if cls is Draw:
+        d = read_object(value, path, _DRAW_FIELDS, extra)
+        return Draw(read_int(d["player"], f"{path}/player"))
+    d = read_object(value, path, _SPACE_ACTION_FIELDS, extra)
+    return cls(
+        read_int(d["player"], f"{path}/player"),
+        read_int(d["row"], f"{path}/row"),  # type: ignore[call-arg]
+        read_int(d["col"], f"{path}/col"),
+    )
+
+
+def check_action(action: Any) -> Action:
+    if type(action) not in ACTION_TYPES:
+        raise MalformedActionError(
+            f"expected an action (Flip, TakeDiscard, Draw, PlaceDrawn, DiscardDrawn), "
+            f"got {type(action).__name__}"
+        )
+    return action  # type: ignore[no-any-return]
+
+
+def action_to_dict(action: Action, *, seq: int | None = None) -> dict[str, Any]:
+    """An `action` document; `seq` (optional) is the state's `seq` the sender saw.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> action_to_dict(ar.Flip(0, 1, 2), seq=4)["type"]
+        'flip'
+    """
+    body = {**header("action"), **action_body(check_action(action))}
+    if seq is not None:
+        if type(seq) is not int or not 0 <= seq <= MAX_INT:
+            raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
+        body["seq"] = seq
+    return body
+
+
+def dumps_action(action: Action, *, seq: int | None = None) -> str:
+    """The canonical JSON text of an `action` document.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> dumps_action(ar.Draw(1))
+        '{"format":"action","format_version":1,"player":1,"rules_version":"1.1.0","type":"draw"}'
+    """
+    return canonical_json(action_to_dict(action, seq=seq))
+
+
+def action_document(doc: Any) -> tuple[Action, int | None]:
+    """The action of a parsed `action` document and the `seq` it carries (`None` if none)."""
+    check_header(doc, "action")
+    body = {key: value for key, value in doc.items() if key not in HEADER_FIELDS}
+    action = read_action(body, "", _SEQ)
+    return action, (read_int(body["seq"], "/seq", 0) if "seq" in body else None)
+
+
+def action_from_dict(doc: Any) -> Action:
+    """The action of a parsed `action` document (its optional `seq` is checked, then dropped).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> action_from_dict(action_to_dict(ar.PlaceDrawn(1, 2, 3)))
+        PlaceDrawn(player=1, row=2, col=3)
+    """
+    return action_document(doc)[0]
+
+
+def loads_action(data: str | bytes) -> Action:
+    """The action of `action` document text (see [`action_from_dict`][abyss_rules.action_from_dict]).
+
+    Examples:
+        >>> loads_action('{"format":"action","format_version":1,"rules_version":"1.0.0",'
+        ...              '"type":"flip","player":0,"row":1,"col":2}')
+        Flip(player=0, row=1, col=2)
+    """
+    return action_document(parse(data))[0]
