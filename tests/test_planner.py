@@ -72,5 +72,5 @@ def test_the_kept_tables_are_bounded() -> None:
     tables = planner._tables(STD)
     for v in _views(STD, 2, 3):
         tables.unseen_model(v, [tables.grid(g) for g in v.grids])
-    assert len(tables._models) <= 64 and len(tables._grids) <= planner._LIMIT
+    assert len(tables._models) <= 64 and len(tables._grids) <= planner._RECENT
     assert len(planner._TABLES) <= 64

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import reduce
-from itertools import compress, repeat
+from itertools import compress, count, repeat
 from operator import add, mul, sub
 from typing import Final, Protocol
 
@@ -53,9 +53,12 @@ Column = tuple[int | None, ...]
 """One column of a grid, top row first: a face-up value, or `None` for a face-down card."""
 
 _LIMIT: Final = 1 << 14
-"""Entries per cache (shapes, grids, models, values, gains); a full cache starts over."""
+"""Entries per cache of column tables (shapes, values, gains); a full cache starts over."""
+_RECENT: Final = 1 << 10
+"""Entries per cache of recent objects (grids, legal-action tuples)."""
 
 _NEG_INF: Final = float("-inf")
+_SERIALS = count()
 
 
 class Params(Protocol):
@@ -232,7 +235,7 @@ class _GridInfo:
         self.remaining = tables.remaining(self.shapes)
         self._down: tuple[int, ...] | None = None
         self._flip: tuple[int, int] | None = None
-        self._model: _Model | None = None
+        self._model = -1
         self._value = 0.0
         self._best: dict[tuple[int, bool], tuple[float, int]] = {}
         self.shown = shown
@@ -258,10 +261,11 @@ class _GridInfo:
         return self._flip
 
     def _use(self, model: _Model) -> None:
-        """Keep what is kept per model for `model` (the last one asked)."""
-        if self._model is not model:
+        """Keep what is kept per model for `model` (the last one asked, by its serial number:
+        a grid does not keep a model alive)."""
+        if self._model != model.serial:
             value = model.value
-            self._model, self._value, self._best = model, sum(value(s) for s in self.shapes), {}
+            self._model, self._value, self._best = model.serial, sum(value(s) for s in self.shapes), {}
 
     def value(self, model: _Model) -> float:
         """The expected score of the grid under `model`."""
@@ -303,7 +307,7 @@ def flip_space(shapes: tuple[_Shape | None, ...], spaces: list[tuple[int, int]])
 class _Model:
     """Expected scores of columns under some odds (rules 4.1, 4.3, 6.4), kept per column."""
 
-    __slots__ = ("odds", "weight", "rows", "index", "values", "_values", "_gains")
+    __slots__ = ("odds", "weight", "rows", "index", "values", "serial", "_values", "_gains")
 
     def __init__(self, odds: _Odds, tables: _Tables) -> None:
         self.odds = odds
@@ -312,6 +316,7 @@ class _Model:
         self.rows = tables.rows
         self.index = tables.index
         self.values = tables.values
+        self.serial = next(_SERIALS)
         self._values: dict[Column, float] = {}
         self._gains: dict[Column, tuple[list[float], ...]] = {}
 
@@ -432,7 +437,7 @@ class _Tables:
         self.spaces = tuple(range(self.rows * self.cols))
         self._shapes: dict[Column, _Shape] = {}
         self._grids: dict[int, tuple[Grid, _GridInfo]] = {}
-        self._by_cards: dict[Column, tuple[Grid, _GridInfo]] = {}
+        self._by_cards: dict[Column, tuple[tuple[bool, ...], tuple[bool, ...], _GridInfo]] = {}
         self._models: dict[tuple[int, ...], _Model] = {}
         self._layouts: dict[int, _Layout] = {}
         self.deck_model = _Model(_Odds(list(self.deck.values()), self.values), self)
@@ -460,16 +465,16 @@ class _Tables:
         found = self._grids.get(id(grid))
         if found is not None and found[0] is grid:
             return found[1]
-        cards = grid.cards
+        cards, up, gone = grid.cards, grid.face_up, grid.swallowed
         same = self._by_cards.get(cards)
-        if same is not None and same[0].face_up == grid.face_up and same[0].swallowed == grid.swallowed:
-            info = same[1]
+        if same is not None and same[0] == up and same[1] == gone:
+            info = same[2]
         else:
             info = _GridInfo(grid, self)
-            if len(self._by_cards) >= _LIMIT:
+            if len(self._by_cards) >= 4 * _RECENT:
                 self._by_cards.clear()
-            self._by_cards[cards] = (grid, info)
-        if len(self._grids) >= _LIMIT:
+            self._by_cards[cards] = (up, gone, info)
+        if len(self._grids) >= _RECENT:
             self._grids.clear()
         self._grids[id(grid)] = (grid, info)
         return info
@@ -479,7 +484,7 @@ class _Tables:
         found = self._layouts.get(id(legal))
         if found is None or found.legal is not legal:
             found = _Layout(legal, self.cols)
-            if len(self._layouts) >= _LIMIT:
+            if len(self._layouts) >= _RECENT:
                 self._layouts.clear()
             self._layouts[id(legal)] = found
         return found
