@@ -12,6 +12,7 @@ from abyss_rules.bots import BotError, CountingBot, GreedyBot, RandomBot
 from abyss_rules.simulation import (
     GameResult,
     SimulationError,
+    SimulationInterrupted,
     derive_seed,
     play_game,
     resolve_variant,
@@ -172,7 +173,7 @@ def test_simulate_fixed_seats_and_factories_and_progress() -> None:
                       rotate=False, progress=lambda done, total: calls.append((done, total)))
     assert all(g.lineup == (0, 1) for g in result.games)
     assert [b.label for b in result.bots] == ["counting", "<lambda>"]
-    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]  # first at the start
     same = simulate(["greedy", "greedy"], games=2, seed=1, variant=SHORT)
     assert [b.label for b in same.bots] == ["greedy#0", "greedy#1"]
 
@@ -221,3 +222,49 @@ def test_simulate_reports_win_rates_by_seat() -> None:
     fixed = simulate(["greedy", "random"], games=3, seed=4, variant=SHORT, rotate=False)
     assert fixed.bots[0].seat_games == (3, 0) and fixed.bots[0].seat_win_rates[1] is None
     assert "by seat" in fixed.table() and "/-" in fixed.table()
+
+
+# -- interruption ---------------------------------------------------------------------
+
+
+class _StopAfter:
+    """A bot factory whose bots raise KeyboardInterrupt (as Ctrl-C does) from game `stop` on."""
+
+    name = "stopper"
+
+    def __init__(self, stop: int) -> None:
+        self.stop = stop
+        self.made = 0
+
+    def __call__(self, seed: int) -> object:
+        self.made += 1
+        if self.made > self.stop:
+            raise KeyboardInterrupt
+        return RandomBot(seed)
+
+
+def test_an_interrupted_simulation_raises_with_the_games_that_finished() -> None:
+    stopper = _StopAfter(stop=3)  # seat 0's bot of game 3 is never made
+    with pytest.raises(SimulationInterrupted) as info:
+        simulate([stopper, "random"], games=10, seed=4, variant=SHORT, rotate=False)
+    partial = info.value.result
+    assert isinstance(info.value, KeyboardInterrupt) and info.value.requested == 10
+    assert [g.index for g in partial.games] == [0, 1, 2]
+    whole = simulate(["random", "random"], games=3, seed=4, variant=SHORT, rotate=False)
+    assert [g.totals for g in partial.games] == [g.totals for g in whole.games]
+
+
+def test_an_interrupted_simulation_on_an_executor_cancels_the_rest() -> None:
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    with ThreadPoolExecutor(1) as pool, pytest.raises(SimulationInterrupted) as info:
+        simulate(["random", "random"], games=200, seed=4, variant=SHORT, executor=pool, chunk_size=2,
+                 progress=progress)
+    games = info.value.result.games
+    assert calls[0] == 0 and 4 <= len(games) < 200
+    assert [g.index for g in games] == sorted(g.index for g in games)

@@ -23,7 +23,7 @@ import hashlib
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from fractions import Fraction
 from typing import Any, Final
 
@@ -46,12 +46,16 @@ __all__ = [
     "GameSummary",
     "RoundSummary",
     "SimulationError",
+    "SimulationInterrupted",
     "SimulationResult",
     "derive_seed",
     "play_game",
     "resolve_variant",
     "simulate",
 ]
+
+_PROGRESS_EVERY: Final = 1.0
+"""Seconds between two calls of `simulate`'s `progress` callback at most, with an executor."""
 
 DEFAULT_MAX_ACTIONS: Final = 1_000_000
 """The default limit on the actions of one game in [`play_game`][abyss_rules.play_game]
@@ -514,6 +518,26 @@ class SimulationResult:
         return "\n".join(lines)
 
 
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (`KeyboardInterrupt`) stopped [`simulate`][abyss_rules.simulate]: `result`
+    holds the games that had finished, in game order (a `KeyboardInterrupt`, so code that
+    catches that still does).
+
+    Examples:
+        >>> partial = simulate(["random", "random"], games=3, seed=1, variant="short")
+        >>> stopped = SimulationInterrupted(partial, requested=10)
+        >>> isinstance(stopped, KeyboardInterrupt), len(stopped.result.games), stopped.requested
+        (True, 3, 10)
+    """
+
+    def __init__(self, result: SimulationResult, requested: int) -> None:
+        super().__init__(f"simulation interrupted after {len(result.games)} of {requested} games")
+        self.result = result
+        """What finished before the interruption."""
+        self.requested = requested
+        """How many games were asked for."""
+
+
 def _summarize(index: int, seed: int, lineup: tuple[int, ...], result: GameResult) -> GameSummary:
     return GameSummary(
         index=index,
@@ -622,8 +646,11 @@ def simulate(
             equally often (for an even number of games). `False` keeps every entry in its
             seat.
         chunk_size: Games per task sent to the executor (default: one task per game
-            without an executor, else `games // 32` clamped to 1..100).
-        progress: Called as `progress(done, total)` in this thread as games finish.
+            without an executor, else `games // 64` clamped to 1..16, so that tasks are
+            short: progress comes often and an interruption stops soon).
+        progress: Called as `progress(done, total)` in this thread: once with `done = 0`
+            at the start, then as games finish and, with an executor, at least once a
+            second even when none did (a progress display can update its clock).
         max_actions: The limit of [`play_game`][abyss_rules.play_game] for each game.
 
     Returns:
@@ -634,6 +661,8 @@ def simulate(
             `invalid_variant`) or a game that does not end (`game_too_long`).
         BotError: A name that is not a built-in bot (`unknown_bot`).
         SeedError: A seed that is not an int in `[0, 2**256)` or 32 bytes.
+        SimulationInterrupted: Ctrl-C (a `KeyboardInterrupt`) arrived: the pending tasks
+            are cancelled and the exception's `result` holds the games that finished.
 
     Examples:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -660,36 +689,53 @@ def simulate(
     else:
         normalize_seed(seed)  # a bad seed fails here, not in a worker (rule 9.1)
     if chunk_size is None:
-        chunk_size = 1 if executor is None else max(1, min(100, games // 32))
+        chunk_size = 1 if executor is None else max(1, min(16, games // 64))
     bounds = [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
     results: dict[int, list[GameSummary]] = {}
+    labels = _labels(entries)
+
+    def finished() -> SimulationResult:
+        summaries = tuple(g for n in sorted(results) for g in results[n])
+        return SimulationResult(seed=seed, variant=v, rotate=rotate, bots=_aggregate(labels, summaries),
+                                games=summaries)
+
+    if progress is not None:
+        progress(0, games)
     done = 0
     if executor is None:
-        for n, (start, stop) in enumerate(bounds):
-            results[n] = _play_chunk(entries, v, seed, start, stop, rotate, max_actions)
-            done += stop - start
-            if progress is not None:
-                progress(done, games)
-    else:
-        futures: dict[Future[list[GameSummary]], int] = {
-            executor.submit(_play_chunk, entries, v, seed, start, stop, rotate, max_actions): n
-            for n, (start, stop) in enumerate(bounds)
-        }
         try:
-            for future in as_completed(futures):
+            for n, (start, stop) in enumerate(bounds):
+                results[n] = _play_chunk(entries, v, seed, start, stop, rotate, max_actions)
+                done += stop - start
+                if progress is not None:
+                    progress(done, games)
+        except KeyboardInterrupt:
+            raise SimulationInterrupted(finished(), games) from None
+        return finished()
+    futures: dict[Future[list[GameSummary]], int] = {}
+    try:
+        for n, (start, stop) in enumerate(bounds):
+            futures[executor.submit(_play_chunk, entries, v, seed, start, stop, rotate, max_actions)] = n
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, timeout=_PROGRESS_EVERY, return_when=FIRST_COMPLETED)
+            for future in ready:
                 n = futures[future]
                 results[n] = future.result()
                 done += len(results[n])
-                if progress is not None:
-                    progress(done, games)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    summaries = tuple(g for n in range(len(bounds)) for g in results[n])
-    return SimulationResult(
-        seed=seed, variant=v, rotate=rotate, bots=_aggregate(_labels(entries), summaries), games=summaries,
-    )
+            if progress is not None:  # also when nothing finished: the caller's clock moves on
+                progress(done, games)
+    except BaseException as error:
+        for future in futures:
+            future.cancel()
+        if isinstance(error, KeyboardInterrupt):
+            for future, n in futures.items():
+                if n not in results and future.done() and not future.cancelled() \
+                        and future.exception() is None:
+                    results[n] = future.result()
+            raise SimulationInterrupted(finished(), games) from None
+        raise
+    return finished()
 
 
 def _check_entries(bots: object, v: Variant) -> tuple[Entry, ...]:

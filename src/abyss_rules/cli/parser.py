@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_variant_args(sim)
     sim.add_argument("--jobs", type=int, default=1,
                      help="worker processes; 0 = one per CPU core (default: 1, no extra process)")
+    sim.add_argument("--dask", metavar="SCHEDULER", default=None,
+                     help="play on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
+                          "for a cluster of --jobs worker processes on this machine (needs the dask "
+                          "extra: pip install 'abyss-rules[dask]')")
     sim.add_argument("--fixed-seats", action="store_true",
                      help="keep every bot in its seat (default: seats rotate from game to game)")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")

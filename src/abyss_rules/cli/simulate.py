@@ -10,27 +10,31 @@ import argparse
 import json
 import os
 import secrets
+import signal
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TextIO
+from typing import Any, TextIO
 
-from ..simulation import simulate
+from ..simulation import SimulationInterrupted, simulate
 from .narration import _variant_summary
-from .options import EXIT_OK, _bot_names, _UsageError, _variant
+from .options import EXIT_INTERRUPTED, EXIT_OK, _bot_names, _UsageError, _variant
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal stream: `[#####.....] 120/400 games  30%    12 s`.
+    """A one-line progress display on a terminal stream:
+    `[#####.....] 120/400 games  30%  12 s, about 28 s left`.
 
     Call it as `progress(done, total)` (the `progress` callback of
-    [`simulate`][abyss_rules.simulate]); it redraws the line only when the bar grows, and
-    ends it with a newline when `done == total`.
+    [`simulate`][abyss_rules.simulate], which calls it at the start, as games finish and at
+    least once a second); it redraws the line when the count changes or a second has
+    passed, with the time so far and an estimate of the time left (from the pace so far),
+    and ends it with a newline when `done == total`.
 
     Examples:
         >>> import io
         >>> out = io.StringIO()
         >>> bar = ProgressBar(out, 4, width=4)
-        >>> for done in range(1, 5):
+        >>> for done in range(5):
         ...     bar(done, 4)
         >>> out.getvalue().split(chr(13))[-1][:22]     # the last redraw (after a carriage return)
         '[####] 4/4 games 100% '
@@ -42,19 +46,68 @@ class ProgressBar:
         self.width = width
         self.start = time.monotonic()
         self.shown = -1
+        self.drawn = -1.0
 
     def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // max(total, 1)
-        if filled == self.shown and done != total:
+        now = time.monotonic()
+        if done == self.shown and now - self.drawn < 1.0 and done != total:
             return
-        self.shown = filled
-        elapsed = time.monotonic() - self.start
+        self.shown, self.drawn = done, now
+        elapsed = now - self.start
+        filled = self.width * done // max(total, 1)
         bar = "#" * filled + "." * (self.width - filled)
         percent = 100 * done // max(total, 1)
-        self.stream.write(f"\r[{bar}] {done}/{total} games {percent:3d}% {elapsed:5.0f} s")
+        if done == total:
+            left = ""
+        elif done:
+            left = f", about {elapsed / done * (total - done):.0f} s left"
+        else:
+            left = ", estimating the time left"
+        self.stream.write(f"\r[{bar}] {done}/{total} games {percent:3d}% {elapsed:5.0f} s{left}   ")
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def _ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(executor: ProcessPoolExecutor) -> None:
+    """Stop a process pool now: cancel what waits and end the worker processes (they would
+    otherwise finish the games they are playing before the program can exit)."""
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+class _Dask:
+    """A Dask client for `--dask`: a scheduler's address, or `local` for a LocalCluster of
+    worker processes on this machine (on 127.0.0.1, without a dashboard)."""
+
+    def __init__(self, address: str, jobs: int) -> None:
+        try:
+            from dask import distributed as imported
+        except ImportError:
+            raise _UsageError("--dask needs Dask: pip install 'abyss-rules[dask]'") from None
+        distributed: Any = imported  # (Dask is not typed)
+        self.cluster: Any = None
+        self.client: Any = None
+        try:
+            if address == "local":
+                self.cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                                        host="127.0.0.1", dashboard_address=None)
+                self.client = distributed.Client(self.cluster)
+            else:
+                self.client = distributed.Client(address, timeout=10)
+        except OSError as error:
+            raise _UsageError(f"--dask {address}: cannot reach the scheduler ({error})") from None
+
+    def close(self) -> None:
+        self.client.close(timeout=2)
+        if self.cluster is not None:
+            self.cluster.close(timeout=2)
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -68,21 +121,44 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     err: TextIO = args.stderr
     show = args.progress or (args.progress is None and err.isatty() and args.games >= 20)
+    header = (f"{args.games} games of {_variant_summary(v)} between {' and '.join(names)}; seed {seed}"
+              + ("" if args.fixed_seats else "; seats rotate from game to game"))
+    if show:  # the seed first: an interrupted run can be run again
+        print(f"simulating {header}", file=err, flush=True)
     progress = ProgressBar(err, args.games) if show else None
-    executor: Executor | None = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    dask = _Dask(args.dask, max(jobs, 2) if args.jobs != 1 else 2) if args.dask else None
+    executor: Executor | None = None
+    if dask is not None:
+        executor = dask.client.get_executor()
+    elif jobs > 1:
+        executor = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
+    stopped: SimulationInterrupted | None = None
     try:
         result = simulate(names, args.games, seed, executor, variant=v, rotate=not args.fixed_seats,
                           progress=progress)
+    except SimulationInterrupted as error:
+        stopped, result = error, error.result
     finally:
-        if executor is not None:
-            executor.shutdown(cancel_futures=True)
+        if isinstance(executor, ProcessPoolExecutor):
+            if stopped is None:
+                executor.shutdown(cancel_futures=True)
+            else:
+                _stop_workers(executor)
+        if dask is not None:
+            dask.close()
+    if stopped is not None:
+        print(f"\nabyss-rules: interrupted: {len(result.games)} of {args.games} games finished",
+              file=err, flush=True)
     if args.json:
         data = result.to_dict()
         data["bots_requested"] = names
+        if stopped is not None:
+            data["interrupted"] = True
         json.dump(data, out, indent=2)
         out.write("\n")
-        return EXIT_OK
-    print(f"{args.games} games of {_variant_summary(v)} between {' and '.join(names)}; seed {seed}"
-          + ("" if args.fixed_seats else "; seats rotate from game to game"), file=out)
-    print(result.table(), file=out)
-    return EXIT_OK
+    else:
+        print(header if stopped is None else f"{header}; interrupted after {len(result.games)} games",
+              file=out)
+        if result.games:
+            print(result.table(), file=out)
+    return EXIT_OK if stopped is None else EXIT_INTERRUPTED
