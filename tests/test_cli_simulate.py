@@ -77,7 +77,7 @@ def test_simulate_on_a_local_dask_cluster_gives_the_same_json() -> None:
             "short", "--json"]
     here = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
     there = subprocess.run([*args, "--dask", "local", "--jobs", "2"], capture_output=True, text=True,
-                           timeout=120, check=False)
+                           timeout=600, check=False)
     assert here.returncode == there.returncode == 0, there.stderr
     assert here.stdout == there.stdout
 
