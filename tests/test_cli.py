@@ -73,12 +73,42 @@ def test_demo_is_reproducible_from_its_seed_and_shows_the_closer_penalty() -> No
     out = first.stdout
     assert "to watch this game again: python -m abyss_rules demo --seed 1 --variant short " in out
     assert "closes the round; every other seat plays one last turn" in out
+    assert out.startswith("Abyss: a game between built-in bots; the lowest total wins\n")
+    # The closer penalty is explained once, where a seat first closes.
+    assert out.count("(closer penalty, rule 6.5: the closer's round score is multiplied by 2 unless it is "
+                     "strictly the lowest or not above 0)") == 1
     # Seed 1 with two random bots: the closer is doubled (rule 6.5).
     match = re.search(r"^Round scores: .*?(-?\d+) x 2 = (-?\d+) \(closer penalty: another seat scored "
                       r"(-?\d+) <= (-?\d+)\)", out, re.M)
     assert match, out[-800:]
     raw, doubled, other, raw_again = map(int, match.groups())
     assert doubled == 2 * raw and raw == raw_again and other <= raw and raw > 0
+
+
+def _reveal_blocks(out: str) -> list[tuple[str, str]]:
+    """Each round's (before, after) final-reveal grids, as printed ("" where a block is absent)."""
+    blocks = []
+    for part in out.split("Round scores:")[:-1]:
+        tail = part[part.rindex(" ends"):]
+        if "The final reveal changes nothing" in tail:
+            blocks.append((tail.split("changes nothing (no face-down card is left):\n")[1], ""))
+        else:
+            before, after = tail.split("Before the final reveal:\n")[1].split("After the final reveal")
+            blocks.append((before, after.split("\n", 1)[1]))
+    return blocks
+
+
+def test_demo_prints_the_grids_after_the_final_reveal_only_when_they_differ() -> None:
+    # Seed 3 (short): nothing is face down at the end; seed 2 (standard): three rounds, some revealing.
+    quiet = run("demo", "--seed", "3", "--variant", "short").stdout
+    assert "The final reveal changes nothing (no face-down card is left):" in quiet
+    assert "Before the final reveal:" not in quiet
+    rounds = _reveal_blocks(run("demo", "--seed", "2").stdout) + _reveal_blocks(quiet)
+    assert any(after for _, after in rounds), "some round of these games reveals cards"
+    for before, after in rounds:
+        assert before and before != after
+    no_penalty = run("demo", "--seed", "2", "--set", "closer_multiplier=1").stdout
+    assert "closes the round" in no_penalty and "closer penalty" not in no_penalty
 
 
 def _blank_cells(out: str) -> int:
@@ -169,7 +199,9 @@ def test_play_explains_rejected_moves_and_bad_input() -> None:
     result = run("play", "--seed", "4", "--variant", "short", stdin=script)
     assert result.returncode == 4                                   # the input ended first
     out = result.stdout
-    assert "rejected: space (0, 0) of seat 0 is already face up" in out
+    assert "rejected: space (0, 0) of your grid is already face up" in out   # "you", not "seat 0"
+    rejections = [line for line in out.splitlines() if "rejected:" in line]
+    assert rejections and not any("seat 0" in line for line in rejections), rejections
     assert "[space_face_up, rule 3.10]" in out
     assert "unknown move 'zz': type ? for help" in out
     assert "'t' needs a space: row and column" in out
@@ -191,6 +223,55 @@ def test_play_other_seat_quit_and_usage_errors() -> None:
     assert bad.returncode == 2 and "--seat must be from 0 to 1" in bad.stderr
     bad = run("play", "--bots", *["random"] * 8)
     assert bad.returncode == 2 and "you and 8 bot(s) make 9" in bad.stderr
+
+
+def test_play_help_is_wrapped_and_says_each_thing_once() -> None:
+    result = run("play", "--help")
+    assert result.returncode == 0
+    out = result.stdout
+    assert max(len(line) for line in out.splitlines()) <= 100, out
+    assert out.count("counted from 0") == 1
+    assert "the lowest total wins" in out
+    assert "t R C   take the top discard and place it on (R, C)" in out
+
+
+@pytest.mark.rule("4.1", "6.5", "7.4")
+def test_play_question_mark_tells_the_goal_swallowing_and_the_closer_penalty() -> None:
+    out = run("play", "--seed", "4", "--variant", "short", "--set", "closer_multiplier=3",
+              stdin="?\nq\n").stdout
+    help_text = out[out.index("> ?"):out.index("You left the game.")]
+    assert "t R C   take the top discard" in help_text
+    assert "Goal: the lowest total wins." in help_text
+    assert "Swallowing: 3 equal face-up cards in a column are swallowed" in help_text
+    assert "Closer penalty: the closer's round score is multiplied by 3 unless it is strictly the lowest" \
+        in help_text
+    plain = run("play", "--seed", "4", "--variant", "short", "--set", "closer_multiplier=1",
+                stdin="?\nq\n").stdout
+    assert "Goal: the lowest total wins." in plain and "Closer penalty" not in plain
+
+
+def test_play_rejections_at_another_seat_say_you() -> None:
+    # At seat 1 the bot at seat 0 flips first; then seat 0 opens or seat 1 does: try both kinds.
+    out = run("play", "--seat", "1", "--seed", "4", "--variant", "short",
+              stdin="f 0 0\nf 0 0\nd\n").stdout
+    assert "rejected: space (0, 0) of your grid is already face up" in out
+    assert not any("seat 1" in line for line in out.splitlines() if "rejected:" in line)
+
+
+@pytest.mark.parametrize(
+    ("message", "me", "said"),
+    [
+        ("it is seat 1's turn, not seat 0's", 0, "it is seat 1's turn, not yours"),
+        ("seat 2 holds a drawn card to place or discard: seat 2 cannot draw", 2,
+         "you hold a drawn card to place or discard: you cannot draw"),
+        ("seat 0 has already made its 2 opening flips", 0, "you have already made its 2 opening flips"),
+        ("space (0, 1) of seat 3 was swallowed", 3, "space (0, 1) of your grid was swallowed"),
+        ("space (0, 1) of seat 13 was swallowed", 1, "space (0, 1) of seat 13 was swallowed"),
+    ],
+)
+def test_engine_messages_about_the_human_say_you(message: str, me: int, said: str) -> None:
+    from abyss_rules.cli.play import _to_you
+    assert _to_you(message, me) == said
 
 
 # -- simulate --------------------------------------------------------------------

@@ -44,7 +44,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     if args.quiet:
         print(_winners_line(result.final, result.bots), file=out)
         return EXIT_OK
-    print("Abyss: a game between built-in bots", file=out)
+    print("Abyss: a game between built-in bots; the lowest total wins", file=out)
     print("  " + "   ".join(_seat_label(p, names) for p in range(len(names))), file=out)
     print(f"  variant: {_variant_summary(v)}; seed: {seed}", file=out)
     again = ["python -m abyss_rules demo", "--seed", str(seed), "--variant", args.variant,

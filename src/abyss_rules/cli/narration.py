@@ -262,6 +262,8 @@ class Narrator:
         self.turn_number = 0
         self.grids_shown_at = -1
         """The `seq` of the state whose grids were printed last (-1: none)."""
+        self.penalty_told = False
+        """Whether the closer penalty (rule 6.5) has been explained (the first time a seat closes)."""
 
     def say(self, text: str = "") -> None:
         """Print one line (or several)."""
@@ -322,6 +324,11 @@ class Narrator:
         if before.closer is None and closer == action.player:
             self.say(f"      seat {action.player} has no face-down card left and closes the round; "
                      "every other seat plays one last turn")
+            m = before.variant.closer_multiplier
+            if m != 1 and not self.penalty_told:
+                self.penalty_told = True
+                self.say(f"      (closer penalty, rule 6.5: the closer's round score is multiplied by {m} "
+                         "unless it is strictly the lowest or not above 0)")
         if ended:
             self.round_end(before, action, after)
 
@@ -336,10 +343,16 @@ class Narrator:
         else:
             self.say(f"Round {result.round} ends after {result.turns} turns; "
                      f"seat {result.closer} closed it.")
-        self.say("Before the final reveal:")
-        self.grids(_Effect(before, action).grids(before))
-        self.say("After the final reveal" + (" (and its swallows):" if v.swallow_on_final_reveal else ":"))
-        self.grids(result.grids)
+        shown = _Effect(before, action).grids(before)
+        if list(shown) == list(result.grids):
+            self.say("The final reveal changes nothing (no face-down card is left):")
+            self.grids(shown)
+        else:
+            self.say("Before the final reveal:")
+            self.grids(shown)
+            swallows = " (and its swallows)" if v.swallow_on_final_reveal else ""
+            self.say(f"After the final reveal{swallows}:")
+            self.grids(result.grids)
         self.say(f"Round scores: {_round_scores(result, v)}")
         totals = ", ".join(f"seat {p}: {t}" for p, t in enumerate(result.totals))
         self.say(f"Totals after round {result.round}: {totals}")

@@ -7,6 +7,7 @@ A new subcommand is added here (its options) and given a handler in the module t
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from ..bots import BOTS
 from ..versions import __version__
@@ -49,11 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=_cmd_demo)
 
     play = sub.add_parser("play", help="play a game against bots in the terminal",
-                          description="Play a whole game against built-in bots. Before each of your moves "
-                                      "the grids are drawn (?? face down, blanks where a column was "
-                                      "swallowed), with the discard pile's top card, the draw pile and the "
-                                      "totals. Type a move and press Enter; spaces are (row, col) counted "
-                                      "from 0, as on the grids:\n\n" + _PLAY_HELP,
+                          description=textwrap.fill(
+                              "Play a whole game against built-in bots: the lowest total wins. Before "
+                              "each of your moves the grids are drawn (?? face down, blanks where a "
+                              "column was swallowed), with the discard pile's top card, the draw pile "
+                              "and the totals. Type a move and press Enter; ? shows the moves and the "
+                              "scoring rules.", 78) + "\n\n" + _PLAY_HELP,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--bots", nargs="+", default=["counting"], metavar="BOT",
                       help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")

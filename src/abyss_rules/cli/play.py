@@ -7,11 +7,14 @@
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
+import textwrap
 from typing import Any, Final, TextIO
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..bots import make_bot
+from ..config import Variant
 from ..records import Record
 from ..rules.dealing import new_game
 from ..rules.engine import apply, check
@@ -23,7 +26,7 @@ from .narration import Narrator, _a, _public_grids, _variant_summary
 from .options import EXIT_INPUT_ENDED, EXIT_OK, _bot_names, _UsageError, _variant, _write_record
 
 _PLAY_HELP = """\
-Spaces are (row, col), counted from 0 as on the grids: "t 1 2" is row 1, column 2.
+Moves (spaces are row and column, counted from 0 as on the grids: "t 1 2" is row 1, column 2):
   t R C   take the top discard and place it on (R, C)      (rule 3.3)
   d       draw the top card of the draw pile                (rule 3.4)
   p R C   place the drawn card on (R, C)                    (rule 3.5)
@@ -33,6 +36,37 @@ Spaces are (row, col), counted from 0 as on the grids: "t 1 2" is row 1, column 
   ?       this help
   q       leave the game
 Long forms work too (take, draw, place, discard, flip), and "1,2" or "(1,2)" for a space."""
+
+
+
+def _rules_help(v: Variant) -> str:
+    """The goal and the scoring rules in a few lines, for `?` in `play` (rules 4.1, 6.5, 7.4)."""
+    ends = (f"when a total reaches {v.target_score} or more" if v.target_score is not None
+            else f"after {v.max_rounds} rounds")
+    if v.target_score is not None and v.max_rounds is not None:
+        ends += f" (or after {v.max_rounds} round{'s' if v.max_rounds != 1 else ''})"
+    lines = [
+        "Goal: the lowest total wins. A round scores the face-up cards left in your grid; "
+        f"the game ends {ends}.",
+        f"Swallowing: {v.rows} equal face-up cards in a column are swallowed: the column is "
+        "removed and scores nothing.",
+        "Closing: turning up your last face-down card closes the round; every other seat then "
+        "plays one last turn and all grids are revealed.",
+    ]
+    if v.closer_multiplier != 1:
+        lines.append(f"Closer penalty: the closer's round score is multiplied by {v.closer_multiplier} "
+                     "unless it is strictly the lowest or not above 0.")
+    return "\n".join(textwrap.fill(line, 100, subsequent_indent="  ") for line in lines)
+
+
+def _to_you(message: str, me: int) -> str:
+    """An engine message about seat `me`, reworded for the human who plays it ("you")."""
+    for pattern, words in ((rf"\bseat {me}'s turn\b", "your turn"), (rf"\bnot seat {me}'s", "not yours"),
+                           (rf"\bof seat {me}\b", "of your grid"), (rf"\bseat {me} has\b", "you have"),
+                           (rf"\bseat {me} holds\b", "you hold"), (rf"\bseat {me}\b", "you")):
+        message = re.sub(pattern, words, message)
+    return message
+
 
 _WORDS: Final[dict[str, str]] = {
     "t": "t", "take": "t", "d": "d", "draw": "d", "p": "p", "place": "p", "x": "x", "discard": "x",
@@ -196,6 +230,7 @@ def _play_loop(state: State, me: int, bots: dict[int, Any], narrator: Narrator, 
                 continue
             if move == "?":
                 narrator.say(_PLAY_HELP)
+                narrator.say(_rules_help(state.variant))
                 continue
             if move == "g":
                 shown = narrator.grids_shown_at = -1
@@ -208,7 +243,7 @@ def _play_loop(state: State, me: int, bots: dict[int, Any], narrator: Narrator, 
             problem = check(state, action)
             if problem is not None:
                 rule = f", rule {problem.rule}" if problem.rule else ""
-                narrator.say(f"  rejected: {problem.message} [{problem.code}{rule}]")
+                narrator.say(f"  rejected: {_to_you(problem.message, me)} [{problem.code}{rule}]")
                 continue
         after = apply(state, action)
         record[0] = record[0].with_actions(action)
