@@ -268,3 +268,19 @@ def test_repr_shows_no_secrets() -> None:
     b = batch.Batch.new(2, STANDARD, seeds=[2**200])
     text = repr(b)
     assert text == "<Batch games=1 players=2 variant='standard' live=1>"
+
+
+def test_the_batch_tables_are_one_of_the_library_bounded_caches() -> None:
+    """The per-(variant, players) tables are a registered BoundedCache: bounded, and emptied by
+    clear_caches() like every other cache of the library (issue 12 §3)."""
+    from abyss_rules.batch.engine import _TABLES
+    from abyss_rules.caches import cache_stats, clear_caches
+
+    for rows in range(2, 5):
+        for cols in range(2, 5):
+            variant = ar.Variant.standard().replace(rows=rows, cols=cols, initial_flips=1)
+            batch.Batch.new(players=2, variant=variant, seeds=[rows * 10 + cols])
+    assert "batch.tables" in cache_stats()
+    assert 0 < len(_TABLES) <= _TABLES.max_entries and _TABLES.size <= _TABLES.max_size
+    clear_caches()
+    assert cache_stats()["batch.tables"] == (0, 0)

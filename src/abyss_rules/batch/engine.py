@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from ..action_space import ActionSpace
+from ..caches import BoundedCache
 from ..config import Variant
 from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, SeedError
 from ..randomness import Seed, normalize_seed
@@ -421,7 +422,9 @@ def _checked(indices: Any, n: int) -> Array:
     return out
 
 
-_TABLES: dict[tuple[Variant, int], Tables] = {}
+# The fixed tables of each (variant, players) seen: one of the library's bounded caches, sized by
+# the numbers their arrays hold (the unshuffled deck and the column table), cleared by clear_caches().
+_TABLES: Final = BoundedCache[tuple[Variant, int], Tables]("batch.tables", max_entries=64, max_size=1 << 18)
 
 
 def _tables(players: object, variant: object) -> Tables:
@@ -435,9 +438,8 @@ def _tables(players: object, variant: object) -> Tables:
     key = (variant, players)
     found = _TABLES.get(key)
     if found is None:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        found = _TABLES[key] = Tables(variant, players)
+        found = Tables(variant, players)
+        _TABLES.put(key, found, found.unshuffled.size + found.column.size)
     return found
 
 
