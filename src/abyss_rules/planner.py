@@ -42,6 +42,7 @@ from operator import add, mul, sub
 from typing import Final, Protocol
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from .caches import BoundedCache
 from .config import Variant
 from .grid import Grid
 from .state import Phase
@@ -119,7 +120,9 @@ class _Odds:
         return found
 
 
-_EQUAL: dict[tuple[int, int], list[float]] = {}
+# One of the library's bounded caches (caches.py): entries, and chances kept in all.
+_EQUAL: Final = BoundedCache[tuple[int, int], list[float]]("planner.all_equal", max_entries=_LIMIT,
+                                                           max_size=1 << 22)
 
 
 def _all_equal(n: int, k: int, most: int) -> list[float]:
@@ -135,14 +138,13 @@ def _all_equal(n: int, k: int, most: int) -> list[float]:
     """
     found = _EQUAL.get((n, k))
     if found is None or len(found) <= most:
-        if len(_EQUAL) >= _LIMIT:
-            _EQUAL.clear()
-        found = _EQUAL[(n, k)] = found or []
+        found = found or []
         for c in range(len(found), most + 1):
             p = 1.0
             for i in range(k):
                 p *= max(c - i, 0) / (n - i) if n - i > 0 else 0.0
             found.append(p)
+        _EQUAL.put((n, k), found, len(found))
     return found
 
 
@@ -537,17 +539,15 @@ class _Layout:
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
 
 
-_TABLES: dict[int, _Tables] = {}
+# One of the library's bounded caches (caches.py); each variant's tables bound their own by _LIMIT.
+_TABLES: Final = BoundedCache[int, _Tables]("planner.tables", max_entries=64, max_size=64)
 
 
 def _tables(variant: Variant) -> _Tables:
     """The tables of `variant` (kept by its identity: the views of a game share their variant)."""
     found = _TABLES.get(id(variant))
     if found is None or found.variant is not variant:
-        found = _Tables(variant)
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        _TABLES[id(variant)] = found
+        found = _TABLES.put(id(variant), _Tables(variant))
     return found
 
 
