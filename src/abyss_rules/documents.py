@@ -1,0 +1,373 @@
+"""`TypedDict`s of the JSON documents (see `docs/json.md`): types only, nothing at run time.
+
+The `*_to_dict` functions ([`state_to_dict`][abyss_rules.state_to_dict],
+[`view_to_dict`][abyss_rules.view_to_dict], [`variant_to_dict`][abyss_rules.variant_to_dict],
+[`action_to_dict`][abyss_rules.action_to_dict], [`events_to_dict`][abyss_rules.events_to_dict]
+and [`Record.to_dict`][abyss_rules.Record.to_dict]) return plain dicts of these shapes, so a
+type checker knows every key of a document and the type of its value:
+
+    >>> import abyss_rules as ar
+    >>> doc: ar.ViewDocument = ar.view_to_dict(ar.view(ar.new_game(players=2, seed=1), 0))
+    >>> doc["draw_pile_size"]
+    125
+
+This module imports nothing of the engine (it sits below every other module); the keys
+declared here are checked against the documents the codec writes and against the JSON
+schemas of `spec/schemas/` by `tests/test_documents.py`, so the two cannot drift apart.
+"""
+
+# No `from __future__ import annotations`: Python 3.11 would then miss `NotRequired` in
+# `__required_keys__`.
+from typing import Literal, NotRequired, TypeAlias, TypedDict
+
+__all__ = [
+    "ActionBody",
+    "ActionDocument",
+    "CardDiscardedDict",
+    "CardDrawnDict",
+    "CardPlacedDict",
+    "CardRevealedDict",
+    "ColumnSwallowedDict",
+    "DealerDict",
+    "DrawActionBody",
+    "DrawActionDocument",
+    "EventDict",
+    "EventsDocument",
+    "FinalRevealDict",
+    "GameOverDict",
+    "GridDict",
+    "NewRoundDict",
+    "OpeningDoneDict",
+    "RecordDocument",
+    "ReshuffledDict",
+    "RoundClosedDict",
+    "RoundResultDict",
+    "RoundScoredDict",
+    "SpaceActionBody",
+    "SpaceActionDocument",
+    "SpaceDict",
+    "StateDocument",
+    "VariantDict",
+    "VariantDocument",
+    "ViewDocument",
+]
+
+PhaseName: TypeAlias = Literal["opening", "turn", "drawn", "game_over"]
+SpaceActionKind: TypeAlias = Literal["flip", "take_discard", "place_drawn", "discard_drawn"]
+
+
+# -- variants (rule 10.1) --------------------------------------------------------------------
+
+class VariantDict(TypedDict):
+    """Every field of a variant (rule 10.1): the `variant` member of state, view and record documents."""
+
+    name: str
+    deck: list[list[int]]
+    """`[value, count]` pairs."""
+    rows: int
+    cols: int
+    min_players: int
+    max_players: int
+    initial_flips: int
+    opener: Literal["highest_flips", "previous_closer"]
+    flip_turn: bool
+    swallow_on_final_reveal: bool
+    reshuffle_keeps_top: bool
+    closer_multiplier: int
+    target_score: int | None
+    max_rounds: int | None
+    max_turns_per_round: int | None
+
+
+class VariantDocument(VariantDict):
+    """The `variant` document ([`variant_to_dict`][abyss_rules.variant_to_dict]): the header and a variant."""
+
+    format: Literal["variant"]
+    format_version: int
+    rules_version: str
+
+
+# -- actions ---------------------------------------------------------------------------------
+
+class SpaceActionBody(TypedDict):
+    """An action that names a space (in `events` documents and a view's `legal_actions`)."""
+
+    type: SpaceActionKind
+    player: int
+    row: int
+    col: int
+
+
+class DrawActionBody(TypedDict):
+    """A `draw` action (in `events` documents and a view's `legal_actions`)."""
+
+    type: Literal["draw"]
+    player: int
+
+
+ActionBody: TypeAlias = SpaceActionBody | DrawActionBody
+"""An action object without the document header."""
+
+
+class SpaceActionDocument(SpaceActionBody):
+    """The `action` document of an action that names a space; `seq` only if it was given."""
+
+    format: Literal["action"]
+    format_version: int
+    rules_version: str
+    seq: NotRequired[int]
+
+
+class DrawActionDocument(DrawActionBody):
+    """The `action` document of a `draw`; `seq` only if it was given."""
+
+    format: Literal["action"]
+    format_version: int
+    rules_version: str
+    seq: NotRequired[int]
+
+
+ActionDocument: TypeAlias = SpaceActionDocument | DrawActionDocument
+"""The `action` document ([`action_to_dict`][abyss_rules.action_to_dict])."""
+
+
+# -- grids and round results -----------------------------------------------------------------
+
+class SpaceDict(TypedDict):
+    """One space of a grid; `card` is `None` face down in a view, and `None` once swallowed."""
+
+    card: int | None
+    face_up: bool
+    swallowed: bool
+
+
+GridDict: TypeAlias = list[SpaceDict]
+"""A grid: its spaces in row-major order."""
+
+
+class RoundResultDict(TypedDict):
+    """A scored round (rule 6), an item of `history`."""
+
+    round: int
+    grids: list[GridDict]
+    closer: int | None
+    raw_scores: list[int]
+    scores: list[int]
+    penalized: bool
+    capped: bool
+    turns: int
+    totals: list[int]
+
+
+# -- states and views ------------------------------------------------------------------------
+
+class DealerDict(TypedDict):
+    """The dealer of a state: its seed (64 hex digits), position and deck orders (secret)."""
+
+    seed: str
+    position: int
+    decks: list[list[int]]
+
+
+class StateDocument(TypedDict):
+    """The `state` document ([`state_to_dict`][abyss_rules.state_to_dict]); secret."""
+
+    format: Literal["state"]
+    format_version: int
+    rules_version: str
+    variant: VariantDict
+    players: int
+    phase: PhaseName
+    round: int
+    turn: int | None
+    grids: list[GridDict]
+    draw_pile: list[int]
+    discard_pile: list[int]
+    drawn: int | None
+    closer: int | None
+    opening: list[list[int]]
+    turns: int
+    totals: list[int]
+    history: list[RoundResultDict]
+    dealer: DealerDict
+    seq: int
+
+
+class ViewDocument(TypedDict):
+    """The `view` document ([`view_to_dict`][abyss_rules.view_to_dict]); public, safe to send."""
+
+    format: Literal["view"]
+    format_version: int
+    rules_version: str
+    viewer: int | None
+    variant: VariantDict
+    players: int
+    round: int
+    phase: PhaseName
+    turn: int | None
+    opener: int | None
+    grids: list[GridDict]
+    opening: list[list[int]]
+    owing_flips: list[int]
+    discard_pile: list[int]
+    draw_pile_size: int
+    drawn: int | None
+    closer: int | None
+    turns: int
+    totals: list[int]
+    history: list[RoundResultDict]
+    winners: list[int]
+    seq: int
+    legal_actions: list[ActionBody]
+
+
+# -- records ---------------------------------------------------------------------------------
+
+class RecordDocument(TypedDict):
+    """The `record` document ([`Record.to_dict`][abyss_rules.Record.to_dict]).
+
+    `seed`, `decks` and `final_hash` are `None` in a redacted record (and `final_hash`
+    while the game is unfinished).
+    """
+
+    format: Literal["record"]
+    format_version: int
+    rules_version: str
+    variant: VariantDict
+    players: int
+    seed: str | None
+    decks: list[list[int]] | None
+    actions: list[str]
+    """The actions in compact notation."""
+    final_hash: str | None
+
+
+# -- events ----------------------------------------------------------------------------------
+
+class CardRevealedDict(TypedDict):
+    """[`CardRevealed`][abyss_rules.events.CardRevealed]."""
+
+    type: Literal["card_revealed"]
+    seat: int
+    row: int
+    col: int
+    value: int
+    cause: Literal["opening_flip", "flip", "discard_drawn"]
+
+
+class CardDrawnDict(TypedDict):
+    """[`CardDrawn`][abyss_rules.events.CardDrawn]."""
+
+    type: Literal["card_drawn"]
+    seat: int
+    value: int
+
+
+class ReshuffledDict(TypedDict):
+    """[`Reshuffled`][abyss_rules.events.Reshuffled]."""
+
+    type: Literal["reshuffled"]
+    draw_pile_size: int
+    top_discard: int
+
+
+class CardPlacedDict(TypedDict):
+    """[`CardPlaced`][abyss_rules.events.CardPlaced]."""
+
+    type: Literal["card_placed"]
+    seat: int
+    row: int
+    col: int
+    value: int
+    source: Literal["discard", "drawn"]
+
+
+class CardDiscardedDict(TypedDict):
+    """[`CardDiscarded`][abyss_rules.events.CardDiscarded]."""
+
+    type: Literal["card_discarded"]
+    seat: int
+    value: int
+    source: Literal["replaced", "drawn"]
+    row: int | None
+    col: int | None
+    was_face_down: bool
+
+
+class ColumnSwallowedDict(TypedDict):
+    """[`ColumnSwallowed`][abyss_rules.events.ColumnSwallowed]."""
+
+    type: Literal["column_swallowed"]
+    seat: int
+    col: int
+    value: int
+    count: int
+    final_reveal: bool
+
+
+class OpeningDoneDict(TypedDict):
+    """[`OpeningDone`][abyss_rules.events.OpeningDone]."""
+
+    type: Literal["opening_done"]
+    opener: int
+
+
+class RoundClosedDict(TypedDict):
+    """[`RoundClosed`][abyss_rules.events.RoundClosed]."""
+
+    type: Literal["round_closed"]
+    closer: int
+
+
+class FinalRevealDict(TypedDict):
+    """[`FinalReveal`][abyss_rules.events.FinalReveal]: `cards` are `[seat, row, col, value]`."""
+
+    type: Literal["final_reveal"]
+    cards: list[list[int]]
+
+
+class RoundScoredDict(TypedDict):
+    """[`RoundScored`][abyss_rules.events.RoundScored]."""
+
+    type: Literal["round_scored"]
+    round: int
+    raw_scores: list[int]
+    scores: list[int]
+    penalized: bool
+    closer: int | None
+    capped: bool
+    totals: list[int]
+
+
+class NewRoundDict(TypedDict):
+    """[`NewRound`][abyss_rules.events.NewRound]."""
+
+    type: Literal["new_round"]
+    round: int
+    draw_pile_size: int
+    top_discard: int
+
+
+class GameOverDict(TypedDict):
+    """[`GameOver`][abyss_rules.events.GameOver]."""
+
+    type: Literal["game_over"]
+    winners: list[int]
+    totals: list[int]
+
+
+EventDict: TypeAlias = (CardRevealedDict | CardDrawnDict | ReshuffledDict | CardPlacedDict | CardDiscardedDict
+                        | ColumnSwallowedDict | OpeningDoneDict | RoundClosedDict | FinalRevealDict
+                        | RoundScoredDict | NewRoundDict | GameOverDict)
+"""One event of an `events` document, told apart by its `type`."""
+
+
+class EventsDocument(TypedDict):
+    """The `events` document ([`events_to_dict`][abyss_rules.events_to_dict]); public."""
+
+    format: Literal["events"]
+    format_version: int
+    rules_version: str
+    action: ActionBody
+    events: list[EventDict]
+    seq: int

@@ -1,0 +1,191 @@
+"""The TypedDicts of `abyss_rules.documents` against the documents the `*_to_dict` functions write.
+
+Whole games of several variants are played; every document (states, views for each seat and
+a spectator, full and redacted records, events, actions, variants) must carry, at every level,
+the keys its TypedDict declares: the required keys, perhaps optional ones, nothing else. The
+TypedDicts' keys are also compared with the JSON schemas of `spec/schemas/`.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+import typing
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import pytest
+
+import abyss_rules as ar
+from abyss_rules import documents
+
+VARIANTS = [
+    ar.Variant.short(),
+    ar.Variant(name="two rounds", max_rounds=2),
+    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
+               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
+               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
+    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
+]
+
+
+def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
+    """Check `value` against the type `tp` (keys of TypedDicts exactly; the rest loosely)."""
+    origin = get_origin(tp)
+    if is_typeddict(tp):
+        assert type(value) is dict, path
+        hints = get_type_hints(tp)
+        keys = set(value)
+        assert tp.__required_keys__ <= keys, f"{path}: {tp.__name__} misses {tp.__required_keys__ - keys}"
+        assert keys <= set(hints), f"{path}: {tp.__name__} does not declare {keys - set(hints)}"
+        seen.add(tp.__name__)
+        for key, item in value.items():
+            _matches(item, hints[key], f"{path}/{key}", seen)
+    elif origin in (Union, types.UnionType):
+        options = get_args(tp)
+        if value is None and type(None) in options:
+            return
+        dicts = [option for option in options if is_typeddict(option)]
+        if dicts and type(value) is dict:  # the member whose Literal `type` names this object
+            chosen = [option for option in dicts
+                      if value.get("type") in get_args(get_type_hints(option).get("type", Any))]
+            assert len(chosen) == 1, f"{path}: no single member of {tp} for {value!r}"
+            _matches(value, chosen[0], path, seen)
+            return
+        rest = [option for option in options if option is not type(None)]
+        assert len(rest) == 1, f"{path}: ambiguous {tp}"
+        _matches(value, rest[0], path, seen)
+    elif origin is list:
+        assert type(value) is list, path
+        (item_type,) = get_args(tp)
+        for n, item in enumerate(value):
+            _matches(item, item_type, f"{path}/{n}", seen)
+    elif origin is Literal:
+        assert value in get_args(tp), f"{path}: {value!r} not in {get_args(tp)}"
+    elif tp is bool:
+        assert type(value) is bool, path
+    elif tp is int:
+        assert type(value) is int, path
+    elif tp is str:
+        assert type(value) is str, path
+    else:  # pragma: no cover - a type this checker does not know
+        raise AssertionError(f"{path}: unexpected type {tp!r}")
+
+
+def _games() -> list[tuple[list[ar.State], list[ar.Action], list[tuple[Any, ...]], ar.Record]]:
+    games = []
+    for n, variant in enumerate(VARIANTS):
+        players = min(2 + n, variant.max_players)
+        rng = random.Random(n)
+        state = ar.new_game(players=players, variant=variant, seed=n + 1)
+        states, actions, events = [state], [], []
+        while state.phase is not ar.Phase.GAME_OVER:
+            legal = ar.legal_actions(state)
+            draws = [action for action in legal if type(action) is ar.Draw]  # drawing often empties the pile
+            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
+            state, caused = ar.apply_with_events(state, action)
+            states.append(state)
+            actions.append(action)
+            events.append((caused, action, state.seq))
+        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
+        games.append((states, actions, events, record))
+    return games
+
+
+GAMES = _games()
+
+
+def test_every_document_has_the_keys_of_its_typeddict() -> None:
+    seen: set[str] = set()
+    for states, actions, events, record in GAMES:
+        for state in states:
+            _matches(ar.state_to_dict(state), documents.StateDocument, "state", seen)
+            for viewer in (*range(len(state.totals)), None):
+                _matches(ar.view_to_dict(ar.view(state, viewer)), documents.ViewDocument, "view", seen)
+        for seq, action in enumerate(actions):
+            _matches(ar.action_to_dict(action), documents.ActionDocument, "action", seen)
+            _matches(ar.action_to_dict(action, seq=seq), documents.ActionDocument, "action", seen)
+        for caused, action, seq in events:
+            _matches(ar.events_to_dict(caused, action=action, seq=seq), documents.EventsDocument, "events", seen)
+        _matches(record.to_dict(), documents.RecordDocument, "record", seen)
+        _matches(record.redact().to_dict(), documents.RecordDocument, "record", seen)
+        _matches(ar.Record.start(seed=1).to_dict(), documents.RecordDocument, "record", seen)
+        _matches(ar.variant_to_dict(states[0].variant), documents.VariantDocument, "variant", seen)
+    every = {name for name in documents.__all__ if is_typeddict(getattr(documents, name))}
+    # Every TypedDict was met in these games (so each one's keys were checked against real documents).
+    assert every - seen == set()
+
+
+def test_a_wrong_key_is_caught() -> None:
+    doc: Any = ar.variant_to_dict(ar.Variant.short())
+    with pytest.raises(AssertionError, match="does not declare"):
+        _matches({**doc, "extra": 1}, documents.VariantDocument, "variant", set())
+    del doc["deck"]
+    with pytest.raises(AssertionError, match="misses"):
+        _matches(doc, documents.VariantDocument, "variant", set())
+
+
+def _schema_objects(schema: dict[str, Any], node: Any) -> list[dict[str, Any]]:
+    """The object schemas `node` stands for (following `$ref` and `oneOf`)."""
+    if "$ref" in node:
+        name = node["$ref"].removeprefix("#/$defs/")
+        return _schema_objects(schema, schema["$defs"][name])
+    if "oneOf" in node:
+        return [found for option in node["oneOf"] for found in _schema_objects(schema, option)]
+    if "properties" in node:
+        return [node]
+    return []
+
+
+def _typeddicts(tp: Any) -> list[Any]:
+    if is_typeddict(tp):
+        return [tp]
+    return [found for arg in get_args(tp) for found in _typeddicts(arg)]
+
+
+def _compare(schema: dict[str, Any], node: Any, tp: Any, path: str) -> None:
+    """The objects of `node` and the TypedDicts of `tp`: the same keys, the same required keys."""
+    objects = _schema_objects(schema, node)
+    dicts = _typeddicts(tp)
+    assert len(objects) == len(dicts), f"{path}: {len(objects)} schema objects, {len(dicts)} TypedDicts"
+    for obj in objects:
+        kinds = obj["properties"].get("type", {})
+        names = set(kinds.get("enum", [kinds["const"]] if "const" in kinds else []))
+        matching = [d for d in dicts if not names
+                    or names == set(get_args(get_type_hints(d)["type"]))]
+        assert len(matching) == 1, f"{path}: no single TypedDict for {sorted(names)}"
+        hints = get_type_hints(matching[0])
+        assert set(obj["properties"]) == set(hints), f"{path} ({matching[0].__name__})"
+        assert set(obj.get("required", [])) == matching[0].__required_keys__, f"{path} ({matching[0].__name__})"
+        for key, sub in obj["properties"].items():
+            inner = sub.get("items", sub)
+            if _schema_objects(schema, inner):
+                _compare(schema, inner, hints[key], f"{path}/{key}")
+
+
+SCHEMA_OF = {
+    "state": documents.StateDocument, "view": documents.ViewDocument, "record": documents.RecordDocument,
+    "variant": documents.VariantDocument, "action": documents.ActionDocument, "events": documents.EventsDocument,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA_OF))
+def test_the_typeddicts_declare_the_keys_of_the_schemas(name: str) -> None:
+    schema = ar.schema(name)
+    _compare(schema, schema, SCHEMA_OF[name], name)
+
+
+def test_the_facade_exports_the_typeddicts() -> None:
+    for name in documents.__all__:
+        assert getattr(ar, name) is getattr(documents, name)
+        assert name in ar.__all__
+
+
+def test_the_to_dict_functions_are_annotated_with_them() -> None:
+    expected = {
+        ar.state_to_dict: documents.StateDocument, ar.view_to_dict: documents.ViewDocument,
+        ar.variant_to_dict: documents.VariantDocument, ar.action_to_dict: documents.ActionDocument,
+        ar.events_to_dict: documents.EventsDocument, ar.Record.to_dict: documents.RecordDocument,
+    }
+    for function, tp in expected.items():
+        hints = typing.get_type_hints(function, vars(documents) | vars(ar))
+        assert hints["return"] == tp, function
