@@ -105,7 +105,8 @@ def test_every_document_has_the_keys_of_its_typeddict() -> None:
             _matches(ar.action_to_dict(action), documents.ActionDocument, "action", seen)
             _matches(ar.action_to_dict(action, seq=seq), documents.ActionDocument, "action", seen)
         for caused, action, seq in events:
-            _matches(ar.events_to_dict(caused, action=action, seq=seq), documents.EventsDocument, "events", seen)
+            doc = ar.events_to_dict(caused, action=action, seq=seq)
+            _matches(doc, documents.EventsDocument, "events", seen)
         _matches(record.to_dict(), documents.RecordDocument, "record", seen)
         _matches(record.redact().to_dict(), documents.RecordDocument, "record", seen)
         _matches(ar.Record.start(seed=1).to_dict(), documents.RecordDocument, "record", seen)
@@ -154,8 +155,9 @@ def _compare(schema: dict[str, Any], node: Any, tp: Any, path: str) -> None:
                     or names == set(get_args(get_type_hints(d)["type"]))]
         assert len(matching) == 1, f"{path}: no single TypedDict for {sorted(names)}"
         hints = get_type_hints(matching[0])
-        assert set(obj["properties"]) == set(hints), f"{path} ({matching[0].__name__})"
-        assert set(obj.get("required", [])) == matching[0].__required_keys__, f"{path} ({matching[0].__name__})"
+        where = f"{path} ({matching[0].__name__})"
+        assert set(obj["properties"]) == set(hints), where
+        assert set(obj.get("required", [])) == matching[0].__required_keys__, where
         for key, sub in obj["properties"].items():
             inner = sub.get("items", sub)
             if _schema_objects(schema, inner):
@@ -164,7 +166,8 @@ def _compare(schema: dict[str, Any], node: Any, tp: Any, path: str) -> None:
 
 SCHEMA_OF = {
     "state": documents.StateDocument, "view": documents.ViewDocument, "record": documents.RecordDocument,
-    "variant": documents.VariantDocument, "action": documents.ActionDocument, "events": documents.EventsDocument,
+    "variant": documents.VariantDocument, "action": documents.ActionDocument,
+    "events": documents.EventsDocument,
 }
 
 

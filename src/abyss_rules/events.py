@@ -45,11 +45,12 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from .actions import Action
 from .codec.action import action_body, check_action
 from .codec.strict import canonical_json, header
+from .documents import EventsDocument
 from .event_types import (
     EVENT_TYPES,
     CardDiscarded,
@@ -89,7 +90,7 @@ __all__ = [
 ]
 
 
-def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> dict[str, Any]:
+def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> EventsDocument:
     """The `events` document: what `action` caused, leading to the state numbered `seq`.
 
     Public information only (see the module docs): safe to send to every client.
@@ -109,7 +110,8 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> di
         if type(event) not in EVENT_TYPES:
             raise TypeError(f"expected events, got {type(event).__name__}")
         items.append(event.to_dict())
-    return {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
+    body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
+    return cast(EventsDocument, body)
 
 
 def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:

@@ -36,7 +36,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -56,6 +56,7 @@ from .codec.strict import (
 )
 from .codec.variant import read_variant, variant_doc
 from .config import Variant
+from .documents import RecordDocument
 from .errors import AbyssError, Code, ConfigError, DecodeError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
@@ -349,7 +350,7 @@ class Record:
 
     # -- JSON ----------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordDocument:
         """The `record` document (see `docs/json.md`); secret unless the record is redacted.
 
         Examples:
@@ -358,7 +359,7 @@ class Record:
             >>> doc["format"], doc["actions"], doc["seed"][-4:]
             ('record', ['0f00'], '0001')
         """
-        return {
+        return cast(RecordDocument, {
             **header("record"),
             "variant": variant_doc(self.variant),
             "players": self.players,
@@ -366,7 +367,7 @@ class Record:
             "decks": None if self.decks is None else [list(order) for order in self.decks],
             "actions": list(self.notation()),
             "final_hash": self.final_hash,
-        }
+        })
 
     def to_json(self) -> str:
         """The canonical JSON text of the `record` document.

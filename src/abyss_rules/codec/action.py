@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ..actions import ACTION_TYPES, Action, Draw
+from ..documents import ActionDocument
 from ..errors import Code, DecodeError, MalformedActionError
 from .strict import (
     HEADER_FIELDS,
@@ -71,7 +72,7 @@ def check_action(action: Any) -> Action:
     return action  # type: ignore[no-any-return]
 
 
-def action_to_dict(action: Action, *, seq: int | None = None) -> dict[str, Any]:
+def action_to_dict(action: Action, *, seq: int | None = None) -> ActionDocument:
     """An `action` document; `seq` (optional) is the state's `seq` the sender saw.
 
     Examples:
@@ -84,7 +85,7 @@ def action_to_dict(action: Action, *, seq: int | None = None) -> dict[str, Any]:
         if type(seq) is not int or not 0 <= seq <= MAX_INT:
             raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
         body["seq"] = seq
-    return body
+    return cast(ActionDocument, body)
 
 
 def dumps_action(action: Action, *, seq: int | None = None) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ..cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from ..config import Variant
+from ..documents import StateDocument
 from ..errors import Code
 from ..grid import Grid
 from ..loadability import impossibility
@@ -110,7 +111,7 @@ def check_state(state: Any) -> State:
     return state
 
 
-def state_to_dict(state: State) -> dict[str, Any]:
+def state_to_dict(state: State) -> StateDocument:
     """The `state` document of `state`: every field, secrets included (never send it to a client).
 
     Examples:
@@ -121,7 +122,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
     """
     body = state_body(check_state(state))
     body["variant"] = variant_doc(state.variant)
-    return body
+    return cast(StateDocument, body)
 
 
 def dumps_state(state: State) -> str:

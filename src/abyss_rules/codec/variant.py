@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from itertools import chain, count
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ..caches import BoundedCache
 from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
+from ..documents import VariantDocument
 from ..errors import Code, ConfigError, DecodeError
 from .strict import (
     INT_ONLY,
@@ -121,7 +122,7 @@ def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
     return variant
 
 
-def variant_to_dict(variant: Variant) -> dict[str, Any]:
+def variant_to_dict(variant: Variant) -> VariantDocument:
     """A `variant` document: the header and every field of rule 10.1.
 
     Examples:
@@ -130,7 +131,7 @@ def variant_to_dict(variant: Variant) -> dict[str, Any]:
     """
     if not isinstance(variant, Variant):
         raise TypeError(f"expected a Variant, got {type(variant).__name__}")
-    return {**header("variant"), **variant_doc(variant)}
+    return cast(VariantDocument, {**header("variant"), **variant_doc(variant)})
 
 
 def dumps_variant(variant: Variant) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ..actions import Action
+from ..documents import ViewDocument
 from ..errors import Code
 from ..views import View
 from .action import action_body, read_action
@@ -56,7 +57,7 @@ _VIEW_FIELDS: Final = frozenset(
 )
 
 
-def view_to_dict(view: View) -> dict[str, Any]:
+def view_to_dict(view: View) -> ViewDocument:
     """The `view` document of a [`View`][abyss_rules.View]: public facts only (rules 8.1-8.3).
 
     Face-down spaces have `"card": null`; the draw pile appears only as
@@ -70,7 +71,7 @@ def view_to_dict(view: View) -> dict[str, Any]:
     """
     if not isinstance(view, View):
         raise TypeError(f"expected a View, got {type(view).__name__}")
-    return {
+    return cast(ViewDocument, {
         **header("view"),
         "viewer": view.viewer,
         "variant": variant_doc(view.variant),
@@ -92,7 +93,7 @@ def view_to_dict(view: View) -> dict[str, Any]:
         "winners": list(view.winners),
         "seq": view.seq,
         "legal_actions": [action_body(action) for action in view.legal_actions],
-    }
+    })
 
 
 def dumps_view(view: View) -> str:
