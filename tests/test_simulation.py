@@ -52,6 +52,44 @@ def test_named_bots_are_seeded_from_the_game_seed_and_seat() -> None:
     assert named.actions == explicit.actions
 
 
+def test_on_action_sees_every_action_with_the_states_around_it() -> None:
+    seen: list[tuple[ar.State, ar.Action, ar.State]] = []
+    result = play_game(["greedy", "random"], SHORT, seed=8, keep_states=True,
+                       on_action=lambda before, action, after: seen.append((before, action, after)))
+    assert result.states is not None
+    assert [a for _, a, _ in seen] == list(result.actions)
+    assert [b for b, _, _ in seen] == list(result.states[:-1])
+    assert [a for _, _, a in seen] == list(result.states[1:])
+
+
+def test_an_exception_from_on_action_stops_the_game() -> None:
+    class Stop(Exception):
+        pass
+
+    def stop_at_ten(before: ar.State, action: ar.Action, after: ar.State) -> None:
+        if after.seq == 10:
+            raise Stop
+
+    with pytest.raises(Stop):
+        play_game(["random", "random"], SHORT, seed=8, on_action=stop_at_ten)
+
+
+@pytest.mark.rule("2.2")
+def test_next_seat_orders_the_opening_flips() -> None:
+    highest_first = play_game(["random", "random", "random"], SHORT, seed=4,
+                              next_seat=lambda state: state.to_act[-1])
+    opening = [a.player for a in highest_first.actions[:6]]
+    assert opening == [2, 2, 1, 1, 0, 0]
+    default = play_game(["random", "random", "random"], SHORT, seed=4)
+    assert [a.player for a in default.actions[:6]] == [0, 0, 1, 1, 2, 2]
+
+
+def test_next_seat_must_name_a_seat_that_may_act() -> None:
+    with pytest.raises(SimulationError, match="next_seat returned 5") as caught:
+        play_game(["random", "random"], SHORT, seed=4, next_seat=lambda state: 5)
+    assert caught.value.code == "invalid_simulation"
+
+
 class Cheater:
     name = "cheater"
 

@@ -173,11 +173,19 @@ def play_game(
     *,
     keep_states: bool = False,
     max_actions: int = DEFAULT_MAX_ACTIONS,
+    on_action: Callable[[State, Action, State], object] | None = None,
+    next_seat: Callable[[State], int] | None = None,
 ) -> GameResult:
     """Play one game to its end: seat `p` is played by `bots[p]`.
 
     Each bot is asked to act with its own [`View`][abyss_rules.View] only (rule 8.3), when
-    it is its turn or it owes an opening flip (the lowest such seat first).
+    it is its turn or it owes an opening flip (the lowest such seat first, unless
+    `next_seat` says otherwise).
+
+    The two hooks are the seam for a caller that drives a game of its own on this loop,
+    e.g. the command line's `play` (a human is a bot that reads its moves, and the hook
+    tells each action as it happens). An exception raised by a bot or a hook stops the
+    game and propagates.
 
     Args:
         bots: One per seat: a [`Bot`][abyss_rules.bots.Bot], or the name of a built-in one
@@ -187,13 +195,19 @@ def play_game(
         seed: The game's seed (rule 9.1); `None` picks a fresh random one, kept in the result.
         keep_states: Keep every state in the result (`GameResult.states`).
         max_actions: Stop a game that has not ended after this many actions.
+        on_action: Called as `on_action(before, action, after)` after every action is
+            applied (its return value is ignored).
+        next_seat: Called with the state when several seats may act (the opening flips,
+            which may come in any order, rule 2.2); it returns the seat to ask, one of
+            `state.to_act`. By default the lowest.
 
     Returns:
         The finished game.
 
     Raises:
         SimulationError: Bad arguments (`invalid_players`, `invalid_variant`,
-            `invalid_simulation`), or the game reached `max_actions` (`game_too_long`).
+            `invalid_simulation`; also when `next_seat` returns a seat that may not act), or
+            the game reached `max_actions` (`game_too_long`).
         BotError: An entry is neither a bot nor a built-in bot's name (`unknown_bot`).
         IllegalActionError: A bot chose an illegal action; a note on the error names the
             seat and the bot (`MalformedActionError` for something that is not an action).
@@ -239,8 +253,15 @@ def play_game(
                 f"the game did not end within {max_actions} actions (round {state.round}); "
                 "the bots may be stalling: consider the variant's max_turns_per_round (rule 6.7)",
             )
-        seat = state.to_act[0]
+        to_act = state.to_act
+        seat = to_act[0]
+        if next_seat is not None and len(to_act) > 1:
+            seat = next_seat(state)
+            if seat not in to_act:
+                raise SimulationError(Code.INVALID_SIMULATION, f"next_seat returned {seat!r}; the seats "
+                                                               f"that may act are {to_act}")
         action = players[seat].choose(view(state, seat))
+        before = state
         try:
             state = apply(state, action)
         except AbyssError as error:
@@ -250,6 +271,8 @@ def play_game(
         actions.append(action)
         if states is not None:
             states.append(state)
+        if on_action is not None:
+            on_action(before, action, state)
     return GameResult(
         seed=seed,
         variant=v,
