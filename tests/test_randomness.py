@@ -147,7 +147,7 @@ def test_word_formula_from_hashlib() -> None:
 
 
 def _ref_word(seed: bytes, k: int) -> int:
-    block = randomness._digest(seed, k // 8)  # patched in the rejection tests
+    block = randomness._digest(seed, k // 8)  # its SHA-256 is patched in the rejection tests
     o = 4 * (k % 8)
     return int.from_bytes(block[o:o + 4], "big")
 
@@ -185,21 +185,26 @@ def test_reference_agrees_without_rejections() -> None:
 
 
 def _rejecting_digest(original: Any) -> Any:
-    """Blocks whose even words are among the 64 highest 32-bit values: rejected by below(n)
-    for most n (those with 2^32 mod n large enough), accepted for others."""
+    """A SHA-256 whose blocks' even words are among the 64 highest 32-bit values: rejected by
+    below(n) for most n (those with 2^32 mod n large enough), accepted for others. It replaces
+    `randomness._hash`, which every block of every stream goes through."""
 
-    def digest(seed: bytes, index: int) -> bytes:
-        block = bytearray(original(seed, index))
-        for o in range(0, 32, 8):
-            block[o:o + 4] = (0xFFFFFFFF - (block[o + 3] & 0x3F)).to_bytes(4, "big")
-        return bytes(block)
+    class Rejecting:
+        def __init__(self, message: bytes) -> None:
+            self._block = original(message).digest()
 
-    return digest
+        def digest(self) -> bytes:
+            block = bytearray(self._block)
+            for o in range(0, 32, 8):
+                block[o:o + 4] = (0xFFFFFFFF - (block[o + 3] & 0x3F)).to_bytes(4, "big")
+            return bytes(block)
+
+    return Rejecting
 
 
 @pytest.mark.rule("9.3", "9.4")
 def test_rejection_path_matches_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(randomness, "_digest", _rejecting_digest(randomness._digest))
+    monkeypatch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
     deck = ar.Variant.standard().unshuffled_deck
     total_rejected = 0
     for seed in (ZERO_SEED, SEED_1, SEED_42):
@@ -214,7 +219,7 @@ def test_rejection_path_matches_the_reference(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.rule("9.3")
 def test_below_rejects_like_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(randomness, "_digest", _rejecting_digest(randomness._digest))
+    monkeypatch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
     rejected = 0
     for n in (3, 6, 150, 3_000_000_000):
         limit = 2**32 - 2**32 % n
@@ -395,3 +400,18 @@ def test_each_round_is_a_fresh_shuffle_of_the_stream() -> None:
     second = state.cards + state.discard_pile + state.draw_pile
     assert second == shuffled(normalize_seed(5), position, v.unshuffled_deck)[0]
     assert second != first
+
+
+@pytest.mark.rule("9.2")
+def test_stream_blocks_are_sha256_of_seed_and_counter_in_bulk_too() -> None:
+    """Blocks from the counter table (below 1,024) and past it, one game at a time and many at once."""
+    def block(seed: bytes, index: int) -> bytes:
+        return hashlib.sha256(seed + index.to_bytes(8, "big")).digest()
+
+    requests = [(ZERO_SEED, 0, 3), (SEED_1, 1020, 9), (SEED_42, 5, 0), (SEED_42, 2**40, 2)]
+    for seed, first, count in requests:
+        assert randomness.stream_blocks(seed, first, count) == b"".join(
+            block(seed, b) for b in range(first, first + count))
+    assert randomness.many_stream_blocks(requests) == b"".join(
+        randomness.stream_blocks(*request) for request in requests)
+    assert randomness.many_stream_blocks([]) == b""

@@ -15,6 +15,7 @@ comparing every state of every game.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -157,3 +158,26 @@ def test_generated_variants_play_exactly_like_the_reference(variant: ar.Variant,
     seeds = data.draw(st.lists(st.integers(0, 2**256 - 1), min_size=1, max_size=8), label="seeds")
     play_both(variant, players, seeds, choices=data.draw(st.integers(0, 2**32), label="choices"), stride=1,
               max_steps=400)
+
+
+@pytest.mark.rule("5.1", "5.2", "9.3", "9.4", "9.5")
+def test_rejected_words_deal_and_reshuffle_like_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a SHA-256 whose words are mostly rejected by rule 9.3, the batch's deals and reshuffles
+    (which hand rejecting games to the reference shuffle) still match the reference, positions too."""
+    from tests.test_randomness import _rejecting_digest
+
+    from abyss_rules import randomness
+    from abyss_rules.batch import shuffle
+
+    monkeypatch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
+    handed: list[int] = []
+
+    def counted(seed: bytes, position: int, items: Any) -> Any:
+        handed.append(len(items))
+        return randomness.shuffled(seed, position, items)
+
+    monkeypatch.setattr(shuffle, "shuffled", counted)
+    for name, variant, players in (SWEEP[1], SWEEP[6]):
+        assert variant.deck_size == variant.max_players * variant.cells + 2, name  # reshuffles all the time
+        play_both(variant, players, list(range(6)), choices=3, stride=1, max_steps=300)
+    assert len(handed) > 10  # deals and reshuffles really went down the rejection path

@@ -107,7 +107,7 @@ class Tables:
     """The fixed facts of a batch: its variant, player count and lookup tables."""
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
-                 "dtype", "unshuffled", "column", "flip_turn", "keeps_top", "final_swallow",
+                 "dtype", "unshuffled", "column", "own_spaces", "flip_turn", "keeps_top", "final_swallow",
                  "multiplier", "max_turns", "max_rounds", "target", "previous_closer")
 
     def __init__(self, variant: Variant, players: int) -> None:
@@ -124,6 +124,8 @@ class Tables:
         rows, cols = variant.rows, variant.cols
         self.column: Array = np.array(
             [[r * cols + s % cols for r in range(rows)] for s in range(variant.cells)], dtype=np.int64)
+        # own_spaces[c, 0]: space c of a seat, as a column to add to (N,) flat offsets
+        self.own_spaces: Array = np.arange(variant.cells, dtype=np.int64)[:, None]
         self.flip_turn = variant.flip_turn
         self.keeps_top = variant.reshuffle_keeps_top
         self.final_swallow = variant.swallow_on_final_reveal

@@ -14,7 +14,7 @@ from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, Se
 from ..randomness import Seed, normalize_seed
 from ..rules.illegal import rejection
 from ..state import State
-from .arrays import DRAWN, OPENING, OVER, TURN, Arrays, Tables
+from .arrays import DRAWN, FIELDS, OPENING, OVER, TURN, Arrays, Tables
 from .convert import to_state
 from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
 
@@ -140,6 +140,17 @@ class Batch:
         if dead > max(1024, log.rows // 2):  # drop the rounds of replaced games from the log
             log, dead = log.keep(w.gid), 0
         return Batch(t, w.freeze(), tuple(all_seeds), log, self._next_gid + len(rows), dead)
+
+    def _subset(self, rows: Array) -> Batch:
+        """Internal: a batch of the games at `rows` only (ascending), for
+        [`random_playouts`][abyss_rules.batch.random_playouts] to drop finished games from its
+        last steps. Their histories stay in the shared log."""
+        w = Arrays()
+        for name in FIELDS:
+            setattr(w, name, getattr(self._a, name)[rows])
+        seeds = tuple(self._seeds[i] for i in rows.tolist())
+        dead = self._dead + int(np.count_nonzero(np.isin(self._a.gid, w.gid, invert=True)))
+        return Batch(self._t, w.freeze(), seeds, self._log, self._next_gid, dead)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -281,23 +292,30 @@ class Batch:
 
     def legal_mask(self) -> Array:
         """`(N, space.size)` bool: which action indices are legal for each game's actor now
-        (rule 11.3); all false for a finished game."""
+        (rule 11.3); all false for a finished game.
+
+        The array is the transpose of a C-ordered `(space.size, N)` one (one row per index over
+        all games, the fast layout for NumPy); copy it with `np.ascontiguousarray` if you need
+        C order.
+        """
         t, a = self._t, self._a
         n, cells = len(self), t.cells
-        rows = np.arange(n)
-        seat = np.maximum(a.actor, 0)
-        up = a.up.reshape(n, t.players, cells)[rows, seat]
-        gone = a.gone.reshape(n, t.players, cells)[rows, seat]
+        # The actor's spaces of every game, (cells, N), gathered from the flat arrays.
+        spaces = (np.arange(n) * t.seats + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
+        up = a.up.reshape(-1).take(spaces)
+        gone = a.gone.reshape(-1).take(spaces)
         down = ~(up | gone)
+        kept = ~gone
         phase = a.phase
         opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
-        mask = np.zeros((n, t.size), bool)
-        mask[:, :cells] = down & (opening | (turn & t.flip_turn))[:, None]
-        mask[:, cells:2 * cells] = ~gone & (turn & (a.disc_len > 0))[:, None]
-        mask[:, 2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
-        mask[:, 2 * cells + 1:3 * cells + 1] = ~gone & drawn[:, None]
-        mask[:, 3 * cells + 1:] = down & drawn[:, None]
-        return mask
+        mask = np.empty((t.size, n), bool)
+        np.logical_and(down, opening | (turn & t.flip_turn), out=mask[:cells])
+        np.logical_and(kept, turn & (a.disc_len > 0), out=mask[cells:2 * cells])
+        mask[2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
+        np.logical_and(kept, drawn, out=mask[2 * cells + 1:3 * cells + 1])
+        np.logical_and(down, drawn, out=mask[3 * cells + 1:])
+        legal: Array = mask.T
+        return legal
 
     # -- stepping ---------------------------------------------------------------------
 

@@ -41,15 +41,29 @@ class PlayoutStats:
 def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
     """One legal index per row of `mask`, uniformly at random (0 for a row with none).
 
+    Draws one float per row (`rng.random(N)`), scales it by the row's number of legal indices
+    and takes the legal index of that rank. The work runs along the first axis of `mask.T`, the
+    layout in which [`Batch.legal_mask`][abyss_rules.batch.Batch.legal_mask] builds its masks:
+    one NumPy call per index over all `N` games, instead of reductions along each short row
+    (ten times slower in NumPy).
+
     Examples:
         >>> import numpy as np
         >>> choose_uniformly(np.array([[False, True, True], [False, False, False]]),
         ...                  np.random.default_rng(0)).tolist()
         [2, 0]
     """
-    seen = mask.cumsum(axis=1, dtype=np.int16 if mask.shape[1] < 1 << 15 else np.int32)
-    pick = (rng.random(len(mask)) * seen[:, -1]).astype(seen.dtype)
-    chosen: Array = np.argmax(seen > pick[:, None], axis=1)  # the first with pick + 1 legal ones
+    size = mask.shape[1]
+    wide = size >= 255
+    seen = np.array(mask.T, dtype=np.int32 if wide else np.uint8, order="C")  # (size, N)
+    add = np.add
+    for index in range(1, size):  # seen[i]: the legal indices among 0..i
+        add(seen[index - 1], seen[index], out=seen[index])
+    count = seen[-1]
+    pick = (rng.random(len(count)) * count).astype(seen.dtype)
+    below = (seen <= pick).view(np.uint8)  # the indices whose rank is at most pick: a prefix
+    chosen: Array = below.sum(axis=0, dtype=np.int64 if wide else np.uint8).astype(np.int64)
+    chosen[count == 0] = 0
     return chosen
 
 
@@ -59,7 +73,9 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
 
     Game `n` is dealt from the seed `stream_blocks(normalize_seed(seed), n, 1)` (block `n` of
     `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
-    `seed`. Finished games are replaced by the next ones until every game has been started.
+    `seed`. Finished games are replaced by the next ones, `width // 16` (at least one) at a time,
+    until every game has been started; then, whenever half the lanes are idle, the finished
+    games are dropped from the batch, so that the last games do not step a batch of idle lanes.
 
     Args:
         games: How many games to play, at least 1.
@@ -83,20 +99,26 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     started = lanes
     turns = actions = rounds = steps = 0
     cells = b.space.cells
+    refill = max(1, lanes // 16)  # finished games replaced together: one deal of many games
     while True:
         done = b.done
-        if done.any():
-            spare = games - started
-            if spare > 0:
-                where = done & (np.cumsum(done) <= spare)
-                fresh = int(np.count_nonzero(where))
-                rounds += int(b.round[where].sum())
-                actions += int(b.seq[where].sum())
-                b = b.reset(where, [stream_blocks(root, n, 1) for n in range(started, started + fresh)])
-                started += fresh
-                continue
-            if done.all():
+        finished = int(np.count_nonzero(done))
+        spare = games - started
+        if finished and spare and finished >= min(refill, spare):
+            where = done & (np.cumsum(done) <= spare)
+            fresh = int(np.count_nonzero(where))
+            rounds += int(b.round[where].sum())
+            actions += int(b.seq[where].sum())
+            b = b.reset(where, [stream_blocks(root, n, 1) for n in range(started, started + fresh)])
+            started += fresh
+            continue
+        if not spare and 2 * finished >= len(b):  # the last games: drop the finished ones
+            if finished == len(b):
                 break
+            rounds += int(b.round[done].sum())
+            actions += int(b.seq[done].sum())
+            b = b._subset(np.flatnonzero(~done))
+            continue
         live = ~done
         chosen = choose_uniformly(b.legal_mask(), rng)
         phase = b.phase

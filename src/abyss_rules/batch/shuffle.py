@@ -1,7 +1,7 @@
 """The spec's shuffle (rules 9.2-9.4) for many games at once.
 
 Each game's words are hashed per game with the reference generator
-([`stream_blocks`][abyss_rules.randomness.stream_blocks]): SHA-256 in counter mode is
+([`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks]): SHA-256 in counter mode is
 cheap next to Python's per-call cost, and no NumPy SHA-256 would be exact and faster. The
 Fisher-Yates swaps are then made for every game in lockstep, one NumPy operation per
 position. A game whose words hold a rejected draw (rule 9.3; about one shuffle in ten
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..randomness import shuffled, stream_blocks
+from ..randomness import many_stream_blocks, shuffled
 
 __all__ = ["shuffle_rows"]
 
@@ -31,8 +31,7 @@ def _words(seeds: Sequence[bytes], positions: Array, need: Array) -> Array:
     first = positions // 8
     skip = positions % 8
     blocks = (skip + need + 7) // 8
-    data = b"".join([stream_blocks(seed, int(b), int(n))
-                     for seed, b, n in zip(seeds, first.tolist(), blocks.tolist(), strict=True)])
+    data = many_stream_blocks(zip(seeds, first.tolist(), blocks.tolist(), strict=True))
     flat = np.frombuffer(data, dtype=">u4").astype(np.uint64)
     starts = np.cumsum(blocks * 8) - blocks * 8 + skip
     t = np.arange(width)
