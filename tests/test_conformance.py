@@ -199,6 +199,20 @@ def test_harness_catches_a_wrong_implementation(tmp_path: Path) -> None:
     assert passed > 0 and failed > 0 and passed + failed == len(CASES)
 
 
+def test_harness_exitfirst_stops_after_the_first_failing_case(tmp_path: Path) -> None:
+    liar = tmp_path / "liar.py"
+    liar.write_text(LIAR.format(folder=str(CONFORMANCE)), encoding="utf-8")
+    result = _run_harness("--exitfirst", "--", sys.executable, str(liar))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("FAIL ")]) == 1
+    summary = re.fullmatch(r"(\d+) passed, 1 failed", lines[-1])
+    assert summary is not None
+    not_run = len(CASES) - int(summary.group(1)) - 1
+    assert not_run > 0
+    assert lines[-2] == f"STOP after the first failure (--exitfirst): {not_run} case(s) not run"
+
+
 def test_harness_selects_cases_and_stops_on_a_dead_implementation() -> None:
     listed = _run_harness("--rule", "4.3", "--list")
     assert listed.returncode == 0

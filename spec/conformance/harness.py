@@ -340,12 +340,13 @@ def _start(command: Sequence[str], timeout: float, out: Any | None) -> tuple[Imp
 
 
 def run(command: Sequence[str], cases: list[dict[str, Any]], *, timeout: float = 60.0,
-        verbose: bool = False, out: Any = None) -> tuple[int, int]:
+        verbose: bool = False, out: Any = None, exitfirst: bool = False) -> tuple[int, int]:
     """Run ``cases`` against ``command``; print failures (and passes if ``verbose``); return the counts.
 
     A case during which the implementation crashes fails; the implementation is then started
     again for the next case. If it cannot even be started and greeted, no case can run: the
-    remaining cases are counted as failed.
+    remaining cases are counted as failed. With ``exitfirst`` the run stops after the first
+    failing case, and the cases not run are counted in neither number.
     """
     out = out if out is not None else sys.stdout
     passed = failed = 0
@@ -372,6 +373,11 @@ def run(command: Sequence[str], cases: list[dict[str, Any]], *, timeout: float =
                 passed += 1
                 if verbose:
                     print(f"ok   {case['id']}", file=out)
+            if problems and exitfirst:
+                if n + 1 < len(cases):
+                    print(f"STOP after the first failure (--exitfirst): {len(cases) - n - 1} case(s) not run",
+                          file=out)
+                break
     finally:
         implementation.close()
     return passed, failed
@@ -391,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds to wait for each answer (default 60)")
     parser.add_argument("--list", action="store_true", help="list the selected cases and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
+    parser.add_argument("-x", "--exitfirst", action="store_true",
+                        help="stop after the first failing case (the others are not run)")
     parser.add_argument("command", nargs="*", help="the implementation's command (after --)")
     args = parser.parse_args(argv)
     try:
@@ -408,7 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.error("give the implementation's command after --")
     try:
-        passed, failed = run(args.command, cases, timeout=args.timeout, verbose=args.verbose)
+        passed, failed = run(args.command, cases, timeout=args.timeout, verbose=args.verbose,
+                             exitfirst=args.exitfirst)
     except OSError as error:
         print(f"cannot start {args.command[0]!r}: {error}", file=sys.stderr)
         return 2
