@@ -71,7 +71,7 @@ def profile(players: int, width: int, seed: int) -> None:
         key = f"{filename.rsplit('/', 1)[-1]}:{name}"
         by_name[key] = by_name.get(key, 0.0) + cumulative
     parts = [
-        ("SHA-256 blocks (randomness.py:stream_blocks)", "randomness.py:stream_blocks"),
+        ("SHA-256 blocks (randomness.py:many_stream_blocks)", "randomness.py:many_stream_blocks"),
         ("shuffles, hashing included (shuffle.py:shuffle_rows)", "shuffle.py:shuffle_rows"),
         ("deals (rounds.py:deal)", "rounds.py:deal"),
         ("reshuffles (rounds.py:_reshuffle)", "rounds.py:_reshuffle"),

@@ -13,12 +13,16 @@ import numpy as np
 
 from ..config import Opener, Variant
 
-__all__ = ["DRAWN", "FIELDS", "OPENING", "OVER", "TURN", "Arrays", "Tables"]
+__all__ = ["DISCARD", "DRAW", "DRAWN", "FIELDS", "FLIP", "KINDS", "OPENING", "OVER", "PLACE", "TAKE", "TURN",
+           "Arrays", "Tables", "flat"]
 
 Array = np.ndarray[Any, Any]
 
 OPENING, TURN, DRAWN, OVER = 0, 1, 2, 3
 """Phase codes of the `phase` array, in the order of [`PHASES`][abyss_rules.batch.PHASES]."""
+
+KINDS = (FLIP, TAKE, DRAW, PLACE, DISCARD) = range(5)
+"""Kinds of action index, in the order of their blocks in the layout of rule 11.2."""
 
 FIELDS = (
     "phase",        # (N,) int8: OPENING, TURN, DRAWN or OVER
@@ -93,6 +97,15 @@ class Arrays:
         return self
 
 
+def flat(array: Array) -> Array:
+    """A flat view of a C-contiguous array, through which `take` and `put` read and write it
+    (ten times faster than NumPy's indexing by pairs of index arrays)."""
+    if not array.flags.c_contiguous:  # pragma: no cover - every array of a batch is C-contiguous
+        raise ValueError("flat() needs a C-contiguous array")
+    view: Array = array.reshape(-1)
+    return view
+
+
 def card_dtype(variant: Variant) -> np.dtype[Any]:
     """The smallest signed integer type that holds every card of the deck (and 0)."""
     low, high = min(variant.deck[0][0], 0), max(variant.deck[-1][0], 0)
@@ -107,8 +120,9 @@ class Tables:
     """The fixed facts of a batch: its variant, player count and lookup tables."""
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
-                 "dtype", "unshuffled", "column", "own_spaces", "flip_turn", "keeps_top", "final_swallow",
-                 "multiplier", "max_turns", "max_rounds", "target", "previous_closer")
+                 "dtype", "unshuffled", "column", "column_rows", "own_spaces", "kind_of", "space_of",
+                 "allowed", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
+                 "max_rounds", "target", "previous_closer")
 
     def __init__(self, variant: Variant, players: int) -> None:
         self.variant = variant
@@ -124,8 +138,24 @@ class Tables:
         rows, cols = variant.rows, variant.cols
         self.column: Array = np.array(
             [[r * cols + s % cols for r in range(rows)] for s in range(variant.cells)], dtype=np.int64)
+        # column_rows[r, s]: the space in row r of the column of space s
+        self.column_rows: Array = np.ascontiguousarray(self.column.T)
         # own_spaces[c, 0]: space c of a seat, as a column to add to (N,) flat offsets
         self.own_spaces: Array = np.arange(variant.cells, dtype=np.int64)[:, None]
+        # Each action index's kind and space (rule 11.2; 0 for the draw), and which kinds each
+        # phase allows: allowed[phase * len(KINDS) + kind] (rules 2.1, 3.1, 3.4).
+        cells = variant.cells
+        firsts = (0, cells, 2 * cells, 2 * cells + 1, 3 * cells + 1)
+        kinds = [sum(index >= first for first in firsts[1:]) for index in range(self.size)]
+        self.kind_of: Array = np.array(kinds, dtype=np.int64)
+        self.space_of: Array = np.array([0 if kind == DRAW else index - firsts[kind]
+                                         for index, kind in enumerate(self.kind_of.tolist())], dtype=np.int64)
+        allowed = np.zeros((4, len(KINDS)), bool)
+        allowed[OPENING, FLIP] = True
+        allowed[TURN, [TAKE, DRAW]] = True
+        allowed[TURN, FLIP] = variant.flip_turn
+        allowed[DRAWN, [PLACE, DISCARD]] = True
+        self.allowed: Array = allowed.reshape(-1)
         self.flip_turn = variant.flip_turn
         self.keeps_top = variant.reshuffle_keeps_top
         self.final_swallow = variant.swallow_on_final_reveal

@@ -14,7 +14,21 @@ from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, Se
 from ..randomness import Seed, normalize_seed
 from ..rules.illegal import rejection
 from ..state import State
-from .arrays import DRAWN, FIELDS, OPENING, OVER, TURN, Arrays, Tables
+from .arrays import (
+    DISCARD,
+    DRAW,
+    DRAWN,
+    FIELDS,
+    KINDS,
+    OPENING,
+    OVER,
+    PLACE,
+    TAKE,
+    TURN,
+    Arrays,
+    Tables,
+    flat,
+)
 from .convert import to_state
 from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
 
@@ -28,7 +42,6 @@ _STEPPED = ("phase", "actor", "cards", "up", "gone", "disc", "disc_len", "draw_l
 _RESET = ("phase", "actor", "round", "cards", "up", "gone", "disc", "disc_len", "draw_len", "closer", "turns",
           "totals", "seq", "prev_closer", "gid")
 """The arrays a reset writes directly (a deal copies the others it writes)."""
-_FLIP, _TAKE, _DRAW, _PLACE, _DISCARD = range(5)
 
 
 class Batch:
@@ -335,59 +348,61 @@ class Batch:
             MalformedActionError: `indices` is not `N` integers.
         """
         t, a = self._t, self._a
-        n, cells = len(self), t.cells
+        n = len(self)
         k = _checked(indices, n)
-        live = a.phase != OVER
+        phase = a.phase
+        live = phase != OVER
         outside = (k < 0) | (k >= t.size)
         k = np.where(outside, 0, k)
-        kind = (k >= cells).astype(np.int64) + (k >= 2 * cells) + (k > 2 * cells) + (k > 3 * cells)
-        space = k - np.array([0, cells, 2 * cells, 2 * cells + 1, 3 * cells + 1])[kind]
-        space[kind == _DRAW] = 0
+        kind = t.kind_of.take(k)
+        space = t.space_of.take(k)
         seat = np.maximum(a.actor, 0)
-        at = seat * cells + space
-        rows = np.arange(n)
-        gone = a.gone[rows, at]
-        down = ~(a.up[rows, at] | gone)
-        phase = a.phase
-        turn = phase == TURN
-        legal = (phase == OPENING) & (kind == _FLIP) & down
-        legal |= turn & (((kind == _FLIP) & down & t.flip_turn) | ((kind == _TAKE) & ~gone & (a.disc_len > 0))
-                         | ((kind == _DRAW) & ((a.draw_len > 0) | (a.disc_len >= 2))))
-        legal |= (phase == DRAWN) & (((kind == _PLACE) & ~gone) | ((kind == _DISCARD) & down))
-        refused = live & (outside | ~legal)
+        # at: each game's acted-on space as an index of the flattened (N, seats) arrays
+        at = np.arange(0, n * t.seats, t.seats) + seat * t.cells + space
+        gone = flat(a.gone).take(at)
+        down = ~(flat(a.up).take(at) | gone)
+        kept = ~gone
+        # What each kind needs besides its phase (rules 3.2-3.5, 5.3, 5.4), then the phase (rule 11.3).
+        can_draw = (a.draw_len > 0) | (a.disc_len >= 2)
+        needs = np.choose(kind, (down, kept & (a.disc_len > 0), can_draw, kept, down))
+        legal = t.allowed.take(phase * len(KINDS) + kind) & needs & ~outside
+        refused = live & ~legal
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
         w = a.copy(_STEPPED)
-        w.seq[live] += 1
+        w.seq += live
         seeds = self._seeds
-        g = np.flatnonzero(live & (phase == OPENING))
+        opening = phase == OPENING
+        g = np.flatnonzero(live & opening)
         if len(g):
-            _opening_flips(t, w, g, seat[g], space[g])
-        g = np.flatnonzero(live & turn & (kind == _DRAW))
+            _opening_flips(t, w, g, seat[g], space[g], at[g])
+        drawing = kind == DRAW
+        g = np.flatnonzero(live & drawing)
         if len(g):
             draw(t, w, g, seeds)
             w.phase[g] = DRAWN
-        g = np.flatnonzero(live & (turn | (phase == DRAWN)) & (kind != _DRAW))
+        g = np.flatnonzero(live & ~drawing & ~opening)
         log = self._log
         if len(g):
             g_at, g_kind = at[g], kind[g]
-            take = g_kind == _TAKE
+            cards, disc = flat(w.cards), flat(w.disc)
+            take = g_kind == TAKE
             if take.any():
                 r, p = g[take], g_at[take]
-                top = w.disc_len[r] - 1
-                replaced = w.cards[r, p]
-                w.cards[r, p] = w.disc[r, top]
-                w.disc[r, top] = replaced
-            place = g_kind == _PLACE
+                top = r * t.deck + w.disc_len[r] - 1
+                replaced = cards.take(p)
+                cards.put(p, disc.take(top))
+                disc.put(top, replaced)
+            place = g_kind == PLACE
             if place.any():
                 r, p = g[place], g_at[place]
-                replaced = w.cards[r, p]
-                w.cards[r, p] = w.drawn[r]
-                push(w, r, replaced)
-            discard = g_kind == _DISCARD
+                replaced = cards.take(p)
+                cards.put(p, w.drawn[r])
+                push(t, w, r, replaced)
+            discard = g_kind == DISCARD
             if discard.any():
-                push(w, g[discard], w.drawn[g[discard]])
-            w.up[g, g_at] = True
+                push(t, w, g[discard], w.drawn[g[discard]])
+            flat(w.up).put(g_at, True)
             ended = end_turns(t, w, g, seat[g], space[g])
             log = end_rounds(t, w, ended, seeds, log)
         return Batch(t, w.freeze(), seeds, log, self._next_gid, self._dead)
@@ -406,19 +421,19 @@ class Batch:
                                           f"{error.message}", error.rule, game=game, index=index)
 
 
-def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> None:
-    """Opening flips of the lowest seats still owing one (rules 2.1-2.4, 4.1;
-    [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
-    at = seat * t.cells + space
-    w.up[g, at] = True
-    counts = w.own("nflips")
-    made = counts[g, seat]
-    w.own("flips")[g, seat, made] = w.cards[g, at]
-    made = made + 1
-    counts[g, seat] = made
+def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
+    """Opening flips of the lowest seats still owing one, `at` the flat indices of their spaces
+    (rules 2.1-2.4, 4.1; [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
+    flat(w.up).put(at, True)
+    counts = flat(w.own("nflips"))
+    owner = g * t.players + seat
+    made = counts.take(owner)
+    flat(w.own("flips")).put(owner * w.flips.shape[2] + made, flat(w.cards).take(at))
+    made += 1
+    counts.put(owner, made)
     swallow_if_complete(t, w, g, seat, space)
     seat_done = made == t.flips
-    w.actor[g] = np.where(seat_done, seat + 1, seat)
+    w.actor[g] = seat + seat_done
     last = g[seat_done & (seat == t.players - 1)]
     if len(last):
         w.phase[last] = TURN

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import OPENING, OVER, TURN, Arrays, Tables
+from .arrays import OPENING, OVER, TURN, Arrays, Tables, flat
 from .shuffle import shuffle_rows
 
 __all__ = ["Chunk", "HistoryLog", "deal", "draw", "end_rounds", "end_turns", "opener", "push",
@@ -100,29 +100,30 @@ class HistoryLog:
         return HistoryLog(Chunk({name: values[kept] for name, values in merged.items()}), None)
 
 
-def push(w: Arrays, g: Array, values: Array) -> None:
+def push(t: Tables, w: Arrays, g: Array, values: Array) -> None:
     """Put one card on top of each game's discard pile."""
     at = w.disc_len[g]
-    w.disc[g, at] = values
+    flat(w.disc).put(g * t.deck + at, values)
     w.disc_len[g] = at + 1
 
 
 def swallow_if_complete(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> None:
     """Swallow the column of `space` of `seat` where it is complete (rules 4.1, 4.2;
     [`swallow_column`][abyss_rules.rules.columns.swallow_column])."""
-    spaces = t.column[space] + (seat * t.cells)[:, None]  # (k, rows)
-    rows = g[:, None]
-    values = w.cards[rows, spaces]
-    hit = w.up[rows, spaces].all(axis=1) & (values == values[:, :1]).all(axis=1)
+    # (rows, k): the flat indices of the column's spaces, top row first
+    spaces = (g * t.seats + seat * t.cells)[None, :] + t.column_rows.take(space, axis=1)
+    cards, up = flat(w.cards), flat(w.up)
+    values = cards.take(spaces)
+    hit = np.logical_and.reduce(up.take(spaces), axis=0) & np.logical_and.reduce(values == values[0], axis=0)
     if not hit.any():
         return
-    g, spaces, value = g[hit], spaces[hit], values[hit, 0]
-    rows = g[:, None]
-    w.cards[rows, spaces] = 0
-    w.up[rows, spaces] = False
-    w.gone[rows, spaces] = True
+    g, spaces, value = g[hit], spaces[:, hit], values[0, hit]
+    cards.put(spaces, 0)
+    up.put(spaces, False)
+    flat(w.gone).put(spaces, True)
     at = w.disc_len[g]
-    w.disc[rows, at[:, None] + np.arange(t.rows)] = value[:, None]
+    piled = (g * t.deck + at)[None, :] + np.arange(t.rows)[:, None]
+    flat(w.disc).put(piled, np.broadcast_to(value, piled.shape))
     w.disc_len[g] = at + t.rows
 
 
@@ -178,7 +179,7 @@ def draw(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     if len(empty):
         _reshuffle(t, w, empty, seeds)
     top = w.draw_len[g] - 1
-    w.drawn[g] = w.draw[g, top]
+    w.drawn[g] = flat(w.draw).take(g * t.deck + top)
     w.draw_len[g] = top
 
 
@@ -214,8 +215,8 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> Arra
     pass the turn, and return the rows whose round ends now (rules 3.1, 4.1, 6.1, 6.2, 6.7;
     [`end_turn`][abyss_rules.rules.turn.end_turn])."""
     swallow_if_complete(t, w, g, seat, space)
-    k = len(g)
-    done = (w.up[g] | w.gone[g]).reshape(k, t.players, t.cells)[np.arange(k), seat].all(axis=1)
+    own = (g * t.seats + seat * t.cells)[None, :] + t.own_spaces  # (cells, k) flat indices
+    done = np.logical_and.reduce(flat(w.up).take(own) | flat(w.gone).take(own), axis=0)
     closer = w.closer[g]
     closer = np.where((closer < 0) & done, seat, closer)
     w.closer[g] = closer

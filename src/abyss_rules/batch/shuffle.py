@@ -21,6 +21,8 @@ from ..randomness import many_stream_blocks, shuffled
 __all__ = ["shuffle_rows"]
 
 _TWO_32 = np.uint64(1 << 32)
+_WIDE = 512
+"""From this many games on, a deal's swaps are made slice by slice (fewer elements moved)."""
 Array = np.ndarray[Any, Any]
 
 
@@ -72,29 +74,29 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
     moduli = np.where(valid, lengths[:, None] - t[None, :], 1).astype(np.uint64)
     rejected = (valid & (words >= _TWO_32 - _TWO_32 % moduli)).any(axis=1)
     draws = (words % moduli).astype(np.int64)
-    # Transposed, so that position i of every row is one contiguous array.
+    # Transposed, so that position i of every row is one contiguous array; flat indices into it.
     cols = np.array(items.T, order="C")  # a copy (items may be a read-only broadcast)
+    flat = cols.reshape(-1)
     every = np.arange(k)
-    if bool((lengths == lengths[0]).all()):
-        # Every row is as long (a deal): position i of all rows is one slice of the flat array,
-        # and the j's are flat indices, so that each swap is one take and one put.
-        flat = cols.reshape(-1)
-        at = np.ascontiguousarray((draws * k + every[:, None]).T)
+    j = np.ascontiguousarray((np.where(valid, draws, 0) * k + every[:, None]).T)  # (steps, k)
+    same = bool((lengths == lengths[0]).all())
+    if same and k >= _WIDE:
+        # Every row is as long (a deal): position i of all rows is one slice of the flat array.
         top = int(lengths[0]) - 1
         for step in range(steps):
             i = (top - step) * k
             row = flat[i:i + k]
             held = row.copy()
-            row[...] = flat.take(at[step])
-            flat.put(at[step], held)
+            row[...] = flat.take(j[step])
+            flat.put(j[step], held)
     else:
+        # Each swap as one gather and one scatter of both ends (a game past its last swap swaps
+        # position 0 with itself). Fewer NumPy calls: faster for a few games.
+        spot = np.where(valid, lengths[:, None] - 1 - t[None, :], 0)
+        at = np.ascontiguousarray((spot * k + every[:, None]).T)
+        ends, others = np.concatenate([at, j], axis=1), np.concatenate([j, at], axis=1)
         for step in range(steps):
-            live = valid[:, step]
-            at = np.where(live, lengths - 1 - step, 0)
-            j = np.where(live, draws[:, step], 0)
-            held = cols[at, every]
-            cols[at, every] = cols[j, every]
-            cols[j, every] = held
+            flat[ends[step]] = flat[others[step]]
     out = np.ascontiguousarray(cols.T)
     after = positions + need
     for g in np.flatnonzero(rejected).tolist():  # rule 9.3 rejected a word: the reference does it
