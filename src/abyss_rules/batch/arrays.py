@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..action_space import ActionSpace
 from ..config import Opener, Variant
 
 __all__ = ["DISCARD", "DRAW", "DRAWN", "FIELDS", "FLIP", "KINDS", "OPENING", "OVER", "PLACE", "TAKE", "TURN",
@@ -39,6 +40,7 @@ FIELDS = (
     "closer",       # (N,) int64: the closer of this round, -1 for none
     "flips",        # (N, P, max(1, initial_flips)) the values of this round's opening flips
     "nflips",       # (N, P) int64: how many each seat has made
+    "hidden",       # (N, P) int64: each seat's face-down spaces (until the round's final reveal)
     "turns",        # (N,) int64: turns completed this round
     "totals",       # (N, P) int64
     "seq",          # (N,) int64: actions applied since the game began
@@ -67,6 +69,7 @@ class Arrays:
     closer: Array
     flips: Array
     nflips: Array
+    hidden: Array
     turns: Array
     totals: Array
     seq: Array
@@ -121,7 +124,7 @@ class Tables:
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
                  "dtype", "unshuffled", "column", "column_rows", "own_spaces", "kind_of", "space_of",
-                 "allowed", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
+                 "space", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
                  "max_rounds", "target", "previous_closer")
 
     def __init__(self, variant: Variant, players: int) -> None:
@@ -142,20 +145,14 @@ class Tables:
         self.column_rows: Array = np.ascontiguousarray(self.column.T)
         # own_spaces[c, 0]: space c of a seat, as a column to add to (N,) flat offsets
         self.own_spaces: Array = np.arange(variant.cells, dtype=np.int64)[:, None]
-        # Each action index's kind and space (rule 11.2; 0 for the draw), and which kinds each
-        # phase allows: allowed[phase * len(KINDS) + kind] (rules 2.1, 3.1, 3.4).
+        # Each action index's kind and space (rule 11.2; 0 for the draw).
+        self.space = ActionSpace(variant)
         cells = variant.cells
         firsts = (0, cells, 2 * cells, 2 * cells + 1, 3 * cells + 1)
         kinds = [sum(index >= first for first in firsts[1:]) for index in range(self.size)]
         self.kind_of: Array = np.array(kinds, dtype=np.int64)
         self.space_of: Array = np.array([0 if kind == DRAW else index - firsts[kind]
-                                         for index, kind in enumerate(self.kind_of.tolist())], dtype=np.int64)
-        allowed = np.zeros((4, len(KINDS)), bool)
-        allowed[OPENING, FLIP] = True
-        allowed[TURN, [TAKE, DRAW]] = True
-        allowed[TURN, FLIP] = variant.flip_turn
-        allowed[DRAWN, [PLACE, DISCARD]] = True
-        self.allowed: Array = allowed.reshape(-1)
+                                         for index, kind in enumerate(kinds)], dtype=np.int64)
         self.flip_turn = variant.flip_turn
         self.keeps_top = variant.reshuffle_keeps_top
         self.final_swallow = variant.swallow_on_final_reveal
@@ -183,6 +180,7 @@ class Tables:
         a.closer = np.full(n, -1, i64)
         a.flips = np.zeros((n, p, max(1, self.flips)), self.dtype)
         a.nflips = np.zeros((n, p), i64)
+        a.hidden = np.zeros((n, p), i64)
         a.turns = np.zeros(n, i64)
         a.totals = np.zeros((n, p), i64)
         a.seq = np.zeros(n, i64)

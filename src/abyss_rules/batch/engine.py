@@ -19,7 +19,6 @@ from .arrays import (
     DRAW,
     DRAWN,
     FIELDS,
-    KINDS,
     OPENING,
     OVER,
     PLACE,
@@ -37,7 +36,7 @@ __all__ = ["Batch"]
 Array = np.ndarray[Any, Any]
 
 _STEPPED = ("phase", "actor", "cards", "up", "gone", "disc", "disc_len", "draw_len", "drawn", "closer",
-            "turns", "seq")
+            "turns", "seq", "hidden")
 """The arrays every step copies; the others are copied only by a step that writes them."""
 _RESET = ("phase", "actor", "round", "cards", "up", "gone", "disc", "disc_len", "draw_len", "closer", "turns",
           "totals", "seq", "prev_closer", "gid")
@@ -67,7 +66,7 @@ class Batch:
         True
     """
 
-    __slots__ = ("_t", "_a", "_seeds", "_log", "_next_gid", "_dead", "_space")
+    __slots__ = ("_t", "_a", "_seeds", "_log", "_next_gid", "_dead", "_mask")
 
     def __init__(self, tables: Tables, arrays: Arrays, seeds: tuple[bytes, ...], log: HistoryLog,
                  next_gid: int, dead: int) -> None:
@@ -78,7 +77,7 @@ class Batch:
         self._log = log
         self._next_gid = next_gid
         self._dead = dead
-        self._space = ActionSpace(tables.variant)
+        self._mask: Array | None = None  # the (size, N) legal mask, once computed
 
     # -- making batches -------------------------------------------------------------
 
@@ -188,7 +187,7 @@ class Batch:
     @property
     def space(self) -> ActionSpace:
         """The [`ActionSpace`][abyss_rules.ActionSpace] whose indices `step` takes."""
-        return self._space
+        return self._t.space
 
     @property
     def actor(self) -> Array:
@@ -304,19 +303,26 @@ class Batch:
         return [self.state(i) for i in range(len(self))]
 
     def legal_mask(self) -> Array:
-        """`(N, space.size)` bool: which action indices are legal for each game's actor now
-        (rule 11.3); all false for a finished game.
+        """`(N, space.size)` bool, read only: which action indices are legal for each game's
+        actor now (rule 11.3); all false for a finished game.
 
         The array is the transpose of a C-ordered `(space.size, N)` one (one row per index over
         all games, the fast layout for NumPy); copy it with `np.ascontiguousarray` if you need
-        C order.
+        C order. [`step`][abyss_rules.batch.Batch.step] checks its indices against the same mask.
         """
+        legal: Array = self._legal().T
+        return legal
+
+    def _legal(self) -> Array:
+        """The legal mask as `(space.size, N)`, computed once per batch."""
+        if self._mask is not None:
+            return self._mask
         t, a = self._t, self._a
         n, cells = len(self), t.cells
         # The actor's spaces of every game, (cells, N), gathered from the flat arrays.
-        spaces = (np.arange(n) * t.seats + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
-        up = a.up.reshape(-1).take(spaces)
-        gone = a.gone.reshape(-1).take(spaces)
+        spaces = (np.arange(0, n * t.seats, t.seats) + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
+        up = flat(a.up).take(spaces)
+        gone = flat(a.gone).take(spaces)
         down = ~(up | gone)
         kept = ~gone
         phase = a.phase
@@ -327,8 +333,9 @@ class Batch:
         mask[2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
         np.logical_and(kept, drawn, out=mask[2 * cells + 1:3 * cells + 1])
         np.logical_and(down, drawn, out=mask[3 * cells + 1:])
-        legal: Array = mask.T
-        return legal
+        mask.flags.writeable = False
+        self._mask = mask
+        return mask
 
     # -- stepping ---------------------------------------------------------------------
 
@@ -359,13 +366,7 @@ class Batch:
         seat = np.maximum(a.actor, 0)
         # at: each game's acted-on space as an index of the flattened (N, seats) arrays
         at = np.arange(0, n * t.seats, t.seats) + seat * t.cells + space
-        gone = flat(a.gone).take(at)
-        down = ~(flat(a.up).take(at) | gone)
-        kept = ~gone
-        # What each kind needs besides its phase (rules 3.2-3.5, 5.3, 5.4), then the phase (rule 11.3).
-        can_draw = (a.draw_len > 0) | (a.disc_len >= 2)
-        needs = np.choose(kind, (down, kept & (a.disc_len > 0), can_draw, kept, down))
-        legal = t.allowed.take(phase * len(KINDS) + kind) & needs & ~outside
+        legal = flat(self._legal()).take(k * n + np.arange(n)) & ~outside
         refused = live & ~legal
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
@@ -402,14 +403,15 @@ class Batch:
             discard = g_kind == DISCARD
             if discard.any():
                 push(t, w, g[discard], w.drawn[g[discard]])
+            turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
             flat(w.up).put(g_at, True)
-            ended = end_turns(t, w, g, seat[g], space[g])
+            ended = end_turns(t, w, g, seat[g], space[g], turned)
             log = end_rounds(t, w, ended, seeds, log)
         return Batch(t, w.freeze(), seeds, log, self._next_gid, self._dead)
 
     def _refusal(self, game: int, indices: Any) -> BatchStepError:
         index = int(np.asarray(indices)[game])
-        space = self._space
+        space = self._t.space
         if not 0 <= index < space.size:
             return BatchStepError(Code.NO_SUCH_ACTION_INDEX,
                                   f"game {game}: action index {index} is not in [0, {space.size})",
@@ -431,6 +433,8 @@ def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at
     flat(w.own("flips")).put(owner * w.flips.shape[2] + made, flat(w.cards).take(at))
     made += 1
     counts.put(owner, made)
+    hidden = flat(w.hidden)
+    hidden.put(owner, hidden.take(owner) - 1)
     swallow_if_complete(t, w, g, seat, space)
     seat_done = made == t.flips
     w.actor[g] = seat + seat_done

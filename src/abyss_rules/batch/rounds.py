@@ -160,6 +160,7 @@ def deal(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     w.own("draw")[g, :rest] = order[:, :dealt:-1]  # the draw pile is order[dealt + 1:], top first
     w.draw_len[g] = rest
     w.own("nflips")[g] = 0
+    w.own("hidden")[g] = t.cells
     w.closer[g] = -1
     w.turns[g] = 0
     if t.flips:
@@ -210,13 +211,16 @@ def _reshuffle(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     w.disc_len[g] = 1
 
 
-def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> Array:
-    """Finish the turns of `seat` whose card was placed or turned at `space`: swallow, close,
-    pass the turn, and return the rows whose round ends now (rules 3.1, 4.1, 6.1, 6.2, 6.7;
-    [`end_turn`][abyss_rules.rules.turn.end_turn])."""
-    swallow_if_complete(t, w, g, seat, space)
-    own = (g * t.seats + seat * t.cells)[None, :] + t.own_spaces  # (cells, k) flat indices
-    done = np.logical_and.reduce(flat(w.up).take(own) | flat(w.gone).take(own), axis=0)
+def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, turned: Array) -> Array:
+    """Finish the turns of `seat` whose card was placed or turned at `space` (`turned`: where it
+    was face down): swallow, close, pass the turn, and return the rows whose round ends now
+    (rules 3.1, 4.1, 6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
+    swallow_if_complete(t, w, g, seat, space)  # a swallowed column was face up: `hidden` holds
+    hidden = flat(w.hidden)
+    owner = g * t.players + seat
+    left = hidden.take(owner) - turned
+    hidden.put(owner, left)
+    done = left == 0
     closer = w.closer[g]
     closer = np.where((closer < 0) & done, seat, closer)
     w.closer[g] = closer
@@ -245,6 +249,7 @@ def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: Hist
     closer = np.where(capped, -1, w.closer[g])
     w.closer[g] = closer
     w.up[g] = ~w.gone[g]  # the final reveal (rule 6.3)
+    w.own("hidden")[g] = 0
     if t.final_swallow:
         _swallow_complete_columns(t, w, g)
     raw = w.cards[g].reshape(k, p, cells).sum(axis=2, dtype=np.int64)
