@@ -3,8 +3,9 @@
 Plays uniformly random legal games of the standard variant with
 ``abyss_rules.batch.random_playouts`` at N = 256, 1,024, 4,096 and 16,384 games in lockstep,
 and with the reference engine (``legal_actions`` + ``apply``, as ``benchmarks/playouts.py``
-does), and prints turns/s, games/s, the ratio to the reference and the peak memory of each
-batch size. Turns are counted as in ``benchmarks/playouts.py``: a draw and the action after it
+does) before and after each batch size, and prints turns/s, games/s, the ratio to the mean of
+the two reference runs around it (by wall-clock time and by CPU time) and the peak memory of
+each batch size. Turns are counted as in ``benchmarks/playouts.py``: a draw and the action after it
 are one turn; opening flips are not turns.
 
     python benchmarks/batch.py [--players 2] [--seconds 5] [--sizes 256 1024 4096 16384] [--profile]
@@ -25,7 +26,7 @@ import pstats
 import random
 import sys
 import tracemalloc
-from time import perf_counter
+from time import perf_counter, process_time
 
 import numpy as np
 from playouts import playouts  # benchmarks/playouts.py, beside this script
@@ -34,19 +35,21 @@ import abyss_rules as ar
 from abyss_rules import batch
 
 
-def reference(players: int, seconds: float, seed: int) -> tuple[float, float]:
-    """Random games through the reference engine for ``seconds``: (turns/s, games/s), measured by
-    ``benchmarks/playouts.py`` itself (so both scripts count turns the same way)."""
+def reference(players: int, seconds: float, seed: int) -> tuple[float, float, float]:
+    """Random games through the reference engine for ``seconds``: (turns/s, games/s, turns per CPU
+    second), measured by ``benchmarks/playouts.py`` itself (so both scripts count turns the same way)."""
+    cpu, wall = process_time(), perf_counter()
     turns, games, _ = playouts(players, seconds, random.Random(seed))
-    return turns, games
+    cpu, wall = process_time() - cpu, perf_counter() - wall
+    return turns, games, turns * wall / max(cpu, 1e-9)
 
 
-def batched(players: int, width: int, games: int, seed: int) -> tuple[float, float, batch.PlayoutStats]:
-    """``games`` random games ``width`` at a time: (turns/s, games/s, stats)."""
-    start = perf_counter()
+def batched(players: int, width: int, games: int, seed: int) -> tuple[float, float, float]:
+    """``games`` random games ``width`` at a time: (turns/s, games/s, turns per CPU second)."""
+    cpu, wall = process_time(), perf_counter()
     stats = batch.random_playouts(games=games, players=players, seed=seed, width=width)
-    elapsed = perf_counter() - start
-    return stats.turns / elapsed, stats.games / elapsed, stats
+    cpu, wall = process_time() - cpu, perf_counter() - wall
+    return stats.turns / wall, stats.games / wall, stats.turns / max(cpu, 1e-9)
 
 
 def peak_memory(players: int, width: int, seed: int) -> float:
@@ -99,17 +102,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"abyss-rules {ar.__version__}, NumPy {np.__version__}, Python {platform.python_version()} "
           f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
     print(f"random playouts of the standard variant, {args.players} players")
-    ref_turns, ref_games = reference(args.players, args.seconds, args.seed)
-    print(f"{'engine':>16}  {'turns/s':>10}  {'games/s':>9}  {'x ref':>6}  {'peak MiB':>8}")
-    print(f"{'reference':>16}  {ref_turns:>10,.0f}  {ref_games:>9,.1f}  {1:>6.2f}  {'':>8}")
+    refs = [reference(args.players, args.seconds, args.seed)]
+    print(f"{'engine':>16}  {'turns/s':>10}  {'games/s':>9}  {'x ref':>6}  {'x ref CPU':>9}  {'peak MiB':>8}")
+    print(f"{'reference':>16}  {refs[0][0]:>10,.0f}  {refs[0][1]:>9,.1f}  {1:>6.2f}  {1:>9.2f}  {'':>8}")
     for width in args.sizes:
-        turns, games, _ = batched(args.players, width, width * args.rounds, args.seed)
+        turns, games, per_cpu = batched(args.players, width, width * args.rounds, args.seed)
+        refs.append(reference(args.players, args.seconds, args.seed + len(refs)))
+        # Against the mean of the reference runs just before and just after this one.
+        ref_wall = (refs[-2][0] + refs[-1][0]) / 2
+        ref_cpu = (refs[-2][2] + refs[-1][2]) / 2
         memory = peak_memory(args.players, width, args.seed)
-        print(f"{f'batch N={width:,}':>16}  {turns:>10,.0f}  {games:>9,.1f}  {turns / ref_turns:>6.2f}  "
-              f"{memory:>8.1f}")
-    ref_after, _ = reference(args.players, args.seconds, args.seed + 1)
-    print(f"reference again after the batch runs: {ref_after:,.0f} turns/s "
-          f"({ref_after / ref_turns:.2f} of the first run: how much the machine's load moved)")
+        print(f"{f'batch N={width:,}':>16}  {turns:>10,.0f}  {games:>9,.1f}  {turns / ref_wall:>6.2f}  "
+              f"{per_cpu / ref_cpu:>9.2f}  {memory:>8.1f}")
+    print("reference runs (turns/s; a run before and after each batch size, whose mean each ratio uses): "
+          + ", ".join(f"{wall:,.0f}" for wall, _, _ in refs))
+    print("reference turns per CPU second: " + ", ".join(f"{cpu:,.0f}" for _, _, cpu in refs))
     if args.profile:
         profile(args.players, 4096, args.seed)
     return 0
