@@ -65,14 +65,16 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
 
         # Two moves by clicking: draw then place; take the discard onto a space. The bot answers each.
         for clicks, mine in ((["#draw", "#space-1-0"], 2), (["#take", "#space-1-1"], 1)):
-            page.wait_for("me.view.turn === 0 || me.view.phase === 'game_over'")
+            page.wait_for("!me.busy && (me.view.turn === 0 || me.view.phase === 'game_over')")
             if page.evaluate("me.view.phase") == "game_over":
                 break
             before = page.evaluate(_SEQ)
             for selector in clicks:
                 page.click(selector)
                 if selector == "#draw":
-                    page.wait_for("me.view.drawn !== null")
+                    # The pushed view can show the drawn card before the POST's answer has been
+                    # handled; the page ignores clicks while a request is in flight (`me.busy`).
+                    page.wait_for("!me.busy && me.view.drawn !== null")
             # My actions, then the bot's turn (one action or two), then mine again.
             page.wait_for(f"(me.view.turn === 0 && {_SEQ} > {before} + {mine}) "
                           "|| me.view.phase === 'game_over'")
