@@ -111,6 +111,9 @@ def test_every_document_has_the_keys_of_its_typeddict() -> None:
         _matches(record.redact().to_dict(), documents.RecordDocument, "record", seen)
         _matches(ar.Record.start(seed=1).to_dict(), documents.RecordDocument, "record", seen)
         _matches(ar.variant_to_dict(states[0].variant), documents.VariantDocument, "variant", seen)
+        for verdict in (ar.validate(states[0], actions[0]), ar.validate(states[0], "0d"),
+                        ar.validate(states[0], '{"format": "action"}'), ar.validate(states[-1], actions[-1])):
+            _matches(verdict.to_dict(), documents.VerdictDocument, "verdict", seen)
     every = {name for name in documents.__all__ if is_typeddict(getattr(documents, name))}
     # Every TypedDict was met in these games (so each one's keys were checked against real documents).
     assert every - seen == set()
@@ -167,7 +170,7 @@ def _compare(schema: dict[str, Any], node: Any, tp: Any, path: str) -> None:
 SCHEMA_OF = {
     "state": documents.StateDocument, "view": documents.ViewDocument, "record": documents.RecordDocument,
     "variant": documents.VariantDocument, "action": documents.ActionDocument,
-    "events": documents.EventsDocument,
+    "events": documents.EventsDocument, "verdict": documents.VerdictDocument,
 }
 
 
@@ -188,6 +191,7 @@ def test_the_to_dict_functions_are_annotated_with_them() -> None:
         ar.state_to_dict: documents.StateDocument, ar.view_to_dict: documents.ViewDocument,
         ar.variant_to_dict: documents.VariantDocument, ar.action_to_dict: documents.ActionDocument,
         ar.events_to_dict: documents.EventsDocument, ar.Record.to_dict: documents.RecordDocument,
+        ar.Verdict.to_dict: documents.VerdictDocument,
     }
     for function, tp in expected.items():
         hints = typing.get_type_hints(function, vars(documents) | vars(ar))

@@ -78,6 +78,7 @@ from .documents import (
     StateDocument,
     VariantDict,
     VariantDocument,
+    VerdictDocument,
     ViewDocument,
 )
 from .errors import (
@@ -178,6 +179,7 @@ __all__ = [
     "VariantDict",
     "VariantDocument",
     "Verdict",
+    "VerdictDocument",
     "View",
     "ViewDocument",
     "__version__",

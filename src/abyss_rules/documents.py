@@ -2,8 +2,9 @@
 
 The `*_to_dict` functions ([`state_to_dict`][abyss_rules.state_to_dict],
 [`view_to_dict`][abyss_rules.view_to_dict], [`variant_to_dict`][abyss_rules.variant_to_dict],
-[`action_to_dict`][abyss_rules.action_to_dict], [`events_to_dict`][abyss_rules.events_to_dict]
-and [`Record.to_dict`][abyss_rules.Record.to_dict]) return plain dicts of these shapes, so a
+[`action_to_dict`][abyss_rules.action_to_dict], [`events_to_dict`][abyss_rules.events_to_dict],
+[`Record.to_dict`][abyss_rules.Record.to_dict] and
+[`Verdict.to_dict`][abyss_rules.Verdict.to_dict]) return plain dicts of these shapes, so a
 type checker knows every key of a document and the type of its value:
 
     >>> import abyss_rules as ar
@@ -49,6 +50,7 @@ __all__ = [
     "StateDocument",
     "VariantDict",
     "VariantDocument",
+    "VerdictDocument",
     "ViewDocument",
 ]
 
@@ -371,3 +373,17 @@ class EventsDocument(TypedDict):
     action: ActionBody
     events: list[EventDict]
     seq: int
+
+
+class VerdictDocument(TypedDict):
+    """The `verdict` document ([`Verdict.to_dict`][abyss_rules.Verdict.to_dict]); public."""
+
+    format: Literal["verdict"]
+    format_version: int
+    rules_version: str
+    legal: bool
+    code: str | None
+    rule: str | None
+    message: str
+    seq: int | None
+    path: str | None

@@ -39,13 +39,14 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import attrs
 
 from .actions import ACTION_TYPES, Action
 from .codec.action import action_document
 from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, header, parse, parse_json
+from .documents import VerdictDocument
 from .errors import AbyssError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
@@ -104,15 +105,17 @@ class Verdict:
         path = error.path if isinstance(error, DecodeError) else None
         return cls(False, error.code, error.rule, error.message, seq, path)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> VerdictDocument:
         """The `verdict` document (public: safe to send to the client that sent the action).
 
         Examples:
             >>> Verdict(True, None, None, "legal", 3).to_dict()["legal"]
             True
         """
-        return {**header("verdict"), "legal": self.legal, "code": self.code, "rule": self.rule,
-                "message": self.message, "seq": self.seq, "path": self.path}
+        code = None if self.code is None else str(self.code)  # a plain str, as in a parsed document
+        return cast(VerdictDocument, {**header("verdict"), "legal": self.legal, "code": code,
+                                      "rule": self.rule, "message": self.message, "seq": self.seq,
+                                      "path": self.path})
 
     def to_json(self) -> str:
         """The canonical JSON text of the `verdict` document.
