@@ -62,7 +62,9 @@ def _rules_help(v: Variant) -> str:
 def _to_you(message: str, me: int) -> str:
     """An engine message about seat `me`, reworded for the human who plays it ("you")."""
     for pattern, words in ((rf"\bseat {me}'s turn\b", "your turn"), (rf"\bnot seat {me}'s", "not yours"),
-                           (rf"\bof seat {me}\b", "of your grid"), (rf"\bseat {me} has\b", "you have"),
+                           (rf"\bof seat {me}\b", "of your grid"),
+                           (rf"\bseat {me} has already made its\b", "you have already made your"),
+                           (rf"\bseat {me} has\b", "you have"),
                            (rf"\bseat {me} holds\b", "you hold"), (rf"\bseat {me}\b", "you")):
         message = re.sub(pattern, words, message)
     return message
