@@ -104,10 +104,18 @@ class _Dask:
         except OSError as error:
             raise _UsageError(f"--dask {address}: cannot reach the scheduler ({error})") from None
 
-    def close(self) -> None:
-        self.client.close(timeout=2)
-        if self.cluster is not None:
-            self.cluster.close(timeout=2)
+    def close(self, err: TextIO, *, interrupted: bool) -> None:
+        """Disconnect, and stop a local cluster: quickly after Ctrl-C, patiently after a finished
+        run (a loaded machine can take more than a few seconds to stop the worker processes).
+        A cluster slow to stop is said on stderr; it never turns a finished run into a failure."""
+        timeout = 2 if interrupted else 30
+        try:
+            self.client.close(timeout=timeout)
+            if self.cluster is not None:
+                self.cluster.close(timeout=timeout)
+        except (TimeoutError, OSError) as error:
+            print(f"abyss-rules: the Dask cluster did not stop in {timeout} s ({type(error).__name__});"
+                  " its processes end with this one", file=err, flush=True)
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -145,7 +153,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             else:
                 _stop_workers(executor)
         if dask is not None:
-            dask.close()
+            dask.close(err, interrupted=stopped is not None)
     if stopped is not None:
         print(f"\nabyss-rules: interrupted: {len(result.games)} of {args.games} games finished",
               file=err, flush=True)
