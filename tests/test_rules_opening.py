@@ -8,7 +8,7 @@ import pytest
 from tests.builders import deck_order, finish_round, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.rules.opening import choose_opener
+from abyss_rules.rules.opening import choose_opener, opener_decision
 
 
 @pytest.mark.rule("2.1", "2.2")
@@ -207,3 +207,19 @@ def test_previous_closer_with_no_opening_flips() -> None:
     state = play(state, [stall2, stall0])
     assert state.round == 2 and state.history[0].closer == 1
     assert state.phase is ar.Phase.TURN and state.turn == 1 and state.opening == ((), (), ())
+
+
+@pytest.mark.rule("2.3", "2.4")
+def test_opener_decision_names_the_step_that_chose_the_opener() -> None:
+    v = ar.Variant.standard()
+    assert opener_decision(v, ((8, 4), (9, 1)), ()) == (0, "sum")
+    assert opener_decision(v, ((8, 2), (9, 1)), ()) == (1, "highest_card")
+    assert opener_decision(v, ((6, 2), (2, 6), (1, 1)), ()) == (0, "lowest_seat")
+    assert opener_decision(v.replace(initial_flips=0), ((), (), ()), ()) == (0, "no_flips")
+    closer = v.replace(opener=ar.Opener.PREVIOUS_CLOSER)
+    played = finish_round(ar.new_game(2, closer, seed=1))
+    assert played.history[-1].closer is not None
+    assert opener_decision(closer, ((12, 12), (1, 1)), played.history) == (played.history[-1].closer,
+                                                                           "previous_closer")
+    for opening in [((8, 4), (9, 1)), ((8, 2), (9, 1)), ((6, 2), (2, 6)), ((), ())]:
+        assert opener_decision(v, opening, ())[0] == choose_opener(v, opening, ())

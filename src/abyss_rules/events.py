@@ -47,50 +47,19 @@ from __future__ import annotations
 
 from typing import cast
 
+from . import event_types
 from .actions import Action
 from .codec.action import action_body, check_action
 from .codec.strict import canonical_json, header
 from .documents import EventsDocument
-from .event_types import (
-    EVENT_TYPES,
-    CardDiscarded,
-    CardDrawn,
-    CardPlaced,
-    CardRevealed,
-    ColumnSwallowed,
-    Event,
-    FinalReveal,
-    GameOver,
-    NewRound,
-    OpeningDone,
-    Reshuffled,
-    RoundClosed,
-    RoundScored,
-)
+from .event_types import *  # noqa: F403 - every event class, re-exported: the list is event_types.__all__
 from .rules.engine import apply_with_events
 
-__all__ = [
-    "EVENT_TYPES",
-    "CardDiscarded",
-    "CardDrawn",
-    "CardPlaced",
-    "CardRevealed",
-    "ColumnSwallowed",
-    "Event",
-    "FinalReveal",
-    "GameOver",
-    "NewRound",
-    "OpeningDone",
-    "Reshuffled",
-    "RoundClosed",
-    "RoundScored",
-    "apply_with_events",
-    "dumps_events",
-    "events_to_dict",
-]
+__all__ = ["apply_with_events", "dumps_events", "events_to_dict"]
+__all__ += event_types.__all__
 
 
-def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> EventsDocument:
+def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> EventsDocument:
     """The `events` document: what `action` caused, leading to the state numbered `seq`.
 
     Public information only (see the module docs): safe to send to every client.
@@ -107,14 +76,14 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> Ev
         raise TypeError(f"seq must be an int >= 0, got {seq!r}")
     items = []
     for event in events:
-        if type(event) not in EVENT_TYPES:
+        if type(event) not in event_types.EVENT_TYPES:
             raise TypeError(f"expected events, got {type(event).__name__}")
         items.append(event.to_dict())
     body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
     return cast(EventsDocument, body)
 
 
-def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:
+def dumps_events(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> str:
     """The canonical JSON text of the `events` document (see [`events_to_dict`][abyss_rules.events_to_dict]).
 
     Examples:

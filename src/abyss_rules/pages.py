@@ -3,7 +3,8 @@
 [`replay_html`][abyss_rules.replay_html] turns a [`Record`][abyss_rules.Record] into one
 self-contained HTML file (no network resource: the pictures, the style and the script are
 all inside) that steps through the game: one [`to_svg`][abyss_rules.to_svg] picture per
-step, with the action and its events in words; buttons, a slider and the arrow keys
+step, with the action and its events in words ([`event_words`][abyss_rules.words.event_words], the
+wording the command line's narration shares); buttons, a slider and the arrow keys
 move between steps. `abyss-rules replay game.json --html replay.html` writes it.
 
 [`replay_frames`][abyss_rules.pages.replay_frames] gives the steps themselves (picture,
@@ -33,26 +34,12 @@ from typing import Final
 
 import attrs
 
-from .events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPlaced,
-    CardRevealed,
-    ColumnSwallowed,
-    Event,
-    FinalReveal,
-    GameOver,
-    NewRound,
-    OpeningDone,
-    Reshuffled,
-    RoundClosed,
-    RoundScored,
-    apply_with_events,
-)
+from .events import NewRound, apply_with_events
 from .records import Record
 from .state import State
-from .svg import PictureError, _seats_text, action_words, to_svg
+from .svg import PictureError, action_words, to_svg
 from .views import view
+from .words import a_card, event_words
 
 __all__ = ["Frame", "event_words", "replay_frames", "replay_html"]
 
@@ -69,73 +56,10 @@ class Frame:
     """The picture after the step ([`to_svg`][abyss_rules.to_svg], public information only)."""
 
 
-def _a(value: int) -> str:
-    """`value` with its article: "a 7", "an 8", "an 11"."""
-    return f"an {value}" if value >= 0 and (str(value).startswith("8") or value in (11, 18)) else f"a {value}"
-
-
-def event_words(event: Event) -> str:
-    """One event in words: a sentence a spectator could be told (public facts only).
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> from abyss_rules.events import ColumnSwallowed
-        >>> event_words(ColumnSwallowed(seat=1, col=2, value=5, count=3, final_reveal=False))
-        'Column 2 of seat 1 holds three 5s: it is swallowed and its cards go onto the discard pile.'
-    """
-    if isinstance(event, CardRevealed):
-        how = {"opening_flip": "turns over", "flip": "flips", "discard_drawn": "flips"}.get(event.cause,
-                                                                                          "turns over")
-        return f"Seat {event.seat} {how} ({event.row},{event.col}): {event.value}."
-    if isinstance(event, CardDrawn):
-        return f"Seat {event.seat} draws {_a(event.value)}."
-    if isinstance(event, Reshuffled):
-        return (f"The draw pile is empty: the discards are shuffled into a new draw pile of "
-                f"{event.draw_pile_size} cards; {_a(event.top_discard)} stays on the discard pile.")
-    if isinstance(event, CardPlaced):
-        source = "the top discard" if event.source == "discard" else "the drawn card"
-        return f"Seat {event.seat} places {source}, {_a(event.value)}, on ({event.row},{event.col})."
-    if isinstance(event, CardDiscarded):
-        if event.source == "drawn":
-            return f"Seat {event.seat} discards the drawn {event.value}."
-        was = " (face down until now)" if event.was_face_down else ""
-        return f"The card it replaces, {_a(event.value)}{was}, goes onto the discard pile."
-    if isinstance(event, ColumnSwallowed):
-        count = {2: "two", 3: "three", 4: "four"}.get(event.count, str(event.count))
-        when = " after the final reveal" if event.final_reveal else ""
-        return (f"Column {event.col} of seat {event.seat} holds {count} {event.value}s{when}: it is "
-                "swallowed and its cards go onto the discard pile.")
-    if isinstance(event, OpeningDone):
-        return f"The opening is over: seat {event.opener} plays first."
-    if isinstance(event, RoundClosed):
-        return (f"Seat {event.closer} has no face-down card left: it closes the round, and every other "
-                "seat plays one last turn.")
-    if isinstance(event, FinalReveal):
-        if not event.cards:
-            return "The round ends: no face-down card is left to turn over."
-        cards = "; ".join(f"seat {seat} ({row},{col}) {value}" for seat, row, col, value in event.cards)
-        return f"The round ends: the face-down cards are turned over: {cards}."
-    if isinstance(event, RoundScored):
-        parts = []
-        for seat, (raw, score) in enumerate(zip(event.raw_scores, event.scores, strict=True)):
-            parts.append(f"seat {seat} {raw}" + (f" (closer, \u00d7 {score // raw} = {score})"
-                                                  if score != raw and raw else ""))
-        ending = " (the stalling cap ended it)" if event.capped else ""
-        totals = ", ".join(str(t) for t in event.totals)
-        return f"Round {event.round} is scored{ending}: {'; '.join(parts)}. Totals: {totals}."
-    if isinstance(event, NewRound):
-        return (f"Round {event.round} is dealt, every card face down; the discard pile opens with "
-                f"{_a(event.top_discard)}, {event.draw_pile_size} cards in the draw pile.")
-    assert isinstance(event, GameOver)
-    best = event.totals[event.winners[0]]
-    verb = "wins" if len(event.winners) == 1 else "share the win"
-    return f"The game is over: {_seats_text(event.winners)} {verb} with a total of {best}."
-
-
 def _deal_words(state: State) -> str:
     cells = state.variant.cells
     return (f"Round {state.round} is dealt: {cells} cards face down to each of {state.players} seats; the "
-            f"discard pile opens with {_a(state.top_discard or 0)}, {state.draw_pile_size} cards in the "
+            f"discard pile opens with {a_card(state.discard_pile[0])}, {state.draw_pile_size} cards in the "
             f"draw pile.")
 
 

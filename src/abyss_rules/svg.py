@@ -38,6 +38,7 @@ from .errors import PictureError
 from .grid import Grid
 from .state import Phase, RoundResult, State
 from .views import View, view
+from .words import seats_text
 
 __all__ = ["PictureError", "action_words", "to_svg"]
 
@@ -132,23 +133,16 @@ def _cells(grid: Grid, secrets: Grid | None) -> tuple[_Cell, ...]:
     return tuple(out)
 
 
-def _seats_text(seats: Iterable[int]) -> str:
-    names = [str(p) for p in seats]
-    if len(names) == 1:
-        return f"seat {names[0]}"
-    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _view_scene(v: View, secrets: tuple[Grid, ...] | None) -> _Scene:
     """The scene of view `v`; `secrets` (the state's own grids) only with `reveal=True`."""
     notes: list[str] = []
     if v.phase is Phase.OPENING:
-        heading = f"Round {v.round}: opening, {_seats_text(v.owing_flips)} to flip"
+        heading = f"Round {v.round}: opening, {seats_text(v.owing_flips)} to flip"
     elif v.phase is Phase.GAME_OVER:
         rounds = len(v.history)
         heading = f"Game over after {rounds} round{'s' if rounds != 1 else ''}"
         best = v.totals[v.winners[0]] if v.winners else 0
-        notes.append(f"{'Winner' if len(v.winners) == 1 else 'Shared win'}: {_seats_text(v.winners)} "
+        notes.append(f"{'Winner' if len(v.winners) == 1 else 'Shared win'}: {seats_text(v.winners)} "
                      f"with a total of {best}.")
     elif v.phase is Phase.DRAWN:
         heading = f"Round {v.round}: seat {v.turn} holds a drawn {v.drawn}"

@@ -20,7 +20,8 @@ from ..records import Record, ReplayError
 from ..server import Verdict, validate
 from ..simulation import play_game
 from ..state import Phase
-from .narration import Narrator, _a, _seat_label, _variant_summary, _winners_line, narrate
+from ..words import a_card
+from .narration import Narrator, _seat_label, _variant_summary, _winners_line, narrate
 from .options import (
     EXIT_BAD_INPUT,
     EXIT_NO,
@@ -83,8 +84,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         try:
             after = next(states)
         except ReplayError:  # replay_failed: an illegal action; tell a pending draw first
-            if before.phase is Phase.DRAWN:
-                narrator.say(f"      (seat {before.turn} drew {_a(before.drawn)})")
+            if before.phase is Phase.DRAWN and before.drawn is not None:
+                narrator.say(f"      (seat {before.turn} drew {a_card(before.drawn)})")
             raise
         narrator.action(before, action, after)
         before = after

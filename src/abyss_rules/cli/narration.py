@@ -11,11 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from .. import event_types as ev
+from ..actions import Action
 from ..config import Variant
 from ..grid import Grid
+from ..rules.engine import apply_with_events
+from ..rules.opening import opener_decision
 from ..simulation import GameResult
-from ..state import Phase, RoundResult, State
+from ..state import Phase, State
+from ..views import View, view
+from ..words import (
+    a_card,
+    closing_words,
+    game_over_words,
+    opener_words,
+    reshuffle_words,
+    round_scores_words,
+    turn_words,
+)
 
 
 def _cell(grid: Grid, space: int) -> str:
@@ -83,15 +96,6 @@ def _join(blocks: list[list[str]]) -> str:
     return "\n".join(rows)
 
 
-def _a(value: int | None) -> str:
-    """`value` with its article: "a 7", "an 8", "an 11"."""
-    return f"an {value}" if value in (8, 11, 18) or (value is not None and 80 <= value < 90) else f"a {value}"
-
-
-def _space(row: int, col: int) -> str:
-    return f"({row},{col})"
-
-
 def _seat_label(seat: int, names: Sequence[str] | None) -> str:
     return f"seat {seat} ({names[seat]})" if names else f"seat {seat}"
 
@@ -105,125 +109,35 @@ def _variant_summary(v: Variant) -> str:
     return f"{v.name} ({v.rows}x{v.cols} grids, {' or '.join(ends)})"
 
 
-class _Effect:
-    """What one action did, worked out from the state before it (the round may end with it)."""
-
-    def __init__(self, before: State, action: Action) -> None:
-        v = before.variant
-        g = v.geometry
-        self.action = action
-        player = action.player
-        self.card: int | None = None      # the card placed, or turned face up
-        self.replaced: int | None = None  # the card a placement sent to the discard pile
-        self.replaced_up = False
-        self.discarded: int | None = None  # a drawn card that was discarded
-        self.swallowed: tuple[int, int] | None = None  # (column, value)
-        if isinstance(action, Draw):
-            return
-        space = g.index(action.row, action.col)
-        i = player * v.cells + space
-        cards = list(before.cards)
-        up = before.face_up | 1 << i
-        if isinstance(action, (TakeDiscard, PlaceDrawn)):
-            self.card = before.top_discard if isinstance(action, TakeDiscard) else before.drawn
-            self.replaced = before.cards[i]
-            self.replaced_up = bool(before.face_up >> i & 1)
-            assert self.card is not None
-            cards[i] = self.card
-        else:
-            self.card = before.cards[i]
-            if isinstance(action, DiscardDrawn):
-                self.discarded = before.drawn
-        col = g.column_of[space]
-        base = player * v.cells
-        column = [base + s for s in g.column_spaces[col]]
-        if all(up >> j & 1 for j in column) and len({cards[j] for j in column}) == 1:
-            self.swallowed = (col, cards[i])
-            for j in column:
-                up &= ~(1 << j)
-        self.cards = tuple(cards)
-        self.face_up = up
-        self.gone = before.swallowed | (sum(1 << j for j in column) if self.swallowed else 0)
-
-    def grids(self, before: State) -> list[Grid]:
-        """Every grid right after the action, before any end-of-round reveal."""
-        v = before.variant
-        if isinstance(self.action, Draw):
-            return list(before.grids())
-        return [Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.gone, p)
-                for p in range(before.players)]
+def _winners_line(game: State | View, names: Sequence[str] | None) -> str:
+    """The last line of a finished game (rule 7.4)."""
+    return game_over_words(ev.GameOver(winners=game.winners, totals=game.totals), len(game.history),
+                           lambda seat: _seat_label(seat, names))
 
 
-def _describe(before: State, action: Action) -> str:
-    """One turn (or opening flip) in words, e.g. "seat 1 draws a 7 and places it on (2,3), discarding 11"."""
-    e = _Effect(before, action)
-    who = f"seat {action.player}"
-    if isinstance(action, Flip):
-        text = f"{who} flips {_space(action.row, action.col)}: {e.card}"
-    elif isinstance(action, TakeDiscard):
-        text = (f"{who} takes the {e.card} from the discard pile and places it on "
-                f"{_space(action.row, action.col)}, discarding {_replaced(e)}")
-    elif isinstance(action, PlaceDrawn):
-        text = (f"{who} draws {_a(e.card)} and places it on {_space(action.row, action.col)}, "
-                f"discarding {_replaced(e)}")
-    elif isinstance(action, DiscardDrawn):
-        text = (f"{who} draws {_a(e.discarded)}, discards it and flips "
-                f"{_space(action.row, action.col)}: {e.card}")
-    else:
-        text = f"{who} draws"
-    if e.swallowed is not None:
-        col, value = e.swallowed
-        text += f"; column {col} ({before.variant.rows} x {value}) is swallowed"
-    return text
+def _grids_after(grids: Sequence[Grid], events: Sequence[ev.Event]) -> list[Grid]:
+    """The public `grids` with the cards the `events` placed, turned over or swallowed, up to
+    the final reveal: the table right after an action, before the end of the round (rule 8.1)."""
+    out = list(grids)
+    for event in events:
+        if isinstance(event, ev.FinalReveal):
+            break
+        if isinstance(event, (ev.CardPlaced, ev.CardRevealed)):
+            grid = out[event.seat]
+            out[event.seat] = _changed(grid, [event.row * grid.cols + event.col], event.value, True, False)
+        elif isinstance(event, ev.ColumnSwallowed):
+            grid = out[event.seat]
+            out[event.seat] = _changed(grid, [r * grid.cols + event.col for r in range(grid.rows)],
+                                       None, False, True)
+    return out
 
 
-def _replaced(e: _Effect) -> str:
-    return f"{e.replaced}" if e.replaced_up else f"a face-down {e.replaced}"
-
-
-def _opener_reason(state: State, opener: int) -> str:
-    v = state.variant
-    if v.opener.value == "previous_closer" and len(state.history) >= 1 and state.history[-1].closer == opener:
-        return "it closed the previous round"
-    if not v.initial_flips:
-        return "no opening flips: seat 0 opens"
-    sums = [sum(f) for f in state.opening]
-    best = max(sums)
-    tied = [p for p, s in enumerate(sums) if s == best]
-    text = f"opening flips {' + '.join(map(str, state.opening[opener]))} = {best}"
-    if len(tied) == 1:
-        return text + ", the highest sum"
-    highs = [max(state.opening[p]) for p in tied]
-    top = max(highs)
-    if highs.count(top) == 1:
-        return text + f", tied on the sum; highest single card {top}"
-    return text + ", tied on the sum and the highest card; lowest seat"
-
-
-def _round_scores(result: RoundResult, v: Variant) -> str:
-    parts = []
-    for seat, (raw, score) in enumerate(zip(result.raw_scores, result.scores, strict=True)):
-        text = f"seat {seat}: {raw}"
-        if seat == result.closer:
-            if result.penalized:
-                low = min(s for p, s in enumerate(result.raw_scores) if p != seat)
-                text += (f" x {v.closer_multiplier} = {score} (closer penalty: another seat scored "
-                         f"{low} <= {raw})")
-            elif v.closer_multiplier != 1:
-                text += " (closer, no penalty)" if raw <= 0 else " (closer, strictly lowest: no penalty)"
-        parts.append(text)
-    return "; ".join(parts)
-
-
-def _winners_line(state: State, names: Sequence[str] | None) -> str:
-    winners = state.winners
-    rounds = len(state.history)
-    head = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
-    total = state.totals[winners[0]]
-    if len(winners) == 1:
-        return f"{head} Winner: {_seat_label(winners[0], names)} with {total} points."
-    who = ", ".join(_seat_label(p, names) for p in winners)
-    return f"{head} Shared win: {who} with {total} points each."
+def _changed(grid: Grid, spaces: list[int], card: int | None, up: bool, gone: bool) -> Grid:
+    cards, face_up, swallowed = list(grid.cards), list(grid.face_up), list(grid.swallowed)
+    for i in spaces:
+        cards[i], face_up[i], swallowed[i] = card, up, gone
+    return Grid(rows=grid.rows, cols=grid.cols, cards=tuple(cards), face_up=tuple(face_up),
+                swallowed=tuple(swallowed))
 
 
 class Narrator:
@@ -286,56 +200,65 @@ class Narrator:
         self.say()
         self.say(f"=== Round {state.round} ===")
         self.say(f"Deal: {v.cells} cards face down to each seat; the discard pile opens with "
-                 f"{_a(state.top_discard)}; {state.draw_pile_size} cards in the draw pile.")
+                 f"{a_card(state.discard_pile[0])}; {state.draw_pile_size} cards in the draw pile.")
         if v.initial_flips:
             self.say(f"Opening: every seat flips {v.initial_flips} of its cards.")
 
     def opening_done(self, state: State) -> None:
         """Show the grids after the opening flips and who opens, and why (rules 2.3, 2.4)."""
-        opener = state.turn
-        self.grids(_public_grids(state))
+        public = view(state)
+        opener, step = opener_decision(public.variant, public.opening, public.history)
+        self.grids(public.grids)
         self.grids_shown_at = state.seq
-        self.say(f"Seat {opener} opens the round ({_opener_reason(state, opener)}).")
+        self.say(f"Seat {opener} opens the round ({opener_words(step, public.opening[opener])}).")
 
     def action(self, before: State, action: Action, after: State) -> None:
         """Tell `action`, applied to `before` and giving `after`: one line per turn (a draw
         is told with the placement or discard that follows it), the closing (rule 6.1), and
         at the end of a round the grids before and after the final reveal, the scores with
         the closer penalty (rules 6.3-6.5, 7.1) and the next deal or the winners (rule 7.4).
+
+        The words come from the events the action caused
+        ([`apply_with_events`][abyss_rules.apply_with_events], worded by
+        [`abyss_rules.words`][abyss_rules.words]) and the grids from
+        [`view`][abyss_rules.view]: nothing is worked out again here.
         """
-        if before.phase is Phase.OPENING and isinstance(action, Flip):
-            self.say("  " + _describe(before, action))
-            if after.phase is not Phase.OPENING and after.round == before.round:
+        self._tell(before, apply_with_events(before, action)[1], after)
+
+    def _tell(self, before: State, events: Sequence[ev.Event], after: State) -> None:
+        kinds = {type(event): event for event in reversed(events)}  # the first event of each kind
+        revealed = kinds.get(ev.CardRevealed)
+        if isinstance(revealed, ev.CardRevealed) and revealed.cause == "opening_flip":
+            self.say("  " + turn_words(events))
+            if ev.OpeningDone in kinds:
                 self.opening_done(after)
-            elif after.round != before.round:  # pragma: no cover - a round cannot end in its opening
-                self.round_end(before, action, after)
             return
-        if isinstance(action, Draw):
-            if not before.draw_pile:
-                how = ("the discard pile under its top card was shuffled into a new draw pile"
-                       if before.variant.reshuffle_keeps_top else
-                       "the whole discard pile was shuffled; its first card opens a new discard pile")
-                self.say(f"     (the draw pile is empty: {how}; {after.draw_pile_size + 1} cards)")
+        if ev.CardDrawn in kinds:
+            reshuffled = kinds.get(ev.Reshuffled)
+            if isinstance(reshuffled, ev.Reshuffled):
+                self.say("     " + reshuffle_words(reshuffled, before.variant))
             return
         self.turn_number += 1
-        self.say(f"{self.turn_number:>4}. " + _describe(before, action))
-        ended = after.round != before.round or after.is_over
-        closer = after.history[-1].closer if ended else after.closer
-        if before.closer is None and closer == action.player:
-            self.say(f"      seat {action.player} has no face-down card left and closes the round; "
-                     "every other seat plays one last turn")
+        self.say(f"{self.turn_number:>4}. " + turn_words(events))
+        closed = kinds.get(ev.RoundClosed)
+        if isinstance(closed, ev.RoundClosed):
+            self.say("      " + closing_words(closed))
             m = before.variant.closer_multiplier
             if m != 1 and not self.penalty_told:
                 self.penalty_told = True
                 self.say(f"      (closer penalty, rule 6.5: the closer's round score is multiplied by {m} "
                          "unless it is strictly the lowest or not above 0)")
-        if ended:
-            self.round_end(before, action, after)
+        if ev.RoundScored in kinds:
+            self._round_end(before, events, after)
 
     def round_end(self, before: State, action: Action, after: State) -> None:
         """Tell the end of the round that `action` ended (see [`action`][abyss_rules.cli.Narrator.action])."""
+        self._round_end(before, apply_with_events(before, action)[1], after)
+
+    def _round_end(self, before: State, events: Sequence[ev.Event], after: State) -> None:
         v = before.variant
-        result = after.history[-1]
+        public = view(after)
+        result = public.history[-1]
         self.say()
         if result.capped:
             self.say(f"Round {result.round} ends: the stalling cap of {v.max_turns_per_round} turns "
@@ -343,8 +266,9 @@ class Narrator:
         else:
             self.say(f"Round {result.round} ends after {result.turns} turns; "
                      f"seat {result.closer} closed it.")
-        shown = _Effect(before, action).grids(before)
-        if list(shown) == list(result.grids):
+        shown = _grids_after(view(before).grids, events)
+        reveal = next(event for event in events if isinstance(event, ev.FinalReveal))
+        if not reveal.cards:
             self.say("The final reveal changes nothing (no face-down card is left):")
             self.grids(shown)
         else:
@@ -353,26 +277,17 @@ class Narrator:
             swallows = " (and its swallows)" if v.swallow_on_final_reveal else ""
             self.say(f"After the final reveal{swallows}:")
             self.grids(result.grids)
-        self.say(f"Round scores: {_round_scores(result, v)}")
-        totals = ", ".join(f"seat {p}: {t}" for p, t in enumerate(result.totals))
-        self.say(f"Totals after round {result.round}: {totals}")
-        if after.is_over:
+        scored = next(event for event in events if isinstance(event, ev.RoundScored))
+        self.say(f"Round scores: {round_scores_words(scored, v)}")
+        totals = ", ".join(f"seat {p}: {t}" for p, t in enumerate(scored.totals))
+        self.say(f"Totals after round {scored.round}: {totals}")
+        if public.is_over:
             self.say()
-            self.say(_winners_line(after, self.names))
+            self.say(_winners_line(public, self.names))
         else:
             self.round_start(after)
-            if after.phase is not Phase.OPENING:
+            if ev.OpeningDone in {type(event) for event in events}:  # no opening flips: the opener plays
                 self.opening_done(after)
-
-
-def _public_grids(state: State) -> list[Grid]:
-    """Every grid as the table sees it: face-down values left out (rules 8.1, 8.2)."""
-    return [_hide(grid) for grid in state.grids()]
-
-
-def _hide(grid: Grid) -> Grid:
-    cards = tuple(c if up else None for c, up in zip(grid.cards, grid.face_up, strict=True))
-    return Grid(rows=grid.rows, cols=grid.cols, cards=cards, face_up=grid.face_up, swallowed=grid.swallowed)
 
 
 def narrate(result: GameResult, out: TextIO, width: int = 100) -> None:

@@ -10,19 +10,19 @@ import argparse
 import re
 import secrets
 import textwrap
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..bots import make_bot
+from ..bots import Bot
 from ..config import Variant
 from ..records import Record
 from ..rules.dealing import new_game
-from ..rules.engine import apply, check
-from ..rules.legal import legal_actions
-from ..simulation import derive_seed
+from ..rules.engine import check
+from ..simulation import play_game
 from ..state import Phase, State
-from ..views import view
-from .narration import Narrator, _a, _public_grids, _variant_summary
+from ..views import View
+from ..words import a_card
+from .narration import Narrator, _variant_summary
 from .options import EXIT_INPUT_ENDED, EXIT_OK, _bot_names, _UsageError, _variant, _write_record
 
 _PLAY_HELP = """\
@@ -137,16 +137,16 @@ def parse_move(text: str, seat: int) -> Action | str:
     return cls(seat, row, col)
 
 
-def _choices(state: State, seat: int) -> str:
-    """The moves open to `seat` now, in words."""
-    v = state.variant
-    if state.phase is Phase.OPENING:
-        left = v.initial_flips - len(state.opening[seat])
+def _choices(table: View, seat: int) -> str:
+    """The moves open to `seat` now, in words (from its view's legal actions)."""
+    v = table.variant
+    if table.phase is Phase.OPENING:
+        left = v.initial_flips - len(table.opening[seat])
         return f"opening: flip one of your face-down cards ({left} left): f R C"
-    if state.phase is Phase.DRAWN:
-        return f"you drew {_a(state.drawn)}: p R C place it | x R C discard it and flip (R, C)"
-    options = [f"t R C take the {state.top_discard}"]
-    if any(isinstance(a, Draw) for a in legal_actions(state)):
+    if table.phase is Phase.DRAWN and table.drawn is not None:
+        return f"you drew {a_card(table.drawn)}: p R C place it | x R C discard it and flip (R, C)"
+    options = [f"t R C take the {table.top_discard}"]
+    if any(isinstance(a, Draw) for a in table.legal_actions):
         options.append("d draw")
     if v.flip_turn:
         options.append("f R C flip only")
@@ -157,14 +157,75 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def _show_table(state: State, narrator: Narrator) -> None:
+def _show_table(table: View, narrator: Narrator) -> None:
     """The status line and, unless the narrator has just drawn them, the grids."""
     narrator.say()
-    narrator.say(f"Round {state.round}: discard pile {state.top_discard} on top "
-                 f"({_cards(len(state.discard_pile))}); draw pile {_cards(state.draw_pile_size)}; totals "
-                 + ", ".join(f"seat {p}: {t}" for p, t in enumerate(state.totals)))
-    if narrator.grids_shown_at != state.seq:
-        narrator.grids(_public_grids(state))
+    narrator.say(f"Round {table.round}: discard pile {table.top_discard} on top "
+                 f"({_cards(len(table.discard_pile))}); draw pile {_cards(table.draw_pile_size)}; totals "
+                 + ", ".join(f"seat {p}: {t}" for p, t in enumerate(table.totals)))
+    if narrator.grids_shown_at != table.seq:
+        narrator.grids(table.grids)
+
+
+class _Stop(Exception):
+    """The human left the game, or the input ended: `play` stops with `status`."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Human:
+    """The seat of the person at the terminal: a bot (for `play_game`) whose moves are typed.
+
+    `state` is the game's state, kept up to date by `play_game`'s `on_action` hook, so that a
+    typed move the engine refuses is told with the engine's own reason
+    ([`check`][abyss_rules.check]) and asked again.
+    """
+
+    name = "you"
+
+    def __init__(self, me: int, state: State, narrator: Narrator, stdin: TextIO, out: TextIO) -> None:
+        self.me, self.state, self.narrator, self.stdin, self.out = me, state, narrator, stdin, out
+        self.shown = -1
+
+    def choose(self, table: View) -> Action:
+        narrator, me = self.narrator, self.me
+        while True:
+            if self.shown != table.seq and table.phase is not Phase.DRAWN:
+                _show_table(table, narrator)
+                self.shown = table.seq
+            narrator.say(_choices(table, me))
+            self.out.write("> ")
+            self.out.flush()
+            line = self.stdin.readline()
+            if not line:
+                narrator.say()
+                narrator.say("The input ended before the game was over.")
+                raise _Stop(EXIT_INPUT_ENDED)
+            if not self.out.isatty():
+                self.out.write(line if line.endswith("\n") else line + "\n")  # echo scripted input
+            try:
+                move = parse_move(line, me)
+            except ValueError as error:
+                narrator.say(f"  {error}")
+                continue
+            if move == "?":
+                narrator.say(_PLAY_HELP)
+                narrator.say(_rules_help(table.variant))
+                continue
+            if move == "g":
+                self.shown = narrator.grids_shown_at = -1
+                continue
+            if move == "q":
+                narrator.say("You left the game.")
+                raise _Stop(EXIT_OK)
+            assert not isinstance(move, str)
+            problem = check(self.state, move)
+            if problem is None:
+                return move
+            rule = f", rule {problem.rule}" if problem.rule else ""
+            narrator.say(f"  rejected: {_to_you(problem.message, me)} [{problem.code}{rule}]")
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
@@ -180,75 +241,34 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     names = list(args.bots)
     names.insert(me, "you")
-    bots = {p: make_bot(name, derive_seed(seed, "bot", p)) for p, name in enumerate(names) if p != me}
-    stdin: TextIO = args.stdin
     narrator = Narrator(out, names, width=args.width)
     narrator.say(f"Abyss: you are seat {me}, against " + ", ".join(f"seat {p} ({n})" for p, n in
                                                                    enumerate(names) if p != me))
     narrator.say(f"  variant: {_variant_summary(v)}; seed: {seed}. Type ? for help.")
-    state = new_game(players, v, seed)
+    state = new_game(players, v, seed)  # the deal play_game makes from the same seed (rule 9.1)
+    human = _Human(me, state, narrator, args.stdin, out)
     record = Record.start(players, v, seed)
-    try:
-        return _play_loop(state, me, bots, narrator, stdin, out, record_to := [record])
-    finally:
-        if args.record is not None:
-            _write_record(args.record, record_to[0])
-            done = len(record_to[0].actions)
-            actions = f"{done} action" + ("" if done == 1 else "s")
-            narrator.say(f"The record of the game ({actions}) is in {args.record}: "
-                         f"abyss-rules replay {args.record}")
 
+    def told(before: State, action: Action, after: State) -> None:
+        nonlocal record
+        record = record.with_actions(action)
+        narrator.action(before, action, after)
+        human.state = after
 
-def _play_loop(state: State, me: int, bots: dict[int, Any], narrator: Narrator, stdin: TextIO, out: TextIO,
-               record: list[Record]) -> int:
-    """The game loop of `play`; `record[0]` is kept up to date with every action."""
     narrator.round_start(state)
     if state.phase is not Phase.OPENING:
         narrator.opening_done(state)
-    shown = -1
-    while not state.is_over:
-        waiting = [p for p in state.to_act if p != me]
-        if waiting:  # bots first (in the opening they flip before you)
-            p = waiting[0]
-            action = bots[p].choose(view(state, p))
-        else:
-            if shown != state.seq and state.phase is not Phase.DRAWN:
-                _show_table(state, narrator)
-                shown = state.seq
-            narrator.say(_choices(state, me))
-            out.write("> ")
-            out.flush()
-            line = stdin.readline()
-            if not line:
-                narrator.say()
-                narrator.say("The input ended before the game was over.")
-                return EXIT_INPUT_ENDED
-            if not out.isatty():
-                out.write(line if line.endswith("\n") else line + "\n")  # echo scripted input
-            try:
-                move = parse_move(line, me)
-            except ValueError as error:
-                narrator.say(f"  {error}")
-                continue
-            if move == "?":
-                narrator.say(_PLAY_HELP)
-                narrator.say(_rules_help(state.variant))
-                continue
-            if move == "g":
-                shown = narrator.grids_shown_at = -1
-                continue
-            if move == "q":
-                narrator.say("You left the game.")
-                return EXIT_OK
-            assert not isinstance(move, str)
-            action = move
-            problem = check(state, action)
-            if problem is not None:
-                rule = f", rule {problem.rule}" if problem.rule else ""
-                narrator.say(f"  rejected: {_to_you(problem.message, me)} [{problem.code}{rule}]")
-                continue
-        after = apply(state, action)
-        record[0] = record[0].with_actions(action)
-        narrator.action(state, action, after)
-        state = after
-    return EXIT_OK
+    seats: list[Bot | str] = [human if p == me else name for p, name in enumerate(names)]
+    try:
+        # The bots flip first in the opening, so that you see their flips (rule 2.2: any order).
+        play_game(seats, v, seed, on_action=told, next_seat=lambda s: next(p for p in s.to_act if p != me))
+        return EXIT_OK
+    except _Stop as stop:
+        return stop.status
+    finally:
+        if args.record is not None:
+            _write_record(args.record, record)
+            done = len(record.actions)
+            actions = f"{done} action" + ("" if done == 1 else "s")
+            narrator.say(f"The record of the game ({actions}) is in {args.record}: "
+                         f"abyss-rules replay {args.record}")
