@@ -71,15 +71,20 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
     steps = words.shape[1]
     t = np.arange(steps)
     valid = t[None, :] < need[:, None]
-    moduli = np.where(valid, lengths[:, None] - t[None, :], 1).astype(np.uint64)
-    rejected = (valid & (words >= _TWO_32 - _TWO_32 % moduli)).any(axis=1)
+    same = bool((lengths == lengths[0]).all())
+    if same:  # a deal: the same moduli for every game, one row of them
+        moduli = np.arange(int(lengths[0]), 1, -1, dtype=np.uint64)
+        over = words >= _TWO_32 - _TWO_32 % moduli
+    else:
+        moduli = np.where(valid, lengths[:, None] - t[None, :], 1).astype(np.uint64)
+        over = valid & (words >= _TWO_32 - _TWO_32 % moduli)
+    rejected = over.any(axis=1) if over.any() else np.zeros(k, bool)
     draws = (words % moduli).astype(np.int64)
     # Transposed, so that position i of every row is one contiguous array; flat indices into it.
     cols = np.array(items.T, order="C")  # a copy (items may be a read-only broadcast)
     flat = cols.reshape(-1)
     every = np.arange(k)
     j = np.ascontiguousarray((np.where(valid, draws, 0) * k + every[:, None]).T)  # (steps, k)
-    same = bool((lengths == lengths[0]).all())
     if same and k >= _WIDE:
         # Every row is as long (a deal): position i of all rows is one slice of the flat array.
         top = int(lengths[0]) - 1
