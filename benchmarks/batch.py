@@ -10,8 +10,9 @@ are one turn; opening flips are not turns.
 
     python benchmarks/batch.py [--players 2] [--seconds 5] [--sizes 256 1024 4096 16384] [--profile]
 
-``--profile`` also runs one playout at N = 4,096 under cProfile and prints where the time goes
-(hashing, the Fisher-Yates swaps, the rest of the steps, the random policy).
+``--profile`` also runs the playouts of N = 4,096 once more and prints where their CPU time goes
+(hashing, the shuffles, the deals, the steps, the masks, the random policy), each part timed
+with ``time.process_time`` around the engine's functions.
 
 Not a test: the machines are shared and noisy. Compare the ratios of one run, not absolute
 figures of different runs.
@@ -20,13 +21,12 @@ figures of different runs.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import platform
-import pstats
 import random
 import sys
 import tracemalloc
 from time import perf_counter, process_time
+from typing import Any
 
 import numpy as np
 from playouts import playouts  # benchmarks/playouts.py, beside this script
@@ -61,33 +61,50 @@ def peak_memory(players: int, width: int, seed: int) -> float:
     return peak / 2**20
 
 
-def profile(players: int, width: int, seed: int) -> None:
-    """Where the time of one playout of ``width`` games goes."""
-    profiler = cProfile.Profile()
-    profiler.enable()
-    batch.random_playouts(games=width, players=players, seed=seed, width=width)
-    profiler.disable()
-    stats = pstats.Stats(profiler)
-    total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]
-    by_name: dict[str, float] = {}
-    for (filename, _, name), (_, _, _, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
-        key = f"{filename.rsplit('/', 1)[-1]}:{name}"
-        by_name[key] = by_name.get(key, 0.0) + cumulative
-    parts = [
-        ("SHA-256 blocks (randomness.py:many_stream_blocks)", "randomness.py:many_stream_blocks"),
-        ("shuffles, hashing included (shuffle.py:shuffle_rows)", "shuffle.py:shuffle_rows"),
-        ("deals (rounds.py:deal)", "rounds.py:deal"),
-        ("reshuffles (rounds.py:_reshuffle)", "rounds.py:_reshuffle"),
-        ("Batch.step", "engine.py:step"),
-        ("  its array copies (arrays.py:copy)", "arrays.py:copy"),
-        ("  ends of turns (rounds.py:end_turns)", "rounds.py:end_turns"),
-        ("  ends of rounds, deals included (rounds.py:end_rounds)", "rounds.py:end_rounds"),
-        ("Batch.legal_mask", "engine.py:legal_mask"),
-        ("the random policy (playouts.py:choose_uniformly)", "playouts.py:choose_uniformly"),
+def profile(players: int, width: int, games: int, seed: int) -> None:
+    """Where the CPU time of one run of ``random_playouts`` goes: the engine's functions timed with
+    ``time.process_time`` around each call (cProfile's cost per Python call would overstate the
+    hashing, which makes one call per block)."""
+    from abyss_rules.batch import arrays, engine, playouts, rounds, shuffle
+
+    parts = [  # (label, module, attribute): the name each caller looks up
+        ("SHA-256 blocks (randomness.many_stream_blocks)", shuffle, "many_stream_blocks"),
+        ("shuffles, hashing included (shuffle.shuffle_rows)", rounds, "shuffle_rows"),
+        ("deals of new games (Batch.new, Batch.reset)", engine, "deal"),
+        ("deals of the next rounds (in end_rounds)", rounds, "deal"),
+        ("Batch.step, its deals included", engine.Batch, "step"),
+        ("  ends of rounds, deals included (rounds.end_rounds)", engine, "end_rounds"),
+        ("  ends of turns (rounds.end_turns)", engine, "end_turns"),
+        ("  opening flips (engine._opening_flips)", engine, "_opening_flips"),
+        ("  array copies, the price of immutability (Arrays.copy)", arrays.Arrays, "copy"),
+        ("Batch.legal_mask", engine.Batch, "_legal"),
+        ("the random policy (playouts.choose_uniformly)", playouts, "choose_uniformly"),
+        ("Batch.reset, its deals included", engine.Batch, "reset"),
     ]
-    print(f"\nwhere the time goes, N = {width:,} (cProfile, {total:.2f} s in all):")
-    for label, key in parts:
-        print(f"  {label:<58} {100 * by_name.get(key, 0.0) / total:5.1f} %")
+    spent = [0.0] * len(parts)
+    originals = [getattr(owner, name) for _, owner, name in parts]
+
+    def timed(n: int, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[n] += process_time() - start
+        return wrapper
+
+    for n, ((_, owner, name), original) in enumerate(zip(parts, originals, strict=True)):
+        setattr(owner, name, timed(n, original))
+    try:
+        start = process_time()
+        batch.random_playouts(games=games, players=players, seed=seed, width=width)
+        total = max(process_time() - start, 1e-9)
+    finally:
+        for (_, owner, name), original in zip(parts, originals, strict=True):
+            setattr(owner, name, original)
+    print(f"\nwhere the CPU time goes, N = {width:,}, {games:,} games ({total:.2f} s of CPU in all):")
+    for (label, _, _), seconds in zip(parts, spent, strict=True):
+        print(f"  {label:<60} {100 * seconds / total:5.1f} %")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{wall:,.0f}" for wall, _, _ in refs))
     print("reference turns per CPU second: " + ", ".join(f"{cpu:,.0f}" for _, _, cpu in refs))
     if args.profile:
-        profile(args.players, 4096, args.seed)
+        profile(args.players, 4096, 4096 * args.rounds, args.seed)
     return 0
 
 
