@@ -14,7 +14,7 @@ PACKAGE = ROOT / "src" / "abyss_rules"
 
 # Modules over 600 lines that their owners have still to split (issue 13). Do not add to this.
 TOO_LONG_FOR_NOW = {
-    "abyss_rules.codec", "abyss_rules.planner", "abyss_rules.simulation", "abyss_rules.testing",
+    "abyss_rules.codec", "abyss_rules.planner", "abyss_rules.simulation",
 }
 
 

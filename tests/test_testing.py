@@ -134,10 +134,10 @@ def test_each_invariant_catches_its_broken_state(name: str) -> None:
 def test_the_legal_actions_and_winners_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both follow from the others for every state the engine can build, so the engine is patched."""
     turn, over = in_turn(), finished()
-    monkeypatch.setattr(testing, "_legal_actions", lambda state: ())
+    monkeypatch.setattr(testing.invariants, "_legal_actions", lambda state: ())
     with pytest.raises(InvariantError, match=r"^\[legal_actions\] no legal action"):
         check_invariants(turn)
-    monkeypatch.setattr(testing, "_legal_actions", lambda state: (ar.Draw(0),))
+    monkeypatch.setattr(testing.invariants, "_legal_actions", lambda state: (ar.Draw(0),))
     with pytest.raises(InvariantError, match=r"^\[legal_actions\] 1 legal actions after the game"):
         check_invariants(over)
     monkeypatch.undo()

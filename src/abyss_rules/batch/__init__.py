@@ -21,16 +21,12 @@ Examples:
 
 from __future__ import annotations
 
-try:
-    import numpy as _numpy  # noqa: F401
-except ImportError as _error:  # pragma: no cover - exercised in a subprocess by tests/test_batch.py
-    raise ImportError(
-        "abyss_rules.batch needs NumPy, an optional dependency of abyss-rules: "
-        "install it with  pip install 'abyss-rules[batch]'"
-    ) from _error
+from ..extras import require
 
-from .convert import PHASES
-from .engine import Batch
-from .playouts import PlayoutStats, random_playouts
+require("numpy", name="NumPy", extra="batch", module="abyss_rules.batch")
+
+from .convert import PHASES  # noqa: E402 - after the check of the extra
+from .engine import Batch  # noqa: E402
+from .playouts import PlayoutStats, random_playouts  # noqa: E402
 
 __all__ = ["PHASES", "Batch", "PlayoutStats", "random_playouts"]

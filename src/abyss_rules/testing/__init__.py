@@ -1,0 +1,69 @@
+"""Hypothesis strategies and an invariant checker, for testing code built on abyss-rules.
+
+This module needs [Hypothesis](https://hypothesis.readthedocs.io/), an optional dependency:
+install the `testing` extra (`pip install 'abyss-rules[testing]'`). Importing it without
+Hypothesis raises an `ImportError` that says so; the engine itself never imports it.
+
+| strategy | draws |
+|---|---|
+| [`seeds()`][abyss_rules.testing.seeds] | game seeds: ints in `[0, 2**256)` and 32-byte strings (rule 9.1) |
+| [`variants()`][abyss_rules.testing.variants] | the presets and generated valid variants (rules 10.1-10.3) |
+| [`games()`][abyss_rules.testing.games] | a [`Game`][abyss_rules.testing.Game]: a game played legally |
+| [`states()`][abyss_rules.testing.states] | the last state of such a game |
+| [`legal_actions(state)`][abyss_rules.testing.legal_actions] | one legal action of `state` |
+| [`actions(variant, players)`][abyss_rules.testing.actions] | any well-formed action, legal or not |
+
+[`check_invariants`][abyss_rules.testing.check_invariants] raises
+[`InvariantError`][abyss_rules.testing.InvariantError] (an `AssertionError`) naming the first
+invariant a state breaks. For exhaustive checks,
+[`action_space`][abyss_rules.testing.action_space] lists every well-formed action around a
+grid and [`deck_orders`][abyss_rules.testing.deck_orders] every order of a small deck.
+
+The package: `strategies` (the Hypothesis strategies and [`Game`][abyss_rules.testing.Game]),
+`invariants` (`check_invariants`) and `exhaustive` (`action_space`, `deck_orders`); every name
+is imported from `abyss_rules.testing`.
+
+Examples:
+    >>> from hypothesis import given, settings
+    >>> import abyss_rules as ar
+    >>> @settings(max_examples=10, deadline=None)
+    ... @given(states())
+    ... def test_any_reachable_state_is_sound(state):
+    ...     check_invariants(state)
+    ...     assert state.is_over or ar.legal_actions(state)
+    >>> test_any_reachable_state_is_sound()
+"""
+
+from __future__ import annotations
+
+from ..extras import require
+
+require("hypothesis", name="Hypothesis", extra="testing", module="abyss_rules.testing")
+
+from .exhaustive import action_space, deck_orders  # noqa: E402 - after the check of the extra
+from .invariants import InvariantError, check_invariants  # noqa: E402
+from .strategies import (  # noqa: E402
+    MAX_GAME_ACTIONS,
+    Game,
+    actions,
+    games,
+    legal_actions,
+    seeds,
+    states,
+    variants,
+)
+
+__all__ = [
+    "MAX_GAME_ACTIONS",
+    "Game",
+    "InvariantError",
+    "action_space",
+    "actions",
+    "check_invariants",
+    "deck_orders",
+    "games",
+    "legal_actions",
+    "seeds",
+    "states",
+    "variants",
+]
