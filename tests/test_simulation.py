@@ -306,3 +306,13 @@ def test_an_interrupted_simulation_on_an_executor_cancels_the_rest() -> None:
     games = info.value.result.games
     assert calls[0] == 0 and 4 <= len(games) < 200
     assert [g.index for g in games] == sorted(g.index for g in games)
+
+
+@pytest.mark.rule("9.5")
+def test_a_game_result_is_a_record_plus_what_play_game_knows() -> None:
+    result = play_game(["greedy", "random"], SHORT, seed=12, keep_states=True)
+    record = result.to_record()
+    assert isinstance(record, ar.Record) and record.players == result.players
+    assert record.variant == result.variant and record.actions == result.actions
+    assert list(record.states()) == list(result.states or ())
+    assert record == ar.Record.start(2, SHORT, 12).with_actions(*result.actions)

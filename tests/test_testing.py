@@ -294,3 +294,10 @@ def test_legal_actions_needs_a_state() -> None:
     with pytest.raises(ar.MalformedActionError) as info:
         legal_actions("state")  # type: ignore[arg-type]
     assert info.value.code == "invalid_state"
+
+
+@pytest.mark.rule("9.5")
+@settings(max_examples=10, deadline=None)
+@given(games(ar.Variant.short(), players=2, max_actions=40))
+def test_a_drawn_game_is_a_record_plus_its_states(game: Game) -> None:
+    assert tuple(game.to_record().states()) == game.states

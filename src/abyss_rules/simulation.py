@@ -34,6 +34,7 @@ from .bots import Bot, BotError, BotFactory, make_bot
 from .config import Variant
 from .errors import AbyssError, Code, SimulationError
 from .randomness import normalize_seed, secret_repr
+from .records import Record
 from .rules.dealing import new_game
 from .rules.engine import apply
 from .state import RoundResult, State
@@ -164,6 +165,18 @@ class GameResult:
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round's result, reveal and scores included (rule 6.6)."""
         return self.final.history
+
+    def to_record(self) -> Record:
+        """The game as a [`Record`][abyss_rules.Record]: its set-up and actions, the document of
+        a played game (`to_json()` writes it; `states()` replays it, rule 9.5).
+
+        Examples:
+            >>> result = play_game(["random", "random"], variant="short", seed=3)
+            >>> record = result.to_record()
+            >>> record.actions == result.actions and record.replay() == result.final
+            True
+        """
+        return Record.start(self.players, self.variant, self.seed).with_actions(*self.actions)
 
 
 def play_game(

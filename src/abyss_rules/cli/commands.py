@@ -41,7 +41,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     result = play_game(names, v, seed, keep_states=not args.quiet)
     if args.record is not None:
-        _write_record(args.record, Record.start(len(names), v, seed).with_actions(*result.actions))
+        _write_record(args.record, result.to_record())
     if args.quiet:
         print(_winners_line(result.final, result.bots), file=out)
         return EXIT_OK

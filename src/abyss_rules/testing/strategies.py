@@ -16,6 +16,7 @@ from ..actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip
 from ..config import MAX_CELLS, Opener, Variant
 from ..errors import Code, ConfigError, IllegalActionError
 from ..randomness import Seed, secret_repr
+from ..records import Record
 from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..rules.legal import legal_actions as _legal_actions
@@ -71,6 +72,18 @@ class Game:
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def to_record(self) -> Record:
+        """The game as a [`Record`][abyss_rules.Record]: its set-up and actions, the document of
+        a played game (`to_json()` writes it; `states()` replays it, rule 9.5).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> game = Game(ar.Variant.short(), 2, 1, (ar.Flip(0, 0, 0),), ())
+            >>> game.to_record().notation()
+            ('0f00',)
+        """
+        return Record.start(self.players, self.variant, self.seed).with_actions(*self.actions)
 
 
 def seeds() -> SearchStrategy[Seed]:
