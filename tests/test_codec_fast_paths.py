@@ -1,10 +1,10 @@
 """The fast paths of the codec give exactly the results of the general ones.
 
-`dumps_state` spells canonical text directly (`writer.state_text`) and falls back to
-`json` for values it does not spell; `loads_state` reads canonical text directly
-(`fast_reader._read_canonical_state`) and falls back to `json` + `state_from_dict` for
-anything else, including every refusal. These tests compare each fast path with the
-general one it replaces: the same bytes, the same state, the same error code, path and
+`dumps_state` spells canonical text directly (the `text` function generated from the
+layout `STATE`) and falls back to `json` for values it does not spell; `loads_state` reads
+canonical text directly (`read_canonical_state`, the generated `read_text`) and falls back to
+`json` + `state_from_dict` for anything else, including every refusal. These tests compare
+each fast path with the general one it replaces: the same bytes, the same state, the same error code, path and
 message.
 """
 
@@ -21,10 +21,11 @@ from tests.builders import tiny
 from tests.test_codec import TAMPERING, canonical, drawn_state, random_game, second_round_state
 
 import abyss_rules as ar
-from abyss_rules.codec import canonical as fast_reader
-from abyss_rules.codec import strict
-from abyss_rules.codec import text as writer
+from abyss_rules.codec import rounds, strict
+from abyss_rules.codec import state as fast_reader
+from abyss_rules.codec import variant as variant_codec
 from abyss_rules.codec.variant import variant_text
+from abyss_rules.codec.view import VIEW
 
 VARIANTS = [
     (ar.Variant.standard(), 2),
@@ -33,6 +34,15 @@ VARIANTS = [
     (tiny(initial_flips=0, max_turns_per_round=7, swallow_on_final_reveal=False), 2),
     (tiny(min_players=1, closer_multiplier=1, target_score=None, max_rounds=3), 1),
 ]
+
+
+def state_text(state: ar.State) -> str:
+    """The text of the writer generated from the state layout (raises where it does not spell)."""
+    return fast_reader.STATE.function("text")(state)  # type: ignore[no-any-return]
+
+
+def view_text(view: ar.View) -> str:
+    return VIEW.function("text")(view)  # type: ignore[no-any-return]
 
 
 def reference_dumps(state: ar.State) -> str:
@@ -74,7 +84,7 @@ def test_the_direct_writer_spells_every_state_as_json_does() -> None:
         text = ar.dumps_state(state)
         assert text == reference_dumps(state)
         # the direct writer wrote it (no fallback to json)
-        assert text.startswith(writer.state_text(state) + ',"variant":')
+        assert text == state_text(state)
 
 
 class Seat(enum.IntEnum):
@@ -100,7 +110,7 @@ def test_values_the_direct_writer_does_not_spell_are_written_by_json(change: dic
         value = how
     odd = state._replace(**{field: value})
     with pytest.raises((ValueError, LookupError, TypeError)):
-        writer.state_text(odd)
+        state_text(odd)
     assert ar.dumps_state(odd) == reference_dumps(odd)
 
 
@@ -109,8 +119,8 @@ def test_large_numbers_are_spelled_directly() -> None:
     odd = state._replace(seq=10 ** 20, turns=5000, round=-7,
                          draw_pile=(10 ** 6, 2100, -2500, *state.draw_pile))
     assert ar.dumps_state(odd) == reference_dumps(odd)
-    assert '"seq":100000000000000000000,' in writer.state_text(odd)
-    assert '"draw_pile":[1000000,2100,-2500,' in writer.state_text(odd)  # spelled by value, not by position
+    assert '"seq":100000000000000000000,' in state_text(odd)
+    assert '"draw_pile":[1000000,2100,-2500,' in state_text(odd)  # spelled by value, not by position
 
 
 def test_hand_made_history_values_are_written_by_json_too() -> None:
@@ -138,7 +148,7 @@ def _fields(result: ar.RoundResult) -> dict[str, Any]:
 def test_the_fast_reader_reads_every_canonical_state() -> None:
     for state in whole_games():
         text = ar.dumps_state(state)
-        assert fast_reader._read_canonical_state(text) == state
+        assert fast_reader.read_canonical_state(text) == state
         assert ar.loads_state(text.encode()) == state
 
 
@@ -296,14 +306,14 @@ def test_variants_met_for_the_first_time_are_read_and_remembered() -> None:
     variant = tiny(name="fast path once", closer_multiplier=3)
     state = ar.new_game(2, variant, seed=9)
     text = ar.dumps_state(state)
-    fast_reader._VARIANT_OF_TEXT.clear()
+    variant_codec._VARIANT_OF_TEXT.clear()
     assert ar.loads_state(text) == state
-    assert variant_text(variant) in fast_reader._VARIANT_OF_TEXT
+    assert variant_text(variant) in variant_codec._VARIANT_OF_TEXT
     assert ar.loads_state(text) == state
     # an invalid variant is never remembered
     bad = text.replace('"closer_multiplier":3', '"closer_multiplier":0')
     assert assert_same_outcome(bad)[1][0] == "invalid_variant"
-    assert len(fast_reader._VARIANT_OF_TEXT) == 1
+    assert len(variant_codec._VARIANT_OF_TEXT) == 1
 
 
 def test_loading_canonical_text_needs_no_json_parse(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -327,14 +337,14 @@ def test_the_direct_writer_spells_every_view_as_json_does() -> None:
             v = ar.view(state, viewer)
             text = ar.dumps_view(v)
             assert text == ar.canonical_json(ar.view_to_dict(v))
-            assert text == writer.view_text(v)  # written directly, no fallback
+            assert text == view_text(v)  # written directly, no fallback
 
 
 def test_hand_made_view_values_are_written_by_json() -> None:
     v = ar.view(second_round_state(), 0)
     odd = attrs.evolve(v, discard_pile=(True, *v.discard_pile[1:]), turn=False)
     with pytest.raises(ValueError):
-        writer.view_text(odd)
+        view_text(odd)
     assert ar.dumps_view(odd) == ar.canonical_json(ar.view_to_dict(odd))
     assert '"discard_pile":[true' in ar.dumps_view(odd)
     with pytest.raises(TypeError, match="no floats"):  # as before: a canonical document holds no floats
@@ -349,11 +359,11 @@ def test_a_history_read_once_is_reused_only_for_the_same_variant_and_players() -
     state = next(s for s in random_game(ar.Variant.standard(), 2, 1) if len(s.history) == 1)
     text = ar.dumps_state(state)
     piece = text[text.index('"history":[') + len('"history":['):text.index('],"opening":[')]
-    fast_reader._HISTORIES.clear()
-    first = fast_reader._history_text(piece, state.variant, 2)
-    assert first == state.history and fast_reader._history_text(piece, state.variant, 2) is first
+    rounds._HISTORIES.clear()
+    first = rounds.history_of_text(piece, "/history", state.variant, 2)
+    assert first == state.history and rounds.history_of_text(piece, "/history", state.variant, 2) is first
     with pytest.raises(ValueError):  # checked again for another number of players
-        fast_reader._history_text(piece, state.variant, 3)
+        rounds.history_of_text(piece, "/history", state.variant, 3)
     other = state.variant.replace(closer_multiplier=3)
-    again = outcome(lambda t: fast_reader._history_text(t, other, 2), piece)
+    again = outcome(lambda t: rounds.history_of_text(t, "/history", other, 2), piece)
     assert again[0] == "error" or again[1] is not first

@@ -103,7 +103,8 @@ from .rules.engine import apply, check
 from .rules.legal import legal_actions
 from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
-from .state import _PRESENTERS, Dealer, Phase, RoundResult, State
+from .state import PRESENTERS as _PRESENTERS
+from .state import Dealer, Phase, RoundResult, State
 from .svg import PictureError, to_svg
 from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view

@@ -190,7 +190,7 @@ class Grid:
         if (cls is Grid and type(rows) is int and type(cols) is int and rows > 0 and cols > 0
                 and rows * cols > 1 and type(player) is int and player >= 0
                 and type(cards) is tuple and len(cards) >= (player + 1) * rows * cols):
-            return _snapshots(Geometry.of(rows, cols), cards, up, gone, public, player, player + 1)[0]
+            return snapshots(Geometry.of(rows, cols), cards, up, gone, public, player, player + 1)[0]
         # Anything unusual (a subclass, a one-space grid, a short list...) takes the plain way.
         cells = rows * cols
         base = player * cells
@@ -261,16 +261,16 @@ _NONE: tuple[None] = (None,)
 _new = object.__new__
 
 
-def _unfrozen(cls: type) -> type:
+def unfrozen(cls: type) -> type:
     """A subclass of the frozen slotted attrs class `cls` with plain (fast) attribute stores.
 
     A frozen class refuses `setattr`, and storing through a slot descriptor's `__set__`
     costs a call per field. An object of this subclass takes plain stores; `__class__`
     assignment then makes it a `cls` (the layouts are the same: the subclass adds no slot).
-    Used by `_snapshots` for `Grid` and by `views._fast_view` for `View`.
+    Used by `snapshots` for `Grid` and by `views._fast_view` for `View`.
 
     Examples:
-        >>> built = object.__new__(_unfrozen(Grid))
+        >>> built = object.__new__(unfrozen(Grid))
         >>> built.rows, built.cols, built.cards, built.face_up, built.swallowed = 1, 2, (3, 4), (1, 1), (0, 0)
         >>> built.__class__ = Grid
         >>> built == Grid(1, 2, (3, 4), (1, 1), (0, 0))
@@ -283,7 +283,7 @@ def _unfrozen(cls: type) -> type:
     })
 
 
-_Unfrozen = _unfrozen(Grid)
+_Unfrozen = unfrozen(Grid)
 
 
 _PARTS_LIMIT = 1 << 13
@@ -324,7 +324,7 @@ def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) ->
     return found
 
 
-def _snapshots(
+def snapshots(
     geometry: Geometry, cards: tuple[int, ...], up: int, gone: int, public: bool, start: int, stop: int
 ) -> tuple[Grid, ...]:
     """Seats `start` to `stop - 1`'s snapshots, as [`Grid.from_flat`][abyss_rules.Grid.from_flat] builds them.
@@ -339,9 +339,9 @@ def _snapshots(
     Examples:
         >>> g = Geometry.of(1, 2)
         >>> cards = (7, 8, 9, 10)
-        >>> [grid.cards for grid in _snapshots(g, cards, up=0b0110, gone=0, public=True, start=0, stop=2)]
+        >>> [grid.cards for grid in snapshots(g, cards, up=0b0110, gone=0, public=True, start=0, stop=2)]
         [(None, 8), (9, None)]
-        >>> _snapshots(g, cards, 0b0110, 0b1000, False, 1, 2)
+        >>> snapshots(g, cards, 0b0110, 0b1000, False, 1, 2)
         (Grid(rows=1, cols=2, cards=(9, None), face_up=(True, False), swallowed=(False, True)),)
     """
     rows, cols, cells, full = geometry.rows, geometry.cols, geometry.cells, geometry.full_mask

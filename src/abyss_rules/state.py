@@ -43,7 +43,7 @@ from .grid import Grid
 
 __all__ = ["Dealer", "Phase", "RoundResult", "State", "winners"]
 
-_PRESENTERS: dict[str, Callable[[Any], Any]] = {}
+PRESENTERS: dict[str, Callable[[Any], Any]] = {}
 """How states, round results and views are drawn and written: `svg` (`abyss_rules.svg.to_svg`),
 `view_dict` and `view_json` (the codec's view document). The modules that do it import this one
 (and `views`), so these cannot import them: the package (`abyss_rules/__init__.py`), which
@@ -145,7 +145,7 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this round's final reveal."""
-        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
 
 class _Fields(NamedTuple):
@@ -217,7 +217,7 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of the public view, no secret."""
-        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
     def __copy__(self) -> State:
         return self

@@ -28,11 +28,11 @@ import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Geometry, Grid, _snapshots, _unfrozen
+from .grid import Geometry, Grid, snapshots, unfrozen
 from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
-from .state import _PRESENTERS, Phase, RoundResult, State, no_such_seat
+from .state import PRESENTERS, Phase, RoundResult, State, no_such_seat
 
 __all__ = ["View", "view"]
 
@@ -135,7 +135,7 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3), 1).to_dict()["viewer"]
             1
         """
-        return _PRESENTERS["view_dict"](self)  # type: ignore[no-any-return]  # the codec's view_to_dict
+        return PRESENTERS["view_dict"](self)  # type: ignore[no-any-return]  # the codec's view_to_dict
 
     def to_json(self) -> str:
         """The canonical JSON text of the `view` document (see [`dumps_view`][abyss_rules.dumps_view]).
@@ -145,11 +145,11 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3)).to_json()[:40]
             '{"closer":null,"discard_pile":[0],"draw_'
         """
-        return _PRESENTERS["view_json"](self)  # type: ignore[no-any-return]  # the codec's dumps_view
+        return PRESENTERS["view_json"](self)  # type: ignore[no-any-return]  # the codec's dumps_view
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this view."""
-        return _PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.svg.to_svg
+        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.svg.to_svg
 
 
 def view(state: State, player: int | None = None) -> View:
@@ -245,14 +245,14 @@ def _public_grids(v: Variant, cards: tuple[int, ...], up: int, gone: int, player
             for p, grid in enumerate(last[5])
         ])
     else:
-        grids = _snapshots(v.geometry, cards, up, gone, True, 0, players)
+        grids = snapshots(v.geometry, cards, up, gone, True, 0, players)
     _last_grids = (cards, up, gone, v, players, grids)
     return grids
 
 
 def _one(geometry: Geometry, cards: tuple[int, ...], up: int, gone: int, player: int) -> Grid:
     """Seat `player`'s public grid."""
-    return _snapshots(geometry, cards, up, gone, True, player, player + 1)[0]
+    return snapshots(geometry, cards, up, gone, True, player, player + 1)[0]
 
 
 def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[RoundResult, ...],
@@ -274,8 +274,8 @@ def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[Rou
     return opener
 
 
-_Unfrozen = _unfrozen(View)
-"""A `View` under construction (see `grid._unfrozen`)."""
+_Unfrozen = unfrozen(View)
+"""A `View` under construction (see `grid.unfrozen`)."""
 
 
 _new = object.__new__

@@ -41,14 +41,17 @@ Examples:
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..documents import ViewDocument
 from ..errors import DecodeError
 from ..versions import FORMAT_VERSION
+from ..views import View
 from .action import action_from_dict, action_to_dict, dumps_action, loads_action
-from .canonical import loads_state
-from .state import dumps_state, state_from_dict, state_hash, state_to_dict
-from .strict import MAX_DEPTH, MAX_DOCUMENT_BYTES, canonical_json, parse_json
+from .state import dumps_state, loads_state, state_from_dict, state_hash, state_to_dict
+from .strict import MAX_DEPTH, MAX_DOCUMENT_BYTES, canonical_json, parse, parse_json
 from .variant import dumps_variant, loads_variant, variant_from_dict, variant_to_dict
-from .view import dumps_view, loads_view, view_from_dict, view_to_dict
+from .view import view_data, view_fields, view_text
 
 __all__ = [
     "FORMAT_VERSION",
@@ -75,3 +78,69 @@ __all__ = [
     "view_from_dict",
     "view_to_dict",
 ]
+
+
+# -- views: the codec's view layout (`codec.view`) reads and writes the fields of a `View` -----
+
+
+def view_to_dict(view: View) -> ViewDocument:
+    """The `view` document of a [`View`][abyss_rules.View]: public facts only (rules 8.1-8.3).
+
+    Face-down spaces have `"card": null`; the draw pile appears only as
+    its size; nothing of the dealer appears. Safe to send to a client.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> doc = view_to_dict(ar.view(ar.new_game(players=2, seed=1), 0))
+        >>> doc["grids"][0][0], doc["draw_pile_size"], "draw_pile" in doc
+        ({'card': None, 'face_up': False, 'swallowed': False}, 125, False)
+    """
+    if not isinstance(view, View):
+        raise TypeError(f"expected a View, got {type(view).__name__}")
+    return cast(ViewDocument, view_data(view))
+
+
+def dumps_view(view: View) -> str:
+    """The canonical JSON text of a view: what a server sends to a client.
+
+    See [`view_to_dict`][abyss_rules.view_to_dict].
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> dumps_view(ar.view(state, None)) == dumps_view(ar.view(state))    # a spectator's view
+        True
+    """
+    if not isinstance(view, View):
+        raise TypeError(f"expected a View, got {type(view).__name__}")
+    return view_text(view)
+
+
+def view_from_dict(doc: Any) -> View:
+    """A [`View`][abyss_rules.View] from a parsed `view` document (for clients written in Python).
+
+    Checks the header, field names, types and shapes, and that no face-down
+    space carries a value; it cannot check the game facts against a state.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> v = ar.view(ar.new_game(players=2, seed=1), 1)
+        >>> view_from_dict(view_to_dict(v)) == v
+        True
+    """
+    return View(**view_fields(doc))
+
+
+def loads_view(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> View:
+    """A [`View`][abyss_rules.View] from `view` document text.
+
+    See [`view_from_dict`][abyss_rules.view_from_dict]; `max_bytes` as for
+    [`loads_state`][abyss_rules.loads_state].
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> v = ar.view(ar.new_game(players=2, seed=1), 0)
+        >>> loads_view(dumps_view(v)) == v
+        True
+    """
+    return view_from_dict(parse(data, max_bytes))

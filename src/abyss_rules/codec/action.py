@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from ..actions import ACTION_TYPES, Action, Draw
+from ..caches import BoundedCache
 from ..documents import ActionDocument
 from ..errors import Code, DecodeError, MalformedActionError
+from .spelling import Items
 from .strict import (
     HEADER_FIELDS,
     MAX_INT,
@@ -39,6 +41,19 @@ def action_body(action: Action) -> dict[str, Any]:
         "row": action.row,  # type: ignore[union-attr]
         "col": action.col,  # type: ignore[union-attr]
     }
+
+
+def action_text(action: Action) -> str:
+    """The canonical text of an action object (cached: a game has few distinct actions)."""
+    found = _ACTION_TEXTS.get(action)
+    if found is None:
+        found = _ACTION_TEXTS.put(action, canonical_json(action_body(action)))
+    return found
+
+
+_ACTION_TEXTS: Final = BoundedCache[Action, str]("codec.action_texts", max_entries=4096, max_size=4096)
+ACTIONS: Final = Items(action_text, action_body, lambda action: type(action) in ACTION_TYPES)
+"""The spelling of an array of action objects (a view's legal actions)."""
 
 
 def read_action(value: Any, path: str, extra: frozenset[str] = frozenset()) -> Action:

@@ -1,4 +1,10 @@
-"""Grids and round results as JSON: written for states and views, read and checked (rules 4.1, 6.3-6.6)."""
+"""Grids and round results as JSON: the spellings of grid spaces, the layout of a round (rules 4.1, 6.3-6.7).
+
+A grid is an array of space objects `{"card", "face_up", "swallowed"}`; their canonical
+spellings are kept here once (`SPACE_TEXT`), written by `grid_text` and by the state
+document's grids, and read back by `grids_of_text`. A round of the history is the layout
+`ROUND`, read and written as every layout is (`abyss_rules.codec.layout`).
+"""
 
 from __future__ import annotations
 
@@ -11,36 +17,78 @@ from ..errors import Code, DecodeError
 from ..grid import Grid
 from ..rules.scoring import closer_penalty_applies
 from ..state import RoundResult
+from .layout import Field, Layout
+from .spelling import BOOL, BOOL_TEXT, INT, INTS, NULLABLE_INT, OPT_INT, Items, OffTable
 from .strict import bad, read_bool, read_int, read_ints, read_list, read_object, read_seat, wrong_type
 
-# -- grids and round results ---------------------------------------------------------------
+# -- the spellings of grid spaces ----------------------------------------------------------
 
 _SPACE_FIELDS: Final = frozenset({"card", "face_up", "swallowed"})
 _get_space: Final = itemgetter("card", "face_up", "swallowed")
-_ROUND_FIELDS: Final = frozenset(
-    {"round", "grids", "closer", "raw_scores", "scores", "penalized", "capped", "turns", "totals"}
-)
+
+
+class _SpaceTexts(dict[int | None, str]):
+    """The canonical text of the space objects with one `face_up` and `swallowed`, by card.
+
+    Filled as cards are met (at most 4096 kept); cards must be plain ints or None.
+    """
+
+    def __init__(self, face_up: bool, swallowed: bool) -> None:
+        super().__init__()
+        self.rest = f',"face_up":{BOOL_TEXT[face_up]},"swallowed":{BOOL_TEXT[swallowed]}}}'
+
+    def __missing__(self, card: int | None) -> str:
+        text = f'{{"card":{"null" if card is None else card}{self.rest}'
+        if len(self) < 4096:
+            self[card] = text
+        return text
+
+
+SPACE_TEXT: Final = tuple(_SpaceTexts(up, gone) for gone in (False, True) for up in (False, True))
+"""The canonical text of a space object by `face_up + 2 * swallowed`, then by card."""
+FACE_DOWN: Final = SPACE_TEXT[0]
+FACE_UP: Final = SPACE_TEXT[1]
+SWALLOWED_TEXT: Final = SPACE_TEXT[2][None]
+_BOOL_TYPE: Final = frozenset({bool})
 
 
 def grid_body(grid: Grid) -> list[dict[str, Any]]:
+    """A grid's array of space objects, as JSON-ready data."""
     return [
         {"card": card, "face_up": up, "swallowed": gone}
         for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed, strict=True)
     ]
 
 
-def round_body(result: RoundResult) -> dict[str, Any]:
-    return {
-        "round": result.round,
-        "grids": [grid_body(g) for g in result.grids],
-        "closer": result.closer,
-        "raw_scores": list(result.raw_scores),
-        "scores": list(result.scores),
-        "penalized": result.penalized,
-        "capped": result.capped,
-        "turns": result.turns,
-        "totals": list(result.totals),
-    }
+def grid_text(grid: Grid) -> str:
+    """The canonical text of a grid's array of space objects (see `grid_body`)."""
+    cards, face_up, swallowed = grid.cards, grid.face_up, grid.swallowed
+    if not (
+        NULLABLE_INT.issuperset(map(type, cards))
+        and _BOOL_TYPE.issuperset(map(type, face_up))
+        and _BOOL_TYPE.issuperset(map(type, swallowed))
+        and len(cards) == len(face_up) == len(swallowed)
+    ):
+        raise OffTable
+    spaces = [
+        SPACE_TEXT[up + 2 * gone][card] for card, up, gone in zip(cards, face_up, swallowed, strict=True)
+    ]
+    return f"[{','.join(spaces)}]"
+
+
+GRIDS: Final = Items(grid_text, grid_body)
+"""The spelling of an array of grids."""
+
+
+def seat_text(cards: Any, up: tuple[bool, ...], gone: int, cells: int) -> str:
+    """The canonical text of one seat's grid of a state: its cards, face-up flags and swallowed mask."""
+    if gone:
+        swallowed = bools(gone, cells)
+        spaces = [SWALLOWED_TEXT if g else (FACE_UP if u else FACE_DOWN)[c]
+                  for c, u, g in zip(cards, up, swallowed, strict=True)]
+    else:
+        spaces = [(FACE_UP if u else FACE_DOWN)[c] for c, u in zip(cards, up, strict=True)]
+    return f"[{','.join(spaces)}]"
 
 
 def bools(mask: int, cells: int) -> tuple[bool, ...]:
@@ -113,11 +161,11 @@ def read_grid(
     except (_Invalid, KeyError):
         raise _explain_grid(spaces, path, values, view) from None
     if gone:
-        _check_whole_columns(variant, gone, path)
+        check_whole_columns(variant, gone, path)
     return cards, up, gone
 
 
-def _check_whole_columns(variant: Variant, gone: int, path: str) -> None:
+def check_whole_columns(variant: Variant, gone: int, path: str) -> None:
     """A grid's swallowed spaces (`gone`) make whole columns (rule 4.1)."""
     for col, mask in enumerate(variant.geometry.column_masks):
         part = gone & mask
@@ -181,147 +229,247 @@ def make_grid(variant: Variant, cards: list[int | None], up: int, gone: int) -> 
     )
 
 
-def _read_round(
-    value: Any, path: str, variant: Variant, players: int, number: int, previous: tuple[int, ...]
-) -> RoundResult:
-    d = read_object(value, path, _ROUND_FIELDS)
-    _check_round_number(d["round"], path, number)
-    grids: list[Grid] = []
+# -- grids in canonical text (the fast reader of `loads_state`) --------------------------------
+
+
+def _space_tables(variant: Variant) -> tuple[dict[str, int | None], dict[str, str]]:
+    """Every canonical spelling of a space object of `variant` (`SPACE_TEXT`), without its braces.
+
+    Two tables, cached on the variant: the spelling's card (`None` when swallowed) and a
+    digit saying how the space lies: `"0"` face down, `"1"` face up, `"2"` swallowed. They
+    hold exactly the spaces `read_grid` accepts in a state: a card of the deck face up or
+    down, or a swallowed space with no card.
+    """
+    found: tuple[dict[str, int | None], dict[str, str]] | None = variant._memo.get("codec.spaces")
+    if found is None:
+        cards: dict[str, int | None] = {}
+        digits: dict[str, str] = {}
+        for value in sorted(deck_values(variant)):
+            for texts, digit in ((FACE_DOWN, "0"), (FACE_UP, "1")):
+                spelling = texts[value][1:-1]
+                cards[spelling], digits[spelling] = value, digit
+        gone = SWALLOWED_TEXT[1:-1]
+        cards[gone], digits[gone] = None, "2"
+        found = variant._memo["codec.spaces"] = (cards, digits)
+    return found
+
+
+def grids_of_text(
+    inside: str, path: str, variant: Variant, players: int
+) -> list[tuple[list[int | None], int, int]]:
+    """The grids of the inside of a canonical array of grids (`[{space},...],[...]`) at `path`.
+
+    Per seat, as `read_grid` gives them: the cards (`None` where swallowed) and the masks of
+    the face-up and the swallowed spaces; columns must be swallowed whole. Raises `OffTable`
+    (or a lookup error) for any other text.
+    """
+    if not (inside.startswith("[{") and inside.endswith("}]")):
+        raise OffTable
+    card_of, digit_of = _space_tables(variant)
+    seats = inside[2:-2].split("}],[{")
+    if len(seats) != players:
+        raise OffTable
+    out = []
+    for p, seat in enumerate(seats):
+        spaces = seat.split("},{")
+        if len(spaces) != variant.cells:
+            raise OffTable
+        cards = list(map(card_of.__getitem__, spaces))
+        spaces.reverse()  # the last space is the highest bit
+        digits = "".join(map(digit_of.__getitem__, spaces))
+        if "2" in digits:
+            gone = int(digits.replace("1", "0").replace("2", "1"), 2)
+            check_whole_columns(variant, gone, f"{path}/{p}")
+            out.append((cards, int(digits.replace("2", "0"), 2), gone))
+        else:
+            out.append((cards, int(digits, 2), 0))
+    return out
+
+
+def read_grids(
+    value: Any, path: str, variant: Variant, players: int
+) -> list[tuple[list[int | None], int, int]]:
+    """The `grids` of a state or a round: one grid per seat, as `read_grid` reads each."""
+    return [read_grid(spaces, f"{path}/{p}", variant)
+            for p, spaces in enumerate(read_list(value, path, players, "grids (one per seat)"))]
+
+
+# -- rounds of the history -------------------------------------------------------------------
+
+
+def _final_grids(
+    grids: list[tuple[list[int | None], int, int]], path: str, variant: Variant
+) -> tuple[tuple[Grid, ...], list[int]]:
+    """A finished round's grids (read at `path`) and their raw scores: no face-down card (rule 6.3)."""
+    full = (1 << variant.cells) - 1
+    out: list[Grid] = []
     raw_sums: list[int] = []
-    for p, spaces in enumerate(read_list(d["grids"], f"{path}/grids", players, "grids (one per seat)")):
-        where = f"{path}/grids/{p}"
-        _add_final_grid(variant, *read_grid(spaces, where, variant), where, grids, raw_sums)
-    return _round_result(
-        path,
-        variant,
-        players,
-        number,
-        previous,
-        grids,
-        raw_sums,
-        d["closer"],
-        d["raw_scores"],
-        d["scores"],
-        d["penalized"],
-        d["capped"],
-        d["turns"],
-        d["totals"],
-    )
+    for p, (cards, up, gone) in enumerate(grids):
+        if up | gone != full:
+            s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
+            raise bad("a finished round has no face-down card (rule 6.3)", f"{path}/{p}/{s}/face_up",
+                      Code.IMPOSSIBLE_STATE)
+        out.append(make_grid(variant, cards, up, gone))
+        raw_sums.append(sum(card for card in cards if card is not None))
+    return tuple(out), raw_sums
 
 
-def _check_round_number(value: Any, path: str, number: int) -> None:
+def read_final_grids(
+    value: Any, path: str, variant: Variant, players: int
+) -> tuple[tuple[Grid, ...], list[int]]:
+    """A finished round's `grids` and their raw scores."""
+    return _final_grids(read_grids(value, path, variant, players), path, variant)
+
+
+def final_grids_of_text(
+    inside: str, path: str, variant: Variant, players: int
+) -> tuple[tuple[Grid, ...], list[int]]:
+    """`read_final_grids` of the inside of a canonical array of grids."""
+    return _final_grids(grids_of_text(inside, path, variant, players), path, variant)
+
+
+def check_round_number(value: Any, path: str, number: int) -> int:
     """The `round` field of the history's round `number` (at `path`) says `number`."""
-    if read_int(value, f"{path}/round", 1) != number:
-        raise bad(
-            f"round {number} of the history says it is round {value}", f"{path}/round", Code.IMPOSSIBLE_STATE
-        )
+    if read_int(value, path, 1) != number:
+        raise bad(f"round {number} of the history says it is round {value}", path, Code.IMPOSSIBLE_STATE)
+    return number
 
 
-def _add_final_grid(
-    variant: Variant,
-    cards: list[int | None],
-    up: int,
-    gone: int,
-    path: str,
-    grids: list[Grid],
-    raw_sums: list[int],
-) -> None:
-    """Append a finished round's grid (read at `path`) and its raw score to `grids` and `raw_sums`."""
-    if up | gone != (1 << variant.cells) - 1:
-        s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
-        raise bad(
-            "a finished round has no face-down card (rule 6.3)", f"{path}/{s}/face_up", Code.IMPOSSIBLE_STATE
-        )
-    grids.append(make_grid(variant, cards, up, gone))
-    raw_sums.append(sum(card for card in cards if card is not None))
-
-
-def _round_result(
+def round_result(
     path: str,
     variant: Variant,
     players: int,
     number: int,
     previous: tuple[int, ...],
-    grids: list[Grid],
-    raw_sums: list[int],
-    closer_value: Any,
-    raw_value: Any,
-    scores_value: Any,
-    penalized_value: Any,
-    capped_value: Any,
-    turns_value: Any,
-    totals_value: Any,
+    round: int,
+    grids: tuple[tuple[Grid, ...], list[int]],
+    closer: int | None,
+    raw_scores: tuple[int, ...],
+    scores: tuple[int, ...],
+    penalized: bool,
+    capped: bool,
+    turns: int,
+    totals: tuple[int, ...],
 ) -> RoundResult:
-    """Round `number` of the history (at `path`) from its grids, read already, and its other fields.
+    """Round `number` of the history (at `path`) of its fields read, once they are checked together.
 
-    Checks the fields' types and that the scores, penalty, cap and totals follow from the
-    grids and the `previous` totals (rules 6.4-6.7, 7.1).
+    The scores, penalty, cap and totals follow from the grids and the `previous` totals
+    (rules 6.4-6.7, 7.1).
     """
-    closer = read_seat(closer_value, f"{path}/closer", players)
-    raw = read_ints(raw_value, f"{path}/raw_scores", players, "scores (one per seat)")
-    scores = read_ints(scores_value, f"{path}/scores", players, "scores (one per seat)")
-    penalized = read_bool(penalized_value, f"{path}/penalized")
-    capped = read_bool(capped_value, f"{path}/capped")
-    turns = read_int(turns_value, f"{path}/turns", 0)
-    totals = read_ints(totals_value, f"{path}/totals", players, "totals (one per seat)")
-    if list(raw) != raw_sums:
-        p = next(p for p in range(players) if raw[p] != raw_sums[p])
-        raise bad(
-            f"seat {p}'s round score is the sum of its cards (rule 6.4)",
-            f"{path}/raw_scores/{p}",
-            Code.IMPOSSIBLE_STATE,
-        )
+    final, raw_sums = grids
+    if list(raw_scores) != raw_sums:
+        p = next(p for p in range(players) if raw_scores[p] != raw_sums[p])
+        raise bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
+                  Code.IMPOSSIBLE_STATE)
     cap = variant.max_turns_per_round
     if capped != (cap is not None and turns >= cap) or (cap is not None and turns > cap):
-        raise bad(
-            f"capped must say whether the round reached max_turns_per_round ({cap}) (rule 6.7)",
-            f"{path}/capped",
-            Code.IMPOSSIBLE_STATE,
-        )
+        raise bad(f"capped must say whether the round reached max_turns_per_round ({cap}) (rule 6.7)",
+                  f"{path}/capped", Code.IMPOSSIBLE_STATE)
     if (closer is None) != capped:
-        raise bad(
-            "a round ends with a closer, or by the stalling cap with none (rules 6.2, 6.7)",
-            f"{path}/closer",
-            Code.IMPOSSIBLE_STATE,
-        )
+        raise bad("a round ends with a closer, or by the stalling cap with none (rules 6.2, 6.7)",
+                  f"{path}/closer", Code.IMPOSSIBLE_STATE)
+    raw = raw_scores
     applies = closer is not None and variant.closer_multiplier != 1 and closer_penalty_applies(raw, closer)
     expected = raw
     if applies and closer is not None:
-        expected = raw[:closer] + (raw[closer] * variant.closer_multiplier,) + raw[closer + 1 :]
+        expected = (*raw[:closer], raw[closer] * variant.closer_multiplier, *raw[closer + 1 :])
     if penalized != applies:
-        raise bad(
-            "penalized does not match the closer penalty (rule 6.5)",
-            f"{path}/penalized",
-            Code.IMPOSSIBLE_STATE,
-        )
+        raise bad("penalized does not match the closer penalty (rule 6.5)", f"{path}/penalized",
+                  Code.IMPOSSIBLE_STATE)
     if scores != expected:
-        raise bad(
-            "the scores do not follow from the raw scores (rule 6.5)", f"{path}/scores", Code.IMPOSSIBLE_STATE
-        )
+        raise bad("the scores do not follow from the raw scores (rule 6.5)", f"{path}/scores",
+                  Code.IMPOSSIBLE_STATE)
     if totals != tuple(a + b for a, b in zip(previous, scores, strict=True)):
-        raise bad(
-            "the totals are not the previous totals plus the scores (rule 7.1)",
-            f"{path}/totals",
-            Code.IMPOSSIBLE_STATE,
-        )
-    return RoundResult(
-        round=number,
-        grids=tuple(grids),
-        closer=closer,
-        raw_scores=raw,
-        scores=scores,
-        penalized=penalized,
-        capped=capped,
-        turns=turns,
-        totals=totals,
-    )
+        raise bad("the totals are not the previous totals plus the scores (rule 7.1)", f"{path}/totals",
+                  Code.IMPOSSIBLE_STATE)
+    return RoundResult(round=round, grids=final, closer=closer, raw_scores=raw_scores, scores=scores,
+                       penalized=penalized, capped=capped, turns=turns, totals=totals)
+
+
+_SCORES: Final = ("scores (one per seat)",)
+ROUND: Final = Layout("round", (
+    Field("round", INT, check_round_number, ("number",)),
+    Field("grids", GRIDS, read_final_grids, ("variant", "players"),
+          read_text=final_grids_of_text),
+    Field("closer", OPT_INT, read_seat, ("players",)),
+    Field("raw_scores", INTS, read_ints, ("players",), _SCORES),
+    Field("scores", INTS, read_ints, ("players",), _SCORES),
+    Field("penalized", BOOL, read_bool),
+    Field("capped", BOOL, read_bool),
+    Field("turns", INT, read_int, (), (0,)),
+    Field("totals", INTS, read_ints, ("players",), ("totals (one per seat)",)),
+), round_result, params=("variant", "players", "number", "previous"))
+"""The layout of a round object of the history (a `RoundResult`), in reading order."""
+_ROUND_FIRST, _ROUND_LAST = ROUND.first_and_last()
+
+
+def round_body(result: RoundResult) -> dict[str, Any]:
+    """A round of the history as JSON-ready data."""
+    return ROUND.function("data")(result)  # type: ignore[no-any-return]
+
+
+def round_text(result: RoundResult) -> str:
+    """The canonical text of a round object of the history (see `round_body`).
+
+    The states of a game share their finished rounds, so the texts of the last rounds written
+    are kept by the identity of their (immutable) `RoundResult`, which the cache holds alive.
+    """
+    known = _ROUND_TEXTS.get(id(result))
+    if known is not None and known[0] is result:
+        return known[1]
+    text: str = ROUND.function("text")(result)
+    _ROUND_TEXTS.put(id(result), (result, text), len(text))
+    return text
+
+
+_ROUND_TEXTS: Final = BoundedCache[int, tuple[RoundResult, str]](
+    "codec.round_texts", max_entries=64, max_size=1 << 20
+)
+"""The text of the last rounds written, by the identity of the result it holds (size: characters)."""
+HISTORY: Final = Items(round_text, round_body)
+"""The spelling of a round history."""
 
 
 def read_history(value: Any, path: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    """The `history` of a state or a view: its rounds in order, each checked against the one before."""
+    read = ROUND.function("read")
     history = []
     totals = (0,) * players
     for n, item in enumerate(read_list(value, path)):
-        result = _read_round(item, f"{path}/{n}", variant, players, n + 1, totals)
+        where = f"{path}/{n}"
+        result = read(read_object(item, where, ROUND.keys), where, variant, players, n + 1, totals)
         totals = result.totals
         history.append(result)
     return tuple(history)
+
+
+def history_of_text(inside: str, path: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    """The history of the inside of its canonical array (see `read_history`).
+
+    Every state of a round holds the same history, so the last histories read are kept by
+    their text (with the variant and number of players they were checked for).
+    """
+    if not inside:
+        return ()
+    known = _HISTORIES.get(inside)
+    if known is not None and known[0] is variant and known[1] == players:
+        return known[2]
+    if not (inside.startswith(_ROUND_FIRST) and inside.endswith(_ROUND_LAST)):
+        raise OffTable
+    read = ROUND.function("read_text")
+    rounds: list[RoundResult] = []
+    totals = (0,) * players
+    items = inside[len(_ROUND_FIRST):-len(_ROUND_LAST)].split(f"{_ROUND_LAST},{_ROUND_FIRST}")
+    for n, item in enumerate(items):
+        result = read(item, f"{path}/{n}", variant, players, n + 1, totals)
+        totals = result.totals
+        rounds.append(result)
+    history = tuple(rounds)
+    _HISTORIES.put(inside, (variant, players, history), len(inside))
+    return history
+
+
+_HISTORIES: Final = BoundedCache[str, tuple[Variant, int, tuple[RoundResult, ...]]](
+    "codec.histories", max_entries=16, max_size=1 << 21
+)
+"""Histories read by the fast reader, by their text: (variant, players, history); size: characters."""

@@ -1,8 +1,16 @@
-"""`state` documents: the authoritative server state, secrets included (rules 1.1-9.6)."""
+"""`state` documents: the authoritative server state, secrets included (rules 1.1-9.6).
+
+The document's layout is the table `STATE` (with `DEALER` inside it); `state_to_dict`,
+`dumps_state`, `state_from_dict` and `loads_state` are its four generated functions (see
+`abyss_rules.codec.layout`). Its values are checked field by field by the readers the table
+names, then together by `assemble_state`: the phase machine, the opening, closer and history
+against the grids, and that every card of the deck is in exactly one place (rule 1.1).
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from typing import Any, Final, cast
 
 from ..cards import MAX_CARD_VALUE, MIN_CARD_VALUE
@@ -14,62 +22,97 @@ from ..loadability import impossibility
 from ..rules.columns import complete_column
 from ..rules.scoring import game_is_over
 from ..state import Dealer, Phase, RoundResult, State
-from ..versions import FORMAT_VERSION, RULES_VERSION
-from .rounds import read_grid, read_history, round_body
+from .layout import Field, Layout
+from .rounds import HISTORY, bools, grids_of_text, history_of_text, read_grids, read_history, seat_text
+from .spelling import INT, INT_LISTS, INTS, OPT_INT, WORD, Computed, Named, OffTable
 from .strict import (
     ENCODER,
     HEX64,
+    INT_ONLY,
+    MAX_DOCUMENT_BYTES,
+    MAX_INT,
     bad,
+    decode,
     read_cards,
     read_document,
     read_int,
     read_ints,
     read_list,
-    read_object,
     read_opt_int,
     read_seat,
     read_str,
     short,
+    text_of,
 )
-from .text import state_text
-from .variant import read_variant, variant_doc, variant_text
+from .variant import VARIANT, read_variant, variant_of_text
 
-# -- states --------------------------------------------------------------------------------
-
-STATE_FIELDS: Final = frozenset(
-    {
-        "variant",
-        "players",
-        "phase",
-        "round",
-        "turn",
-        "grids",
-        "draw_pile",
-        "discard_pile",
-        "drawn",
-        "closer",
-        "opening",
-        "turns",
-        "totals",
-        "history",
-        "dealer",
-        "seq",
-    }
-)
-_DEALER_FIELDS: Final = frozenset({"seed", "position", "decks"})
 PHASES: Final = {phase.value: phase for phase in Phase}
 SWALLOWED_SPACE: Final = {"card": None, "face_up": False, "swallowed": True}
 
 
-def state_body(state: State) -> dict[str, Any]:
-    """Every field of a state but the variant, as JSON-ready data."""
-    v = state.variant
-    cells = v.cells
-    players = len(state.totals)
+# -- the fields' readers ---------------------------------------------------------------------
+
+
+def read_players(value: Any, path: str, variant: Variant) -> int:
+    """The `players` field: a number of players `variant` allows."""
+    players = read_int(value, path)
+    low, high = variant.min_players, variant.max_players
+    if not low <= players <= high:
+        raise bad(f"this variant takes {low} to {high} players, got {players}", path)
+    return players
+
+
+def read_phase(value: Any, path: str) -> Phase:
+    """The `phase` field: the name of a [`Phase`][abyss_rules.Phase]."""
+    phase = PHASES.get(read_str(value, path))
+    if phase is None:
+        raise bad(f"must be one of {', '.join(PHASES)}, got {short(value)}", path)
+    return phase
+
+
+def read_opening(
+    value: Any, path: str, players: int, low: int = -MAX_INT, high: int = MAX_INT
+) -> tuple[tuple[int, ...], ...]:
+    """The `opening` field: per seat, the values of its opening flips (rule 2.1), from `low` to `high`."""
+    return tuple(
+        read_ints(flips, f"{path}/{p}", low=low, high=high)
+        for p, flips in enumerate(read_list(value, path, players, "lists (one per seat)"))
+    )
+
+
+def read_seed(value: Any, path: str) -> bytes:
+    """The dealer's `seed`: 64 lowercase hex digits (rule 9.1)."""
+    seed = read_str(value, path)
+    if HEX64.fullmatch(seed) is None:
+        raise bad("must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", path)
+    return bytes.fromhex(seed)
+
+
+def read_deck_order(value: Any, path: str, variant: Variant) -> tuple[int, ...]:
+    """An explicit deck order: exactly the cards of `variant`'s deck (rule 9.6)."""
+    order = read_ints(value, path)
+    if tuple(sorted(order)) != variant.unshuffled_deck:
+        message = _mismatch(list(order), variant.unshuffled_deck, "the cards of this deck order")
+        raise bad(f"{message} (rule 9.6)", path, Code.CARDS_MISMATCH)
+    return order
+
+
+def read_deck_orders(value: Any, path: str, variant: Variant) -> tuple[tuple[int, ...], ...]:
+    """The dealer's `decks`: the explicit deck orders still to deal."""
+    orders = read_list(value, path)
+    return tuple(read_deck_order(order, f"{path}/{n}", variant) for n, order in enumerate(orders))
+
+
+# -- the grids of a state: one flat tuple of cards and two bit masks ----------------------------
+
+
+def state_grids_data(state: State) -> list[list[dict[str, Any]]]:
+    """The `grids` of a state document as JSON-ready data."""
+    cells = state.variant.cells
     cards, up, gone = state.cards, state.face_up, state.swallowed
     grids = []
     bit = 1
-    for p in range(players):
+    for p in range(len(state.totals)):
         spaces: list[dict[str, Any]] = []
         for card in cards[p * cells : (p + 1) * cells]:
             if gone & bit:
@@ -78,31 +121,54 @@ def state_body(state: State) -> dict[str, Any]:
                 spaces.append({"card": card, "face_up": up & bit != 0, "swallowed": False})
             bit <<= 1
         grids.append(spaces)
-    dealer = state.dealer
-    return {
-        "format": "state",
-        "format_version": FORMAT_VERSION,
-        "rules_version": RULES_VERSION,
-        "players": players,
-        "phase": state.phase.value,
-        "round": state.round,
-        "turn": state.turn if state.turn >= 0 else None,
-        "grids": grids,
-        "draw_pile": list(state.draw_pile),
-        "discard_pile": list(state.discard_pile),
-        "drawn": state.drawn,
-        "closer": state.closer,
-        "opening": [list(flips) for flips in state.opening],
-        "turns": state.turns,
-        "totals": list(state.totals),
-        "history": [round_body(result) for result in state.history],
-        "dealer": {
-            "seed": dealer.seed.hex(),
-            "position": dealer.position,
-            "decks": [list(order) for order in dealer.decks],
-        },
-        "seq": state.seq,
-    }
+    return grids
+
+
+def state_grids_text(state: State) -> str:
+    """The inside of the canonical `grids` array of a state document (`OffTable` for odd cards)."""
+    cards, cells = state.cards, state.variant.cells
+    if not INT_ONLY.issuperset(map(type, cards)) or len(cards) != len(state.totals) * cells:
+        raise OffTable
+    up, gone, full = state.face_up, state.swallowed, (1 << cells) - 1
+    return ",".join([
+        seat_text(cards[base : base + cells], bools(up >> base & full, cells), gone >> base & full, cells)
+        for base in range(0, len(cards), cells)
+    ])
+
+
+# -- the layout ------------------------------------------------------------------------------
+
+DEALER: Final = Layout("dealer", (
+    Field("seed", WORD, read_seed, get="{o}.seed.hex()"),
+    Field("position", INT, read_int, (), (0,)),
+    Field("decks", INT_LISTS, read_deck_orders, ("variant",)),
+), lambda path, seed, position, decks: Dealer(seed, position, decks))
+"""The dealer object of a state document (rules 9.1-9.6)."""
+
+STATE: Final = Layout("state", (
+    Field("variant", VARIANT, read_variant, read_text=variant_of_text),
+    Field("players", INT, read_players, ("variant",), get="len({o}.totals)"),
+    Field("phase", Named(Phase), read_phase),
+    Field("round", INT, read_int, (), (1,)),
+    Field("grids", Computed(state_grids_text, state_grids_data, "[", "]"), read_grids, ("variant", "players"),
+          read_text=grids_of_text, get="{o}"),
+    Field("draw_pile", INTS, read_cards),
+    Field("discard_pile", INTS, read_cards),
+    Field("drawn", OPT_INT, read_opt_int),
+    Field("turn", OPT_INT, read_seat, ("players",), get="({o}.turn if {o}.turn >= 0 else None)"),
+    Field("closer", OPT_INT, read_seat, ("players",)),
+    Field("opening", INT_LISTS, read_opening, ("players",), (MIN_CARD_VALUE, MAX_CARD_VALUE)),
+    Field("turns", INT, read_int, (), (0,)),
+    Field("totals", INTS, read_ints, ("players",), ("totals (one per seat)",)),
+    Field("history", HISTORY, read_history, ("variant", "players"), read_text=history_of_text),
+    Field("dealer", DEALER),
+    Field("seq", INT, read_int, (), (0,)),
+), lambda path, **fields: assemble_state(**fields), document=True)
+"""The layout of a `state` document, in reading order (a field is read after those it needs)."""
+_FIRST, _LAST = STATE.first_and_last()
+
+
+# -- the public functions --------------------------------------------------------------------
 
 
 def check_state(state: Any) -> State:
@@ -120,9 +186,7 @@ def state_to_dict(state: State) -> StateDocument:
         >>> doc["phase"], len(doc["grids"]), doc["grids"][0][0]["face_up"], len(doc["draw_pile"])
         ('opening', 2, False, 125)
     """
-    body = state_body(check_state(state))
-    body["variant"] = variant_doc(state.variant)
-    return cast(StateDocument, body)
+    return cast(StateDocument, STATE.function("data")(check_state(state)))
 
 
 def dumps_state(state: State) -> str:
@@ -135,11 +199,9 @@ def dumps_state(state: State) -> str:
     """
     check_state(state)
     try:
-        text = state_text(state)
+        return STATE.function("text")(state)  # type: ignore[no-any-return]
     except Exception:  # a field holds something unusual (a bool for an int...): let json write it
-        text = ENCODER.encode(state_body(state))[:-1]
-    # "variant" sorts after every other key of a state document: append its cached canonical text.
-    return f'{text},"variant":{variant_text(state.variant)}}}'
+        return ENCODER.encode(STATE.function("data")(state))
 
 
 def state_hash(state: State) -> str:
@@ -172,103 +234,52 @@ def state_from_dict(doc: Any) -> State:
         >>> state_from_dict(state_to_dict(state)) == state
         True
     """
-    d = read_document(doc, "state", STATE_FIELDS)
-    variant = read_variant(d["variant"], "/variant")
-    cells = variant.cells
-    players = _read_players(d["players"], variant)
-    phase = read_phase(d["phase"])
-    round_number = read_int(d["round"], "/round", 1)
-
-    # Grids: flat cards (0 on swallowed spaces, as the engine keeps them) and the two bit masks.
-    cards: list[int] = []
-    in_play: list[int] = []  # every card not swallowed: grids, piles, drawn card
-    up = gone = 0
-    for p, spaces in enumerate(read_list(d["grids"], "/grids", players, "grids (one per seat)")):
-        values, seat_up, seat_gone = read_grid(spaces, f"/grids/{p}", variant)
-        up |= seat_up << (p * cells)
-        gone |= seat_gone << (p * cells)
-        _add_cards(values, seat_gone, cards, in_play)
-    draw_pile = read_cards(d["draw_pile"], "/draw_pile")
-    discard_pile = read_cards(d["discard_pile"], "/discard_pile")
-    drawn = read_opt_int(d["drawn"], "/drawn")
-    turn = read_seat(d["turn"], "/turn", players)
-    closer = read_seat(d["closer"], "/closer", players)
-    opening = _read_opening(d["opening"], players)
-    turns = read_int(d["turns"], "/turns", 0)
-    totals = read_ints(d["totals"], "/totals", players, "totals (one per seat)")
-    history = read_history(d["history"], "/history", variant, players)
-    dealer = _read_dealer(d["dealer"], "/dealer", variant)
-    seq = read_int(d["seq"], "/seq", 0)
-    return _assemble_state(
-        variant,
-        players,
-        phase,
-        round_number,
-        cards,
-        in_play,
-        up,
-        gone,
-        draw_pile,
-        discard_pile,
-        drawn,
-        turn,
-        closer,
-        opening,
-        turns,
-        totals,
-        history,
-        dealer,
-        seq,
-    )
+    return STATE.function("read")(read_document(doc, "state", STATE.keys), "")  # type: ignore[no-any-return]
 
 
-def _read_players(value: Any, variant: Variant) -> int:
-    """The `players` field: a number of players `variant` allows."""
-    players = read_int(value, "/players")
-    low, high = variant.min_players, variant.max_players
-    if not low <= players <= high:
-        raise bad(f"this variant takes {low} to {high} players, got {players}", "/players")
-    return players
+def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> State:
+    """A [`State`][abyss_rules.State] from `state` document text, fully checked.
 
+    See [`state_from_dict`][abyss_rules.state_from_dict] for what is checked.
+    Text longer than `max_bytes` (UTF-8) is refused before parsing. The
+    default, 1 MiB, holds hundreds of rounds of history of 8 players on
+    3 x 4 grids; raise it for variants with huge grids and endless games.
 
-def read_phase(value: Any) -> Phase:
-    """The `phase` field: the name of a [`Phase`][abyss_rules.Phase]."""
-    phase = PHASES.get(read_str(value, "/phase"))
-    if phase is None:
-        raise bad(f"must be one of {', '.join(PHASES)}, got {short(value)}", "/phase")
-    return phase
+    Canonical text (what `dumps_state` writes) is read without `json`, by the reader
+    generated from the same table: any other text, and any text a check refuses, is
+    read the general way, which names the exact problem.
 
-
-def _add_cards(values: list[int | None], gone: int, cards: list[int], in_play: list[int]) -> None:
-    """Append one grid's cards to the flat `cards` (0 where swallowed) and to `in_play` (not swallowed).
-
-    `values` holds `None` exactly on the spaces of the swallowed mask `gone`.
+    Examples:
+        >>> import abyss_rules as ar
+        >>> loads_state("[]")
+        Traceback (most recent call last):
+        ...
+        abyss_rules.errors.DecodeError: [wrong_type] must be an object, got an array
     """
-    if gone:
-        in_play += [card for card in values if card is not None]
-        cards += [0 if card is None else card for card in values]
-    else:
-        in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
-        cards += values  # type: ignore[arg-type]
+    text = text_of(data, max_bytes)
+    try:
+        return read_canonical_state(text)
+    except Exception:  # not canonical, or a check failed: the general path says which, exactly
+        pass
+    return state_from_dict(decode(text))
 
 
-def _read_opening(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
-    """The `opening` field: per seat, the card values of its opening flips (rule 2.1)."""
-    return tuple(
-        read_ints(flips, f"/opening/{p}", low=MIN_CARD_VALUE, high=MAX_CARD_VALUE)
-        for p, flips in enumerate(read_list(value, "/opening", players, "lists (one per seat)"))
-    )
+def read_canonical_state(text: str) -> State:
+    """The state of canonical `state` text, read by the generated reader (raises on any other text)."""
+    if not (text.startswith(_FIRST) and text.endswith(_LAST)):
+        raise OffTable
+    return STATE.function("read_text")(text[len(_FIRST) : -len(_LAST)], "")  # type: ignore[no-any-return]
 
 
-def _assemble_state(
+# -- the checks of the fields together ----------------------------------------------------------
+
+
+def assemble_state(
     variant: Variant,
     players: int,
     phase: Phase,
-    round_number: int,
-    cards: list[int],
-    in_play: list[int],
-    up: int,
-    gone: int,
+    round: int,
+    grids: list[tuple[list[int | None], int, int]],
     draw_pile: tuple[int, ...],
     discard_pile: tuple[int, ...],
     drawn: int | None,
@@ -283,12 +294,25 @@ def _assemble_state(
 ) -> State:
     """The state of fields read and checked one by one, once they are checked together.
 
-    `cards` are the flat grid cards (0 on swallowed spaces), `in_play` the cards of the
-    grids that are not swallowed; `in_play` is extended in place. Checks the phase machine
-    (spec section 3), the opening, closer and history against the grids, and that every
-    card of the deck is in exactly one place (rule 1.1).
+    `grids` are per seat the cards (`None` where swallowed) and the face-up and swallowed
+    masks. Checks the phase machine (spec section 3), the opening, closer and history
+    against the grids, and that every card of the deck is in exactly one place (rule 1.1).
     """
-    rows, cols, cells, need = variant.rows, variant.cols, variant.cells, variant.initial_flips
+    round_number = round
+    cells = variant.cells
+    cards: list[int] = []  # flat, 0 on swallowed spaces (as the engine keeps them)
+    in_play: list[int] = []  # every card not swallowed: grids, piles, drawn card
+    up = gone = 0
+    for p, (values, seat_up, seat_gone) in enumerate(grids):
+        up |= seat_up << (p * cells)
+        gone |= seat_gone << (p * cells)
+        if seat_gone:
+            in_play += [card for card in values if card is not None]
+            cards += [0 if card is None else card for card in values]
+        else:
+            in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
+            cards += values  # type: ignore[arg-type]
+    rows, cols, need = variant.rows, variant.cols, variant.initial_flips
     opening_path = "/opening"
     live = phase is not Phase.GAME_OVER
 
@@ -383,7 +407,7 @@ def _assemble_state(
                 "/turn",
                 Code.IMPOSSIBLE_STATE,
             )
-        _check_no_complete_column(variant, players, cards, up)
+        check_no_complete_column(variant, players, cards, up)
     else:
         last = history[-1]
         if not game_is_over(variant, round_number, totals):
@@ -445,7 +469,7 @@ def _assemble_state(
     return state
 
 
-def _check_no_complete_column(variant: Variant, players: int, cards: list[int], up: int) -> None:
+def check_no_complete_column(variant: Variant, players: int, cards: list[int], up: int) -> None:
     """During play a column all face up with equal cards has been swallowed already (rule 4.1)."""
     g = variant.geometry
     for p in range(players):
@@ -459,8 +483,6 @@ def _check_no_complete_column(variant: Variant, players: int, cards: list[int], 
 
 
 def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:
-    from collections import Counter
-
     have, want = Counter(found), Counter(deck)
     extra = sorted((have - want).items())
     lacking = sorted((want - have).items())
@@ -470,31 +492,3 @@ def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:
     if lacking:
         parts.append("missing " + ", ".join(f"{value} (x{n})" for value, n in lacking[:5]))
     return f"{where} are not the variant's deck (rule 1.1): {'; '.join(parts)}"
-
-
-def _read_dealer(value: Any, path: str, variant: Variant) -> Dealer:
-    d = read_object(value, path, _DEALER_FIELDS)
-    return make_dealer(d["seed"], d["position"], d["decks"], path, variant)
-
-
-def make_dealer(
-    seed_value: Any, position_value: Any, decks_value: Any, path: str, variant: Variant
-) -> Dealer:
-    """The dealer (at `path`) of its three fields: the seed, the position and the deck orders."""
-    seed = read_str(seed_value, f"{path}/seed")
-    if HEX64.fullmatch(seed) is None:
-        raise bad("must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", f"{path}/seed")
-    position = read_int(position_value, f"{path}/position", 0)
-    decks = tuple(
-        read_deck_order(order, f"{path}/decks/{n}", variant)
-        for n, order in enumerate(read_list(decks_value, f"{path}/decks"))
-    )
-    return Dealer(bytes.fromhex(seed), position, decks)
-
-
-def read_deck_order(value: Any, path: str, variant: Variant) -> tuple[int, ...]:
-    order = read_ints(value, path)
-    if tuple(sorted(order)) != variant.unshuffled_deck:
-        message = _mismatch(list(order), variant.unshuffled_deck, "the cards of this deck order")
-        raise bad(f"{message} (rule 9.6)", path, Code.CARDS_MISMATCH)
-    return order

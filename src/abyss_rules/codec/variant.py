@@ -10,10 +10,12 @@ from ..caches import BoundedCache
 from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
 from ..documents import VariantDocument
 from ..errors import Code, ConfigError, DecodeError
+from .spelling import Computed
 from .strict import (
     INT_ONLY,
     bad,
     canonical_json,
+    decode,
     header,
     parse,
     read_bool,
@@ -55,6 +57,24 @@ def variant_doc(variant: Variant) -> dict[str, Any]:
         cached = variant._memo["codec.dict"] = variant.to_dict()
     return {**cached, "deck": [list(pair) for pair in cached["deck"]]}
 
+
+VARIANT: Final = Computed(variant_text, variant_doc)
+"""The spelling of the variant object inside a document (its text cached on the variant)."""
+
+
+def variant_of_text(text: str, path: str) -> Variant:
+    """The variant of the canonical text of a variant object at `path` (cached by text)."""
+    variant = _VARIANT_OF_TEXT.get(text)
+    if variant is None:
+        variant = read_variant(decode(text), path)
+        _VARIANT_OF_TEXT.put(text, variant, len(text))
+    return variant
+
+
+_VARIANT_OF_TEXT: Final = BoundedCache[str, Variant](
+    "codec.variants_by_text", max_entries=64, max_size=1 << 20
+)
+"""Variants read from canonical text, by the text of their object (size: characters)."""
 
 _SCALAR_FIELDS: Final = tuple(name for name in FIELD_NAMES if name != "deck")
 _get_scalars: Final = itemgetter(*_SCALAR_FIELDS)

@@ -1,0 +1,313 @@
+"""How each kind of value is spelled in canonical JSON, both ways: the cells of a layout table.
+
+A [`Spelling`][abyss_rules.codec.spelling.Spelling] says, for one kind of value (an int, an
+int or null, an array of ints, a boolean...), how the three derived functions of a layout
+(`abyss_rules.codec.layout`) handle it:
+
+* `data` -- the JSON-ready data `json` writes (the general writer, `*_to_dict`);
+* `plain` and `text` -- the test that a value is one the generated writer spells, and the
+  source of its canonical text (the fast writer, `dumps_*`);
+* `parse` -- the JSON value of its canonical text (the fast reader of `loads_state`).
+
+`data`, `plain` and `text` return Python *source* (the generated functions inline it);
+`parse` runs. Integers are spelled by value, never by position in a table (a table indexed
+by position once spelled 2100 as -460): `INT_TEXT` keeps the common spellings and spells any
+other int on demand, and the fast reader takes back only the spellings `json` writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from .strict import INT_ONLY, canonical_json
+
+
+class OffTable(ValueError):
+    """A value the generated writer does not spell, or text that is not the canonical spelling it reads.
+
+    Internal to the codec: the caller then takes the general path (`json`), which writes the
+    same text or names the exact problem.
+    """
+
+
+class IntSpellings(dict[int, str]):
+    """`str(i)` by the int `i`: the common ones (`-512 <= i < 2048`) kept, any other spelled on demand."""
+
+    def __missing__(self, value: int) -> str:
+        return str(value)
+
+
+INT_TEXT: Final = IntSpellings((i, str(i)) for i in range(-512, 2048))
+"""The canonical spelling of an int, by value."""
+INT_OF_TEXT: Final = {text: value for value, text in INT_TEXT.items()}
+"""The ints a document mostly holds, by their canonical spelling (`INT_TEXT`, inverted)."""
+_CANONICAL_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
+"""A canonical JSON integer of at most 15 digits (so always within +-MAX_INT)."""
+BOOL_TEXT: Final = {True: "true", False: "false"}
+BOOL_OF_TEXT: Final = {text: value for value, text in BOOL_TEXT.items()}
+NULLABLE_INT: Final = frozenset({int, type(None)})
+
+
+def null_or(value: int | None) -> str:
+    """`"null"` or the plain int `value` spelled."""
+    return "null" if value is None else INT_TEXT[value]
+
+
+def ints_text(values: Any) -> str:
+    """The inside of the canonical array of the plain ints `values` (`"3,-1,12"`)."""
+    return ",".join(map(INT_TEXT.__getitem__, values))
+
+
+def int_lists_text(lists: Any) -> str:
+    """The inside of the canonical array of arrays of plain ints (`"[1,2],[]"`)."""
+    return ",".join([f"[{','.join(map(INT_TEXT.__getitem__, values))}]" for values in lists])
+
+
+def plain_int_lists(lists: Any) -> bool:
+    """Whether every item of every array of `lists` is a plain int."""
+    return all(INT_ONLY.issuperset(map(type, values)) for values in lists)
+
+
+def int_of(text: str) -> int:
+    """The integer of its canonical spelling (`"-12"`); `OffTable` for anything else."""
+    value = INT_OF_TEXT.get(text)
+    if value is None:
+        if _CANONICAL_INT.fullmatch(text) is None:
+            raise OffTable
+        value = int(text)
+    return value
+
+
+def opt_int_of(text: str) -> int | None:
+    """`None` for `"null"`, else [`int_of`][abyss_rules.codec.spelling.int_of]."""
+    return None if text == "null" else int_of(text)
+
+
+def ints_of(text: str) -> list[int]:
+    """The integers of the inside of a canonical array (`"3,-1,12"`; `""` for none)."""
+    if not text:
+        return []
+    parts = text.split(",")
+    try:  # one lookup per number at C speed; a number not in the table is spelled out below
+        return list(map(INT_OF_TEXT.__getitem__, parts))
+    except KeyError:
+        return [int_of(part) for part in parts]
+
+
+def int_lists_of(text: str) -> list[list[int]]:
+    """The integer arrays of the inside of a canonical array of them (`"[1,2],[]"`; `""` for none)."""
+    if not text:
+        return []
+    if text[0] != "[" or text[-1] != "]":
+        raise OffTable
+    return [ints_of(part) for part in text[1:-1].split("],[")]
+
+
+def bool_of(text: str) -> bool:
+    """The boolean of `"true"` or `"false"`."""
+    try:
+        return BOOL_OF_TEXT[text]
+    except KeyError:
+        raise OffTable from None
+
+
+def word_of(text: str) -> str:
+    """The inside of a string spelled without escapes (the reader checks what it may hold)."""
+    if "\\" in text or '"' in text:
+        raise OffTable
+    return text
+
+
+# -- the spellings -----------------------------------------------------------------------------
+
+
+class Spelling:
+    """How one kind of value is written and read; `x` is the source of the value, `me` this spelling's name.
+
+    `open` and `close` are the literal text around the value's inside (`[` and `]` for an
+    array); `literal`, if set, is the whole text of a constant (it holds no value to read).
+    """
+
+    open: str = ""
+    close: str = ""
+    literal: str | None = None
+
+    def data(self, x: str, me: str) -> str:
+        return x
+
+    def plain(self, x: str, me: str) -> str | None:
+        return None
+
+    def text(self, x: str, me: str) -> str:
+        raise NotImplementedError
+
+    def parse(self, inside: str) -> Any:
+        raise NotImplementedError
+
+
+class _Int(Spelling):
+    def plain(self, x: str, me: str) -> str:
+        return f"type({x}) is int"
+
+    def text(self, x: str, me: str) -> str:
+        return f"INT_TEXT[{x}]"
+
+    def parse(self, inside: str) -> int:
+        return int_of(inside)
+
+
+class _OptInt(Spelling):
+    def plain(self, x: str, me: str) -> str:
+        return f"type({x}) in NULLABLE_INT"
+
+    def text(self, x: str, me: str) -> str:
+        return f"null_or({x})"
+
+    def parse(self, inside: str) -> int | None:
+        return opt_int_of(inside)
+
+
+class _Bool(Spelling):
+    def plain(self, x: str, me: str) -> str:
+        return f"type({x}) is bool"
+
+    def text(self, x: str, me: str) -> str:
+        return f"BOOL_TEXT[{x}]"
+
+    def parse(self, inside: str) -> bool:
+        return bool_of(inside)
+
+
+class _Ints(Spelling):
+    open, close = "[", "]"
+
+    def data(self, x: str, me: str) -> str:
+        return f"list({x})"
+
+    def plain(self, x: str, me: str) -> str:
+        return f"INT_ONLY.issuperset(map(type, {x}))"
+
+    def text(self, x: str, me: str) -> str:
+        return f"ints_text({x})"
+
+    def parse(self, inside: str) -> list[int]:
+        return ints_of(inside)
+
+
+class _IntLists(Spelling):
+    open, close = "[", "]"
+
+    def data(self, x: str, me: str) -> str:
+        return f"[list(values) for values in {x}]"
+
+    def plain(self, x: str, me: str) -> str:
+        return f"plain_int_lists({x})"
+
+    def text(self, x: str, me: str) -> str:
+        return f"int_lists_text({x})"
+
+    def parse(self, inside: str) -> list[list[int]]:
+        return int_lists_of(inside)
+
+
+class _Word(Spelling):
+    """A string `json` writes as itself: hex digits, a phase's name, a version."""
+
+    open, close = '"', '"'
+
+    def plain(self, x: str, me: str) -> str:
+        return f"type({x}) is str"
+
+    def text(self, x: str, me: str) -> str:
+        return x
+
+    def parse(self, inside: str) -> str:
+        return word_of(inside)
+
+
+INT: Final = _Int()
+OPT_INT: Final = _OptInt()
+BOOL: Final = _Bool()
+INTS: Final = _Ints()
+INT_LISTS: Final = _IntLists()
+WORD: Final = _Word()
+
+
+class Const(Spelling):
+    """A constant field (`"format": "state"`): its text is part of the layout's literal text."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.literal = canonical_json(value)
+
+    def data(self, x: str, me: str) -> str:
+        return f"{me}.value"
+
+
+class Named(Spelling):
+    """A member of an enum whose values are words (`Phase`), spelled by its value."""
+
+    open, close = '"', '"'
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def data(self, x: str, me: str) -> str:
+        return f"{x}.value"
+
+    def plain(self, x: str, me: str) -> str:
+        return f"type({x}) is {me}.cls"
+
+    def text(self, x: str, me: str) -> str:
+        return f"{x}.value"
+
+    def parse(self, inside: str) -> str:
+        return word_of(inside)
+
+
+class Computed(Spelling):
+    """A value spelled by functions of its own: `text_of` (raising `OffTable` if it cannot) and `data_of`.
+
+    Its reading, if any, is the field's `read_text`.
+    """
+
+    def __init__(self, text_of: Any, data_of: Any, open: str = "", close: str = "") -> None:
+        self.text_of, self.data_of, self.open, self.close = text_of, data_of, open, close
+
+    def data(self, x: str, me: str) -> str:
+        return f"{me}.data_of({x})"
+
+    def text(self, x: str, me: str) -> str:
+        return f"{me}.text_of({x})"
+
+
+class Items(Computed):
+    """An array of items each spelled by `text_of` and `data_of` (grids, rounds, actions)."""
+
+    def __init__(self, text_of: Any, data_of: Any, item_plain: Any = None) -> None:
+        super().__init__(text_of, data_of, "[", "]")
+        self.item_plain = item_plain
+
+    def data(self, x: str, me: str) -> str:
+        return f"list(map({me}.data_of, {x}))"
+
+    def plain(self, x: str, me: str) -> str | None:
+        return None if self.item_plain is None else f"all(map({me}.item_plain, {x}))"
+
+    def text(self, x: str, me: str) -> str:
+        return f'",".join(map({me}.text_of, {x}))'
+
+
+NAMESPACE: Final[dict[str, Any]] = {
+    "INT_TEXT": INT_TEXT,
+    "BOOL_TEXT": BOOL_TEXT,
+    "NULLABLE_INT": NULLABLE_INT,
+    "INT_ONLY": INT_ONLY,
+    "null_or": null_or,
+    "ints_text": ints_text,
+    "int_lists_text": int_lists_text,
+    "plain_int_lists": plain_int_lists,
+    "OffTable": OffTable,
+}
+"""The names the generated functions use besides their layout's own spellings and readers."""
