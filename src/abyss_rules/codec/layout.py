@@ -110,7 +110,7 @@ class _RulesVersion(Const):
         super().__init__(RULES_VERSION)
         self.open = self.close = '"'
 
-    def parse(self, inside: str) -> str:
+    def parse(self, inside: str) -> Any:
         return WORD.parse(inside)
 
 

@@ -18,6 +18,7 @@ other int on demand, and the fast reader takes back only the spellings `json` wr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from .strict import INT_ONLY, canonical_json
@@ -123,180 +124,101 @@ def word_of(text: str) -> str:
 
 
 class Spelling:
-    """How one kind of value is written and read; `x` is the source of the value, `me` this spelling's name.
+    """How one kind of value is written and read.
 
-    `open` and `close` are the literal text around the value's inside (`[` and `]` for an
-    array); `literal`, if set, is the whole text of a constant (it holds no value to read).
+    `text`, `plain` and `data` are templates of Python source in which `{x}` stands for the
+    source of the value and `{me}` for the name of this spelling in the generated code;
+    `parser` reads the inside of the value's canonical text back (`None`: the field reads it
+    with its own `read_text`). `open` and `close` are the literal text around the value's inside
+    (`[` and `]` for an array); `literal`, if set, is the whole text of a constant (it holds no
+    value to read).
     """
 
-    open: str = ""
-    close: str = ""
     literal: str | None = None
 
+    def __init__(
+        self,
+        text: str,
+        parser: Callable[[str], Any] | None = None,
+        *,
+        plain: str | None = None,
+        data: str = "{x}",
+        open: str = "",
+        close: str = "",
+    ) -> None:
+        self.text_template, self.parser, self.plain_template, self.data_template = text, parser, plain, data
+        self.open, self.close = open, close
+
     def data(self, x: str, me: str) -> str:
-        return x
+        """The source of the JSON-ready data of the value `x`."""
+        return self.data_template.format(x=x, me=me)
 
     def plain(self, x: str, me: str) -> str | None:
-        return None
+        """The source of the test that `x` is a value `text` spells (`None`: every value is)."""
+        return None if self.plain_template is None else self.plain_template.format(x=x, me=me)
 
     def text(self, x: str, me: str) -> str:
-        raise NotImplementedError
+        """The source of the text of the inside of the value `x`."""
+        return self.text_template.format(x=x, me=me)
 
     def parse(self, inside: str) -> Any:
-        raise NotImplementedError
+        """The JSON value of the inside of its canonical text (`OffTable` for any other text)."""
+        if self.parser is None:
+            raise OffTable
+        return self.parser(inside)
 
 
-class _Int(Spelling):
-    def plain(self, x: str, me: str) -> str:
-        return f"type({x}) is int"
-
-    def text(self, x: str, me: str) -> str:
-        return f"INT_TEXT[{x}]"
-
-    def parse(self, inside: str) -> int:
-        return int_of(inside)
-
-
-class _OptInt(Spelling):
-    def plain(self, x: str, me: str) -> str:
-        return f"type({x}) in NULLABLE_INT"
-
-    def text(self, x: str, me: str) -> str:
-        return f"null_or({x})"
-
-    def parse(self, inside: str) -> int | None:
-        return opt_int_of(inside)
-
-
-class _Bool(Spelling):
-    def plain(self, x: str, me: str) -> str:
-        return f"type({x}) is bool"
-
-    def text(self, x: str, me: str) -> str:
-        return f"BOOL_TEXT[{x}]"
-
-    def parse(self, inside: str) -> bool:
-        return bool_of(inside)
-
-
-class _Ints(Spelling):
-    open, close = "[", "]"
-
-    def data(self, x: str, me: str) -> str:
-        return f"list({x})"
-
-    def plain(self, x: str, me: str) -> str:
-        return f"INT_ONLY.issuperset(map(type, {x}))"
-
-    def text(self, x: str, me: str) -> str:
-        return f"ints_text({x})"
-
-    def parse(self, inside: str) -> list[int]:
-        return ints_of(inside)
-
-
-class _IntLists(Spelling):
-    open, close = "[", "]"
-
-    def data(self, x: str, me: str) -> str:
-        return f"[list(values) for values in {x}]"
-
-    def plain(self, x: str, me: str) -> str:
-        return f"plain_int_lists({x})"
-
-    def text(self, x: str, me: str) -> str:
-        return f"int_lists_text({x})"
-
-    def parse(self, inside: str) -> list[list[int]]:
-        return int_lists_of(inside)
-
-
-class _Word(Spelling):
-    """A string `json` writes as itself: hex digits, a phase's name, a version."""
-
-    open, close = '"', '"'
-
-    def plain(self, x: str, me: str) -> str:
-        return f"type({x}) is str"
-
-    def text(self, x: str, me: str) -> str:
-        return x
-
-    def parse(self, inside: str) -> str:
-        return word_of(inside)
-
-
-INT: Final = _Int()
-OPT_INT: Final = _OptInt()
-BOOL: Final = _Bool()
-INTS: Final = _Ints()
-INT_LISTS: Final = _IntLists()
-WORD: Final = _Word()
+INT: Final = Spelling("INT_TEXT[{x}]", int_of, plain="type({x}) is int")
+OPT_INT: Final = Spelling("null_or({x})", opt_int_of, plain="type({x}) in NULLABLE_INT")
+BOOL: Final = Spelling("BOOL_TEXT[{x}]", bool_of, plain="type({x}) is bool")
+INTS: Final = Spelling("ints_text({x})", ints_of, plain="INT_ONLY.issuperset(map(type, {x}))",
+                       data="list({x})", open="[", close="]")
+INT_LISTS: Final = Spelling("int_lists_text({x})", int_lists_of, plain="plain_int_lists({x})",
+                            data="[list(values) for values in {x}]", open="[", close="]")
+WORD: Final = Spelling("{x}", word_of, plain="type({x}) is str", open='"', close='"')
+"""A string `json` writes as itself: hex digits, a version."""
 
 
 class Const(Spelling):
     """A constant field (`"format": "state"`): its text is part of the layout's literal text."""
 
     def __init__(self, value: Any) -> None:
+        super().__init__("", data="{me}.value")
         self.value = value
         self.literal = canonical_json(value)
-
-    def data(self, x: str, me: str) -> str:
-        return f"{me}.value"
 
 
 class Named(Spelling):
     """A member of an enum whose values are words (`Phase`), spelled by its value."""
 
-    open, close = '"', '"'
-
     def __init__(self, cls: type) -> None:
+        super().__init__("{x}.value", word_of, plain="type({x}) is {me}.cls", data="{x}.value",
+                         open='"', close='"')
         self.cls = cls
-
-    def data(self, x: str, me: str) -> str:
-        return f"{x}.value"
-
-    def plain(self, x: str, me: str) -> str:
-        return f"type({x}) is {me}.cls"
-
-    def text(self, x: str, me: str) -> str:
-        return f"{x}.value"
-
-    def parse(self, inside: str) -> str:
-        return word_of(inside)
 
 
 class Computed(Spelling):
     """A value spelled by functions of its own: `text_of` (raising `OffTable` if it cannot) and `data_of`.
 
-    Its reading, if any, is the field's `read_text`.
+    Its reading is the field's `read_text`.
     """
 
-    def __init__(self, text_of: Any, data_of: Any, open: str = "", close: str = "") -> None:
-        self.text_of, self.data_of, self.open, self.close = text_of, data_of, open, close
-
-    def data(self, x: str, me: str) -> str:
-        return f"{me}.data_of({x})"
-
-    def text(self, x: str, me: str) -> str:
-        return f"{me}.text_of({x})"
+    def __init__(self, text_of: Callable[[Any], str], data_of: Callable[[Any], Any],
+                 open: str = "", close: str = "") -> None:
+        super().__init__("{me}.text_of({x})", data="{me}.data_of({x})", open=open, close=close)
+        self.text_of, self.data_of = text_of, data_of
 
 
 class Items(Computed):
     """An array of items each spelled by `text_of` and `data_of` (grids, rounds, actions)."""
 
-    def __init__(self, text_of: Any, data_of: Any, item_plain: Any = None) -> None:
+    def __init__(self, text_of: Callable[[Any], str], data_of: Callable[[Any], Any],
+                 item_plain: Callable[[Any], bool] | None = None) -> None:
         super().__init__(text_of, data_of, "[", "]")
+        self.text_template = '",".join(map({me}.text_of, {x}))'
+        self.data_template = "list(map({me}.data_of, {x}))"
+        self.plain_template = None if item_plain is None else "all(map({me}.item_plain, {x}))"
         self.item_plain = item_plain
-
-    def data(self, x: str, me: str) -> str:
-        return f"list(map({me}.data_of, {x}))"
-
-    def plain(self, x: str, me: str) -> str | None:
-        return None if self.item_plain is None else f"all(map({me}.item_plain, {x}))"
-
-    def text(self, x: str, me: str) -> str:
-        return f'",".join(map({me}.text_of, {x}))'
 
 
 NAMESPACE: Final[dict[str, Any]] = {

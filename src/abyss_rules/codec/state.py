@@ -275,22 +275,10 @@ def read_canonical_state(text: str) -> State:
 
 
 def assemble_state(
-    variant: Variant,
-    players: int,
-    phase: Phase,
-    round: int,
-    grids: list[tuple[list[int | None], int, int]],
-    draw_pile: tuple[int, ...],
-    discard_pile: tuple[int, ...],
-    drawn: int | None,
-    turn: int | None,
-    closer: int | None,
-    opening: tuple[tuple[int, ...], ...],
-    turns: int,
-    totals: tuple[int, ...],
-    history: tuple[RoundResult, ...],
-    dealer: Dealer,
-    seq: int,
+    variant: Variant, players: int, phase: Phase, round: int, grids: list[tuple[list[int | None], int, int]],
+    draw_pile: tuple[int, ...], discard_pile: tuple[int, ...], drawn: int | None, turn: int | None,
+    closer: int | None, opening: tuple[tuple[int, ...], ...], turns: int, totals: tuple[int, ...],
+    history: tuple[RoundResult, ...], dealer: Dealer, seq: int,
 ) -> State:
     """The state of fields read and checked one by one, once they are checked together.
 
@@ -444,23 +432,10 @@ def assemble_state(
             Code.CARDS_MISMATCH,
         )
     state = State(
-        variant=variant,
-        phase=phase,
-        round=round_number,
-        turn=-1 if turn is None else turn,
-        cards=tuple(cards),
-        face_up=up,
-        swallowed=gone,
-        draw_pile=draw_pile,
-        discard_pile=discard_pile,
-        drawn=drawn,
-        closer=closer,
-        opening=opening,
-        turns=turns,
-        totals=totals,
-        history=history,
-        dealer=dealer,
-        seq=seq,
+        variant=variant, phase=phase, round=round_number, turn=-1 if turn is None else turn,
+        cards=tuple(cards), face_up=up, swallowed=gone, draw_pile=draw_pile, discard_pile=discard_pile,
+        drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
+        dealer=dealer, seq=seq,
     )
     problem = impossibility(state)  # reachable in its phase, and play can go on (rule 3.11)
     if problem is not None:

@@ -16,21 +16,13 @@ from ..config import Variant
 from ..errors import Code
 from ..grid import Grid
 from ..state import Phase
+from . import strict
 from .action import ACTIONS, read_action
 from .layout import Field, Layout
 from .rounds import GRIDS, HISTORY, deck_values, make_grid, read_grid, read_history
 from .spelling import INT, INT_LISTS, INTS, OPT_INT, Named
 from .state import read_opening, read_phase, read_players
-from .strict import (
-    bad,
-    canonical_json,
-    read_document,
-    read_int,
-    read_ints,
-    read_list,
-    read_opt_int,
-    read_seat,
-)
+from .strict import bad, read_document, read_int, read_ints, read_list, read_opt_int, read_seat
 from .variant import VARIANT, read_variant
 
 
@@ -111,7 +103,7 @@ def view_text(view: Any) -> str:
     try:
         return VIEW.function("text")(view)  # type: ignore[no-any-return]
     except Exception:  # a field holds something unusual (a bool for an int...): let json write it
-        return canonical_json(view_data(view))
+        return strict.canonical_json(view_data(view))
 
 
 def view_fields(doc: Any) -> dict[str, Any]:
