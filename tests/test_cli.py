@@ -500,11 +500,24 @@ def test_validate_bad_input(state_file: Path, tmp_path: Path) -> None:
     assert "the state is not a valid state document" in bad_state.stderr
     missing = run("validate", str(tmp_path / "nope.json"), "--notation", "0d")
     assert missing.returncode == 3 and verdict(missing)["code"] == "unreadable_input"
-    for text in ["{", "[]", '{"state": {}, "action": "0d", "extra": 1}', '{"state": {}, "state": {}}']:
+    for text in ["{", "[]", '{"state": {}, "action": "0d", "extra": 1}']:
         result = run("validate", stdin=text)
         assert result.returncode == 3, text
         assert verdict(result)["code"] in ("invalid_json", "wrong_format")
         assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ('{"state": {}, "state": {}}', "duplicate_field"),
+    ('{"state": NaN, "action": "0d"}', "invalid_json"),
+    ('{"state": Infinity, "action": "0d"}', "invalid_json"),
+    ("[" * 200 + "]" * 200, "too_deep"),
+])
+def test_validate_parses_json_as_strictly_as_the_loaders(text: str, code: str) -> None:
+    result = run("validate", stdin=text)
+    assert result.returncode == 3 and verdict(result)["code"] == code
+    assert result.stderr.startswith("abyss-rules: error: standard input: ")
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import secrets
 from typing import Any, TextIO
 
 from ..actions import Draw
-from ..codec import MAX_DOCUMENT_BYTES, DecodeError, state_from_dict, state_hash
+from ..codec import DecodeError, parse_json, state_from_dict, state_hash
 from ..errors import AbyssError, Code
 from ..pages import replay_html
 from ..records import Record, ReplayError
@@ -173,24 +173,13 @@ def _state_of_record(doc: dict[str, Any], at: int | None) -> Any:
     return state
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate field {key!r}")
-        out[key] = value
-    return out
-
-
 def _parse_document(text: str, where: str) -> Any:
-    if len(text.encode("utf-8")) > MAX_DOCUMENT_BYTES:
-        error = DecodeError(Code.DOCUMENT_TOO_LARGE, f"{where} is larger than {MAX_DOCUMENT_BYTES} bytes")
-        raise _BadInput(str(error), error)
+    """`text` parsed as strictly as every loader parses (`parse_json`: the size limit, no NaN
+    or Infinity, no key twice, no nesting beyond `MAX_DEPTH`), else bad input naming `where`."""
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicates)
-    except ValueError as problem:
-        error = DecodeError(Code.INVALID_JSON, f"{where} is not valid JSON: {problem}")
-        raise _BadInput(error.message, error) from None
+        return parse_json(text)
+    except DecodeError as error:
+        raise _BadInput(f"{where}: {error.message}", error) from None
 
 
 def _parse_pair(text: str) -> dict[str, Any]:
