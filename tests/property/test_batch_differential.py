@@ -181,3 +181,26 @@ def test_rejected_words_deal_and_reshuffle_like_the_reference(monkeypatch: pytes
         assert variant.deck_size == variant.max_players * variant.cells + 2, name  # reshuffles all the time
         play_both(variant, players, list(range(6)), choices=3, stride=1, max_steps=300)
     assert len(handed) > 10  # deals and reshuffles really went down the rejection path
+
+
+@pytest.mark.rule("9.4", "9.5")
+def test_deals_of_many_games_at_once_match_the_reference() -> None:
+    """From 512 games on, a deal's swaps run slice by slice over the batch: the deals of
+    600 games at once, and shuffles of 600 equal and unequal rows, against the reference."""
+    from abyss_rules.batch.shuffle import shuffle_rows
+    from abyss_rules.randomness import normalize_seed, shuffled
+
+    b = batch.Batch.new(3, ar.Variant.standard(), seeds=range(7000, 7600))
+    for i in range(0, 600, 7):
+        assert b.state(i) == ar.new_game(3, ar.Variant.standard(), seed=7000 + i)
+    rng = np.random.default_rng(14)
+    seeds = [normalize_seed(int(s)) for s in rng.integers(0, 2**62, 600)]
+    positions = rng.integers(0, 5000, 600)
+    items = rng.integers(-5, 50, (600, 12))
+    for lengths in (np.full(600, 9), rng.integers(0, 13, 600)):
+        rows, after = shuffle_rows(seeds, positions, items, lengths)
+        for g in range(600):
+            n = int(lengths[g])
+            again, position = shuffled(seeds[g], int(positions[g]), items[g, :n].tolist())
+            assert tuple(rows[g, :n].tolist()) == again and int(after[g]) == position
+            assert (rows[g, n:] == items[g, n:]).all()

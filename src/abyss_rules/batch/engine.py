@@ -11,7 +11,7 @@ from ..action_space import ActionSpace
 from ..caches import BoundedCache
 from ..config import Variant
 from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, SeedError
-from ..randomness import Seed, normalize_seed
+from ..randomness import SEED_BYTES, Seed, normalize_seed
 from ..rules.illegal import rejection
 from ..state import State
 from .arrays import (
@@ -483,15 +483,20 @@ def _tables(players: object, variant: object) -> Tables:
 def _seeds(seeds: object, allow_empty: bool = False) -> tuple[bytes, ...]:
     if isinstance(seeds, (str, bytes, bytearray)) or not isinstance(seeds, (Sequence, range, np.ndarray)):
         raise SeedError(f"seeds must be a sequence of seeds, got {type(seeds).__name__}")
-    out = []
-    for n, seed in enumerate(seeds):
-        if isinstance(seed, np.integer):
-            seed = int(seed)
-        try:
-            out.append(normalize_seed(seed))
-        except SeedError as error:
-            raise SeedError(f"seeds[{n}]: {error.message}") from None
+    if all(type(seed) is bytes and len(seed) == SEED_BYTES for seed in seeds):  # already normalized
+        out = list(seeds)
+    else:
+        out = [_seed(n, seed) for n, seed in enumerate(seeds)]
     if not out and not allow_empty:
         raise SeedError("a batch needs at least one seed")
     return tuple(out)
+
+
+def _seed(n: int, seed: object) -> bytes:
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    try:
+        return normalize_seed(seed)  # type: ignore[arg-type]
+    except SeedError as error:
+        raise SeedError(f"seeds[{n}]: {error.message}") from None
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..config import Variant
 from ..errors import Code, ConfigError
-from ..randomness import Seed, normalize_seed, stream_blocks
+from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
 from .arrays import DRAWN, TURN
 from .engine import Batch
 
@@ -67,6 +67,12 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
     return chosen
 
 
+def _seeds(root: bytes, first: int, count: int) -> list[bytes]:
+    """The seeds of games `first` to `first + count - 1`: `stream_blocks(root, n, 1)` for each."""
+    data = many_stream_blocks([(root, first, count)])
+    return [data[at:at + SEED_BYTES] for at in range(0, len(data), SEED_BYTES)]
+
+
 def random_playouts(games: int, players: int = 2, variant: Variant | None = None, seed: Seed = 0, *,
                     width: int | None = None) -> PlayoutStats:
     """Play `games` games to the end with uniformly random legal actions, `width` at a time.
@@ -95,7 +101,7 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     root = normalize_seed(seed)
     lanes = min(games, 4096 if width is None else width)
     rng = np.random.default_rng(int.from_bytes(root, "big"))
-    b = Batch.new(players, variant, seeds=[stream_blocks(root, n, 1) for n in range(lanes)])
+    b = Batch.new(players, variant, seeds=_seeds(root, 0, lanes))
     started = lanes
     turns = actions = rounds = steps = 0
     cells = b.space.cells
@@ -109,7 +115,7 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
             fresh = int(np.count_nonzero(where))
             rounds += int(b.round[where].sum())
             actions += int(b.seq[where].sum())
-            b = b.reset(where, [stream_blocks(root, n, 1) for n in range(started, started + fresh)])
+            b = b.reset(where, _seeds(root, started, fresh))
             started += fresh
             continue
         if not spare and 2 * finished >= len(b):  # the last games: drop the finished ones
