@@ -339,7 +339,8 @@ def _gen_reading(layout: Layout, src: _Source, piece_of: dict[str, str] | None) 
                     call = _reader_call(attrs.evolve(field, read=field.read_text, extra=()), piece, where,
                                         scope, src)
                 else:
-                    call = _reader_call(field, f"{src.name(spelling)}.parse({piece})", where, scope, src)
+                    parse = spelling.parse if spelling.parser is None else spelling.parser
+                    call = _reader_call(field, f"{src.name(parse, 'parse')}({piece})", where, scope, src)
             src.lines.append(f"    {local} = {call}")
             scope[field.key] = values[field.key] = local
         return _build_call(lay, values, suffix, tail, src)

@@ -1,0 +1,167 @@
+"""The codec's layout tables: the four functions generated from one table agree (issue 13).
+
+A toy document (a nested object, a constant header, every simple spelling) is written and read
+by the functions `abyss_rules.codec.layout` generates from its one table: the text is what
+`json` writes of the data, both readers give back the same value, and the fast ones refuse what
+they do not spell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from abyss_rules.codec.layout import Field, Layout, cut
+from abyss_rules.codec.spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, WORD, Items, OffTable
+from abyss_rules.codec.strict import (
+    canonical_json,
+    decode,
+    read_bool,
+    read_document,
+    read_int,
+    read_ints,
+    read_list,
+    read_opt_int,
+    read_str,
+)
+from abyss_rules.errors import DecodeError
+
+
+@attrs.frozen
+class Inner:
+    name: str
+    count: int
+
+
+@attrs.frozen
+class Thing:
+    size: int
+    best: int | None
+    values: tuple[int, ...]
+    flag: bool
+    lists: tuple[tuple[int, ...], ...]
+    inner: Inner
+    tags: tuple[Inner, ...]
+
+
+def _inner_text(inner: Inner) -> str:
+    return canonical_json({"count": inner.count, "name": inner.name})
+
+
+def _read_tags(value: Any, path: str) -> tuple[Inner, ...]:
+    return tuple(
+        Inner(read_str(item["name"], f"{path}/{i}/name"), read_int(item["count"], f"{path}/{i}/count"))
+        for i, item in enumerate(read_list(value, path))
+    )
+
+
+def _tags_of_text(inside: str, path: str) -> tuple[Inner, ...]:
+    return _read_tags(decode(f"[{inside}]"), path)
+
+
+def _read_lists(value: Any, path: str) -> tuple[tuple[int, ...], ...]:
+    return tuple(read_ints(item, f"{path}/{i}") for i, item in enumerate(read_list(value, path)))
+
+
+INNER = Layout("test.inner", (
+    Field("name", WORD, read_str),
+    Field("count", INT, read_int, ("size",)),  # at least the outer `size`: a field read before
+), lambda path, name, count: Inner(name, count))
+
+THING = Layout("test.thing", (
+    Field("size", INT, read_int),
+    Field("best", OPT_INT, read_opt_int),
+    Field("values", INTS, read_ints),
+    Field("flag", BOOL, read_bool),
+    Field("lists", INT_LISTS, _read_lists),
+    Field("inner", INNER),
+    Field("tags", Items(_inner_text, lambda inner: {"name": inner.name, "count": inner.count}), _read_tags,
+          read_text=_tags_of_text),
+), lambda path, **fields: Thing(**fields), document=True)
+
+THINGS = [
+    Thing(3, None, (), False, (), Inner("a", 3), ()),
+    Thing(0, -7, (1, -2, 2100, -2500, 10**15 - 1), True, ((1, 2), (), (-3,)), Inner("b0", 9),
+          (Inner("x", 1),)),
+    Thing(-5, 2047, (2048, -512, -513), False, ((0,),), Inner("zz", -5), (Inner("p", 2), Inner("q", -1))),
+]
+
+
+def text(thing: Thing) -> str:
+    return THING.function("text")(thing)  # type: ignore[no-any-return]
+
+
+def read_text(text: str) -> Thing:
+    first, last = THING.first_and_last()
+    assert text.startswith(first) and text.endswith(last)
+    return THING.function("read_text")(text[len(first):-len(last)], "")  # type: ignore[no-any-return]
+
+
+def read(doc: Any) -> Thing:
+    return THING.function("read")(read_document(doc, "test.thing", THING.keys), "")  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("thing", THINGS)
+def test_the_generated_writer_writes_what_json_writes_of_the_data(thing: Thing) -> None:
+    data = THING.function("data")(thing)
+    assert list(data) == ["format", "format_version", "rules_version", "size", "best", "values", "flag",
+                          "lists", "inner", "tags"]  # the header, then the table's order
+    assert text(thing) == canonical_json(data)
+
+
+@pytest.mark.parametrize("thing", THINGS)
+def test_both_generated_readers_give_the_value_back(thing: Thing) -> None:
+    written = text(thing)
+    assert read(decode(written)) == thing
+    assert read_text(written) == thing
+
+
+def test_a_reader_checks_with_the_fields_read_before_and_names_the_path() -> None:
+    doc = decode(text(THINGS[0]))
+    doc["inner"]["count"] = 2  # less than size (3)
+    with pytest.raises(DecodeError) as info:
+        read(doc)
+    assert (info.value.code, info.value.path) == ("bad_value", "/inner/count")
+    with pytest.raises(DecodeError) as info:
+        read_text(text(THINGS[0]).replace('"count":3', '"count":2'))
+    assert (info.value.code, info.value.path) == ("bad_value", "/inner/count")
+
+
+@pytest.mark.parametrize("odd", [
+    {"size": True}, {"best": 1.0}, {"values": (1, False)}, {"flag": 1}, {"lists": ((1,), (True,))},
+])
+def test_values_the_generated_writer_does_not_spell_raise_off_table(odd: dict[str, Any]) -> None:
+    with pytest.raises(OffTable):
+        text(attrs.evolve(THINGS[1], **odd))
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace(",", ", ", 1),
+    lambda t: t.replace('"size":0', '"size":00'),
+    lambda t: t.replace('"flag":true', '"flag":1'),
+    lambda t: t.replace('"values":[1,', '"values":[1.0,'),
+    lambda t: t.replace('"name":"b0"', '"name":"b\\u0030"'),
+])
+def test_text_the_generated_reader_does_not_read_raises(edit: Any) -> None:
+    edited = edit(text(THINGS[1]))
+    assert edited != text(THINGS[1])
+    with pytest.raises((OffTable, DecodeError, LookupError)):
+        read_text(edited)
+
+
+def test_a_field_read_before_what_it_needs_is_refused_when_generated() -> None:
+    backwards = Layout("test.backwards", (
+        Field("count", INT, read_int, ("size",)),
+        Field("size", INT, read_int),
+    ), lambda path, **fields: fields)
+    with pytest.raises(ValueError, match="reads 'size' before it is read"):
+        backwards.function("read")
+
+
+def test_cut_finds_each_part_after_the_last() -> None:
+    parts = tuple((part, len(part)) for part in (",b:", ",c:"))
+    assert cut("1,b:2,c:3,b:4", parts) == ["1", "2", "3,b:4"]
+    with pytest.raises(OffTable):
+        cut("1,c:2", parts)
