@@ -28,9 +28,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
+from . import planner
 from .actions import Action
 from .errors import BotError, Code
-from .planner import Planner
 from .views import View
 
 __all__ = [
@@ -147,7 +147,7 @@ class _ModelBot:
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
         try:
-            return Planner(self, view).choose()
+            return planner.choose(self, view)
         except KeyError as error:  # a card value that the view's variant has no card of
             raise BotError(Code.BOT_CANNOT_ACT, f"{type(self).__name__} cannot play a view showing "
                                                 f"the card {error.args[0]!r}, which is not in its "

@@ -36,9 +36,10 @@ Examples:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import reduce
 from itertools import compress, count, repeat
-from operator import add, mul, sub
+from operator import add, attrgetter, itemgetter, mul, sub
 from typing import Final, Protocol
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
@@ -59,6 +60,7 @@ _RECENT: Final = 1 << 10
 """Entries per cache of recent objects (grids, legal-action tuples)."""
 
 _NEG_INF: Final = float("-inf")
+_HIDDEN: Final = attrgetter("hidden")
 _SERIALS = count()
 
 
@@ -192,7 +194,7 @@ class _Class:
 class _Shape:
     """What a column is, whatever the odds: its face-down count, face-up sum and classes."""
 
-    __slots__ = ("column", "hidden", "known", "total", "same", "row_class", "classes", "best")
+    __slots__ = ("column", "hidden", "known", "total", "same", "row_class", "classes", "best", "deck_rows")
 
     def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int]) -> None:
         known = [v for v in column if v is not None]
@@ -212,6 +214,9 @@ class _Shape:
         self.row_class = tuple(row_class)
         self.classes = tuple(classes)
         self.best: tuple[_Model, list[list[tuple[float, int]] | None]] | None = None
+        """`_Model.best_rows` of the last model asked (other than the deck's)."""
+        self.deck_rows: list[list[tuple[float, int]] | None] = [None, None]
+        """`_Model.best_rows` of the deck's model (GreedyBot's): `[everywhere, face-down only]`."""
         """`_Model.best_rows` of the last model asked."""
 
 
@@ -220,27 +225,39 @@ class _GridInfo:
     face-up values, its face-down count, remaining spaces and the face-down space it would
     flip first (see `flip_space`), and the best column for each card (`best_space`)."""
 
-    __slots__ = ("shapes", "shown", "_seen", "hidden", "remaining", "_down", "_flip", "_value", "_model",
-                 "_best")
+    __slots__ = ("shapes", "shown", "_seen", "hidden", "_remaining", "_tables", "_down", "_flip", "_value",
+                 "_model", "_best")
 
     def __init__(self, grid: Grid, tables: _Tables) -> None:
-        cols = tables.cols
+        shown, up = grid.cards, grid.face_up
+        # A view's grid holds None on its face-down spaces already (rule 8.2); mask any other.
+        if shown.count(None) != len(up) - sum(up) or None in compress(shown, up):
+            shown = tuple([v if u else None for v, u in zip(shown, up, strict=True)])
         gone = grid.swallowed
-        shown = tuple([v if u else None for v, u in zip(grid.cards, grid.face_up, strict=True)])
-        known, shape = tables._shapes.get, tables.shape
-        self.shapes: tuple[_Shape | None, ...] = tuple([
-            None if gone[c] else (known(column) or shape(column))
-            for c, column in enumerate(shown[c::cols] for c in range(cols))
-        ])
+        # (C-level maps: a grid is built for almost every decision)
+        shapes: list[_Shape | None] = list(map(tables._shapes.get, tables.columns_of(shown)))
+        if None in shapes:
+            shapes = [s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)]
+        if True in gone:
+            shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
+        self.shapes: tuple[_Shape | None, ...] = tuple(shapes)
         self._seen: tuple[int, ...] | None = None
-        self.hidden = sum([s.hidden for s in self.shapes if s is not None])
-        self.remaining = tables.remaining(self.shapes)
+        self.hidden: int = sum(map(_HIDDEN, filter(None, shapes)))
+        self._remaining: tuple[int, ...] | None = None
+        self._tables = tables
         self._down: tuple[int, ...] | None = None
         self._flip: tuple[int, int] | None = None
         self._model = -1
-        self._value = 0.0
+        self._value: float | None = None
         self._best: dict[tuple[int, bool], tuple[float, int]] = {}
-        self.shown = shown
+        self.shown: tuple[int | None, ...] = shown
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The spaces of the columns that are not swallowed, in index order."""
+        if self._remaining is None:
+            self._remaining = self._tables.remaining(self.shapes)
+        return self._remaining
 
     def seen(self) -> tuple[int, ...]:
         """The face-up values."""
@@ -257,21 +274,27 @@ class _GridInfo:
         return self._down
 
     def flip(self, cols: int) -> tuple[int, int]:
-        """`flip_space` over every face-down space (there must be one)."""
+        """`flip_space` over every face-down space (there must be one): the first face-down
+        row of the first column with the most face-up cards among those with a face-down one."""
         if self._flip is None:
-            self._flip = flip_space(self.shapes, [divmod(s, cols) for s in self.down(cols)])
+            best, where = -1, -1
+            for col, shape in enumerate(self.shapes):
+                if shape is not None and shape.hidden and shape.known > best:
+                    best, where = shape.known, col
+            self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
         return self._flip
 
     def _use(self, model: _Model) -> None:
         """Keep what is kept per model for `model` (the last one asked, by its serial number:
         a grid does not keep a model alive)."""
         if self._model != model.serial:
-            value = model.value
-            self._model, self._value, self._best = model.serial, sum(value(s) for s in self.shapes), {}
+            self._model, self._value, self._best = model.serial, None, {}
 
     def value(self, model: _Model) -> float:
         """The expected score of the grid under `model`."""
         self._use(model)
+        if self._value is None:
+            self._value = sum(map(model.value, self.shapes))
         return self._value
 
     def best_space(self, model: _Model, i: int, hidden_only: bool, cols: int) -> tuple[float, int]:
@@ -309,10 +332,12 @@ def flip_space(shapes: tuple[_Shape | None, ...], spaces: list[tuple[int, int]])
 class _Model:
     """Expected scores of columns under some odds (rules 4.1, 4.3, 6.4), kept per column."""
 
-    __slots__ = ("odds", "weight", "rows", "index", "values", "serial", "_values", "_gains")
+    __slots__ = ("odds", "deck", "weight", "rows", "index", "values", "serial", "_values", "_gains")
 
-    def __init__(self, odds: _Odds, tables: _Tables) -> None:
+    def __init__(self, odds: _Odds, tables: _Tables, deck: bool = False) -> None:
         self.odds = odds
+        self.deck = deck
+        """Whether the odds are the whole deck's (they never change: GreedyBot's model)."""
         # Without swallowing at the final reveal, a column only goes if flipped during play.
         self.weight = tables.weight
         self.rows = tables.rows
@@ -387,22 +412,31 @@ class _Model:
 
     def best_rows(self, shape: _Shape, hidden_only: bool) -> list[tuple[float, int]]:
         """For each card value, its best gain on one column and the first row where it is
-        reached (`-inf, -1` if no row qualifies); kept on the shape for its last model."""
+        reached (`-inf, -1` if no row qualifies); kept on the shape (for the deck's model in
+        `deck_rows`, else for the last model asked)."""
+        if self.deck:
+            found = shape.deck_rows[hidden_only]
+            if found is None:
+                found = shape.deck_rows[hidden_only] = self._rows(shape, hidden_only)
+            return found
         kept = shape.best
         if kept is None or kept[0] is not self:
             kept = shape.best = (self, [None, None])
         found = kept[1][hidden_only]
         if found is None:
-            gains, found = self.gains(shape), []
-            for i in range(len(self.values)):
-                best, where = _NEG_INF, -1
-                for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
-                    if hidden_only and card is not None:
-                        continue
-                    if gains[c][i] > best:
-                        best, where = gains[c][i], row
-                found.append((best, where))
-            kept[1][hidden_only] = found
+            found = kept[1][hidden_only] = self._rows(shape, hidden_only)
+        return found
+
+    def _rows(self, shape: _Shape, hidden_only: bool) -> list[tuple[float, int]]:
+        gains, found = self.gains(shape), []
+        for i in range(len(self.values)):
+            best, where = _NEG_INF, -1
+            for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
+                if hidden_only and card is not None:
+                    continue
+                if gains[c][i] > best:
+                    best, where = gains[c][i], row
+            found.append((best, where))
         return found
 
     def best_gains(self, shapes: tuple[_Shape | None, ...]) -> list[float]:
@@ -422,11 +456,16 @@ class _Model:
         return gains / odds.total
 
 
+_Simple = tuple[list[_Shape | None], tuple[int | None, ...], tuple[int, ...]]
+"""`_Tables.simple`: a grid's column shapes, its cards (`None` face down) and its remaining spaces."""
+
+
 class _Tables:
     """What one variant's bots keep whatever the odds: shapes, grids, the deck's odds."""
 
     __slots__ = ("variant", "rows", "cols", "values", "counts", "index", "weight", "deck", "spaces",
-                 "_shapes", "_grids", "_by_cards", "_models", "_layouts", "deck_model")
+                 "column_slices", "columns_of", "_shapes", "_grids", "_by_cards", "_models", "_layouts",
+                 "deck_model")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -437,12 +476,15 @@ class _Tables:
         self.index = {v: i for i, v in enumerate(self.values)}
         self.weight = 1.0 if variant.swallow_on_final_reveal else 0.5
         self.spaces = tuple(range(self.rows * self.cols))
+        self.column_slices = tuple(slice(c, None, self.cols) for c in range(self.cols))
+        self.columns_of: Callable[[tuple[int | None, ...]], tuple[Column, ...]] = (
+            itemgetter(*self.column_slices) if self.cols > 1 else lambda cards: (cards,))
         self._shapes: dict[Column, _Shape] = {}
         self._grids: dict[int, tuple[Grid, _GridInfo]] = {}
         self._by_cards: dict[Column, tuple[tuple[bool, ...], tuple[bool, ...], _GridInfo]] = {}
         self._models: dict[tuple[int, ...], _Model] = {}
         self._layouts: dict[int, _Layout] = {}
-        self.deck_model = _Model(_Odds(list(self.deck.values()), self.values), self)
+        self.deck_model = _Model(_Odds(list(self.deck.values()), self.values), self, deck=True)
 
     def shape(self, column: Column) -> _Shape:
         found = self._shapes.get(column)
@@ -452,6 +494,50 @@ class _Tables:
                 self._shapes.clear()
             self._shapes[column] = found
         return found
+
+    def simple(self, grid: Grid) -> _Simple | None:
+        """A view's grid with more than one face-down card (so that no move closes the round,
+        rule 6.1): its column shapes (`None` for a swallowed column), cards (`None` face
+        down) and remaining spaces in index order; `None` for any other grid (then read it
+        with `grid`)."""
+        cards, up = grid.cards, grid.face_up
+        hidden = cards.count(None)
+        if hidden < 2 or hidden != len(up) - sum(up) or None in compress(cards, up):
+            return None
+        shapes: list[_Shape | None] = list(map(self._shapes.get, self.columns_of(cards)))
+        if None in shapes:
+            shapes = [s or self.shape(cards[c::self.cols]) for c, s in enumerate(shapes)]
+        gone = grid.swallowed
+        if True not in gone:
+            return shapes, cards, self.spaces
+        shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
+        if sum(map(_HIDDEN, filter(None, shapes))) < 2:
+            return None
+        return shapes, cards, self.remaining(tuple(shapes))
+
+    def down_of(self, simple: _Simple) -> tuple[int, ...]:
+        """The face-down spaces of a `simple` grid, in index order."""
+        cards = simple[1]
+        return tuple([s for s in simple[2] if cards[s] is None])
+
+    def deck_best(self, simple: _Simple, i: int, hidden_only: bool) -> tuple[float, int]:
+        """`_GridInfo.best_space` under the deck's model, for a `simple` grid."""
+        best, where, cols, model = _NEG_INF, -1, self.cols, self.deck_model
+        for col, shape in enumerate(simple[0]):
+            if shape is None:
+                continue
+            gain, row = (shape.deck_rows[hidden_only] or model.best_rows(shape, hidden_only))[i]
+            if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
+                best, where = gain, row * cols + col
+        return best, where
+
+    def flip_of(self, shapes: list[_Shape | None]) -> int:
+        """`_GridInfo.flip` of a `simple` grid, as a space index."""
+        best, where = -1, -1
+        for col, shape in enumerate(shapes):
+            if shape is not None and shape.hidden and shape.known > best:
+                best, where = shape.known, col
+        return shapes[where].column.index(None) * self.cols + where  # type: ignore[union-attr]
 
     def remaining(self, shapes: tuple[_Shape | None, ...]) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
@@ -513,8 +599,8 @@ class _Layout:
     """One tuple of legal actions by kind, in its order: `(action, row, col)` for the placing
     kinds, and whether the placing spaces go in index order (row-major)."""
 
-    __slots__ = ("legal", "takes", "draw", "flips", "places", "discards", "take_spaces", "place_spaces",
-                 "discard_spaces")
+    __slots__ = ("legal", "takes", "draw", "flips", "places", "discards", "discard_actions", "take_spaces",
+                 "place_spaces", "discard_spaces")
 
     def __init__(self, legal: tuple[Action, ...], cols: int) -> None:
         self.legal = legal
@@ -523,6 +609,7 @@ class _Layout:
         self.draw: Draw | None = None
         self.flips: list[Flip] = []
         self.discards: list[tuple[int, int]] = []
+        self.discard_actions: list[DiscardDrawn] = []
         for a in legal:
             if isinstance(a, TakeDiscard):
                 self.takes.append((a, a.row, a.col))
@@ -534,6 +621,7 @@ class _Layout:
                 self.places.append((a, a.row, a.col))
             elif isinstance(a, DiscardDrawn):
                 self.discards.append((a.row, a.col))
+                self.discard_actions.append(a)
         self.take_spaces = tuple(r * cols + c for _, r, c in self.takes)
         self.place_spaces = tuple(r * cols + c for _, r, c in self.places)
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
@@ -549,6 +637,52 @@ def _tables(variant: Variant) -> _Tables:
     if found is None or found.variant is not variant:
         found = _TABLES.put(id(variant), _Tables(variant))
     return found
+
+
+_OPENING: Final = Phase.OPENING
+_TURN: Final = Phase.TURN
+_DRAWN: Final = Phase.DRAWN
+
+
+def choose(bot: Params, view: View) -> Action:
+    """The action `bot` plays in `view` (the caller has checked that `view` is a seat's view
+    with legal actions).
+
+    The common cases that need no card counting are decided here from kept tables: an
+    opening flip (the bot's grid alone decides it), and GreedyBot's turns when no move can
+    close the round (the deck's odds never change, so every gain is a look-up). Everything
+    else goes to a [`Planner`][abyss_rules.planner.Planner]; both make the same decisions.
+    """
+    tables = _tables(view.variant)
+    phase = view.phase
+    if phase is _OPENING:
+        info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
+        legal, cols = view.legal_actions, tables.cols
+        down = info.down(cols)
+        if info.hidden and tuple([a.row * cols + a.col if type(a) is Flip else -1 for a in legal]) == down:
+            row, col = info.flip(cols)  # (every face-down card may be flipped: the kept choice)
+            return legal[down.index(row * cols + col)]
+    elif not bot.counts_cards and (simple := tables.simple(view.grids[view.viewer])) is not None:  # type: ignore[index]
+        layout = tables.layout(view.legal_actions)
+        hurry = view.turns >= bot.patience * view.players
+        remaining = simple[2]
+        if phase is _TURN and layout.draw is not None:
+            top = view.top_discard
+            if top is None:
+                return layout.draw
+            if layout.take_spaces == remaining:
+                best, where = tables.deck_best(simple, tables.index[top], hurry)
+                if where >= 0 and best >= bot.take_threshold:
+                    return layout.takes[remaining.index(where)][0]
+                return layout.draw
+        elif phase is _DRAWN and layout.place_spaces == remaining and layout.discards:
+            best, where = tables.deck_best(simple, tables.index[view.drawn], hurry)  # type: ignore[index]
+            down = tables.down_of(simple)
+            if layout.discard_spaces == down:
+                if where < 0 or bot.flip_bonus > best:
+                    return layout.discard_actions[down.index(tables.flip_of(simple[0]))]
+                return layout.places[remaining.index(where)][0]
+    return Planner(bot, view).choose()
 
 
 class Planner:
