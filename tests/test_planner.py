@@ -1,4 +1,5 @@
-"""The bots' planner (abyss_rules.planner): its kept tables agree with computing afresh."""
+"""The bots' planner (abyss_rules.planner, on bot_model and bot_tables): its kept tables and
+shortcuts agree with computing afresh."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import pytest
 
 import abyss_rules as ar
-from abyss_rules import planner
+from abyss_rules import bot_tables, planner
 from abyss_rules.bots import CountingBot, GreedyBot
 
 STD = ar.Variant.standard()
@@ -32,7 +33,7 @@ def _views(variant: ar.Variant, games: int, seed: int) -> list[ar.View]:
 
 @pytest.mark.parametrize("variant", [STD, STD.replace(swallow_on_final_reveal=False, rows=2, cols=3)])
 def test_gains_for_every_value_are_the_value_before_minus_the_value_after(variant: ar.Variant) -> None:
-    tables = planner._tables(variant)
+    tables = bot_tables.tables_of(variant)
     views = _views(variant, 3, 1)
     for v in views[::7]:
         model = tables.unseen_model(v, [tables.grid(g) for g in v.grids])
@@ -69,8 +70,8 @@ def test_the_column_by_column_shortcut_picks_what_scoring_every_move_picks(bot: 
 
 
 def test_the_kept_tables_are_bounded() -> None:
-    tables = planner._tables(STD)
+    tables = bot_tables.tables_of(STD)
     for v in _views(STD, 2, 3):
         tables.unseen_model(v, [tables.grid(g) for g in v.grids])
-    assert len(tables._models) <= 64 and len(tables._grids) <= planner._RECENT
-    assert len(planner._TABLES) <= 64
+    assert len(tables._models) <= 64 and len(tables._grids) <= bot_tables.RECENT
+    assert len(bot_tables.TABLES) <= 64

@@ -1,0 +1,367 @@
+"""What one variant's bots keep, whatever the odds: the grids as the planner reads them, the
+legal actions sorted by kind, the column shapes and the models of the odds seen.
+
+Everything here reads a [`View`][abyss_rules.View] only (rule 8.3): face-up values, the
+discard pile, the drawn card. The tables of a variant ([`tables_of`][abyss_rules.bot_tables.tables_of])
+are one of the library's bounded caches; each bounds its own (`RECENT` grids and legal-action
+tuples, `LIMIT` shapes).
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> t = tables_of(ar.Variant.standard())
+    >>> state = ar.new_game(players=2, seed=5)
+    >>> info = t.grid(ar.view(state, 0).grids[0])
+    >>> info.hidden, info.remaining == t.spaces, len(info.down(t.cols))
+    (12, True, 12)
+    >>> info.flip(t.cols)                          # (row, col): the top card of the first column
+    (0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter, sub
+from typing import Final
+
+from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from .bot_model import LIMIT, NEG_INF, Column, Model, Odds, Shape
+from .caches import BoundedCache
+from .config import Variant
+from .grid import Grid
+from .views import View
+
+__all__: list[str] = []  # private: the bots module is the public face
+
+RECENT: Final = 1 << 10
+"""Entries per cache of recent objects (grids, legal-action tuples)."""
+HIDDEN: Final = attrgetter("hidden")
+
+
+class GridInfo:
+    """One grid as the planner reads it: column shapes (`None` for a swallowed column), its
+    face-up values, its face-down count, remaining spaces and the face-down space it would
+    flip first (see `flip_space`), and the best column for each card (`best_space`)."""
+
+    __slots__ = (
+        "_best",
+        "_down",
+        "_flip",
+        "_model",
+        "_remaining",
+        "_seen",
+        "_value",
+        "hidden",
+        "shapes",
+        "shown",
+        "_tables",
+    )
+
+    def __init__(self, grid: Grid, tables: Tables) -> None:
+        shown, up = grid.cards, grid.face_up
+        # A view's grid holds None on its face-down spaces already (rule 8.2); mask any other.
+        if shown.count(None) != len(up) - sum(up) or None in compress(shown, up):
+            shown = tuple([v if u else None for v, u in zip(shown, up, strict=True)])
+        gone = grid.swallowed
+        # (C-level maps: a grid is built for almost every decision)
+        shapes: list[Shape | None] = list(map(tables._shapes.get, tables.columns_of(shown)))
+        if None in shapes:
+            shapes = [s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)]
+        if True in gone:
+            shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
+        self.shapes: tuple[Shape | None, ...] = tuple(shapes)
+        self._seen: tuple[int, ...] | None = None
+        self.hidden: int = sum(map(HIDDEN, filter(None, shapes)))
+        self._remaining: tuple[int, ...] | None = None
+        self._tables = tables
+        self._down: tuple[int, ...] | None = None
+        self._flip: tuple[int, int] | None = None
+        self._model = -1
+        self._value: float | None = None
+        self._best: dict[tuple[int, bool], tuple[float, int]] = {}
+        self.shown: tuple[int | None, ...] = shown
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The spaces of the columns that are not swallowed, in index order."""
+        if self._remaining is None:
+            self._remaining = self._tables.remaining(self.shapes)
+        return self._remaining
+
+    def seen(self) -> tuple[int, ...]:
+        """The face-up values."""
+        if self._seen is None:
+            self._seen = tuple([v for v in self.shown if v is not None])
+        return self._seen
+
+    def down(self, cols: int) -> tuple[int, ...]:
+        """The face-down spaces, in index order."""
+        if self._down is None:
+            shapes = self.shapes
+            self._down = tuple(s for s in self.remaining
+                               if shapes[s % cols].column[s // cols] is None)  # type: ignore[union-attr]
+        return self._down
+
+    def flip(self, cols: int) -> tuple[int, int]:
+        """`flip_space` over every face-down space (there must be one): the first face-down
+        row of the first column with the most face-up cards among those with a face-down one."""
+        if self._flip is None:
+            best, where = -1, -1
+            for col, shape in enumerate(self.shapes):
+                if shape is not None and shape.hidden and shape.known > best:
+                    best, where = shape.known, col
+            self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
+        return self._flip
+
+    def _use(self, model: Model) -> None:
+        """Keep what is kept per model for `model` (the last one asked, by its serial number:
+        a grid does not keep a model alive)."""
+        if self._model != model.serial:
+            self._model, self._value, self._best = model.serial, None, {}
+
+    def value(self, model: Model) -> float:
+        """The expected score of the grid under `model`."""
+        self._use(model)
+        if self._value is None:
+            self._value = sum(map(model.value, self.shapes))
+        return self._value
+
+    def best_space(self, model: Model, i: int, hidden_only: bool, cols: int) -> tuple[float, int]:
+        """The best gain of card `i` on this grid (only on face-down cards if `hidden_only`)
+        and the first space (in index order) where it is reached: `(-inf, -1)` for none."""
+        self._use(model)
+        key = (i, hidden_only)
+        found = self._best.get(key)
+        if found is None:
+            best, where = NEG_INF, -1
+            for col, shape in enumerate(self.shapes):
+                if shape is None:
+                    continue
+                gain, row = model.best_rows(shape, hidden_only)[i]
+                if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
+                    best, where = gain, row * cols + col
+            found = self._best[key] = (best, where)
+        return found
+
+
+def flip_space(shapes: tuple[Shape | None, ...], spaces: list[tuple[int, int]]) -> tuple[int, int]:
+    """The face-down space to turn: in the column with the most face-up cards (then the first).
+
+    Turning a card where the rest of its column is known tells the most
+    about that column (rule 4.1): a pair can become a swallow.
+    """
+
+    def known(space: tuple[int, int]) -> int:
+        shape = shapes[space[1]]
+        return 0 if shape is None else shape.known
+
+    return max(spaces, key=lambda space: (known(space), -space[1], -space[0]))
+
+
+Simple = tuple[list[Shape | None], tuple[int | None, ...], tuple[int, ...]]
+"""`Tables.simple`: a grid's column shapes, its cards (`None` face down) and its remaining spaces."""
+
+
+class Tables:
+    """What one variant's bots keep whatever the odds: shapes, grids, the deck's odds."""
+
+    __slots__ = (
+        "_by_cards",
+        "_grids",
+        "_layouts",
+        "_models",
+        "_shapes",
+        "cols",
+        "column_slices",
+        "columns_of",
+        "counts",
+        "deck",
+        "deck_model",
+        "index",
+        "rows",
+        "spaces",
+        "values",
+        "variant",
+        "weight",
+    )
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.rows, self.cols = variant.rows, variant.cols
+        self.deck: dict[int, int] = dict(variant.deck)
+        self.values = tuple(self.deck)
+        self.counts = tuple(self.deck.values())
+        self.index = {v: i for i, v in enumerate(self.values)}
+        self.weight = 1.0 if variant.swallow_on_final_reveal else 0.5
+        self.spaces = tuple(range(self.rows * self.cols))
+        self.column_slices = tuple(slice(c, None, self.cols) for c in range(self.cols))
+        self.columns_of: Callable[[tuple[int | None, ...]], tuple[Column, ...]] = (
+            itemgetter(*self.column_slices) if self.cols > 1 else lambda cards: (cards,))
+        self._shapes: dict[Column, Shape] = {}
+        self._grids: dict[int, tuple[Grid, GridInfo]] = {}
+        self._by_cards: dict[Column, tuple[tuple[bool, ...], tuple[bool, ...], GridInfo]] = {}
+        self._models: dict[tuple[int, ...], Model] = {}
+        self._layouts: dict[int, Layout] = {}
+        self.deck_model = Model(Odds(list(self.deck.values()), self.values), self.weight, self.rows,
+                                 self.index, deck=True)
+
+    def shape(self, column: Column) -> Shape:
+        found = self._shapes.get(column)
+        if found is None:
+            found = Shape(column, self.values, self.index)
+            if len(self._shapes) >= LIMIT:
+                self._shapes.clear()
+            self._shapes[column] = found
+        return found
+
+    def simple(self, grid: Grid) -> Simple | None:
+        """A view's grid with more than one face-down card (so that no move closes the round,
+        rule 6.1): its column shapes (`None` for a swallowed column), cards (`None` face
+        down) and remaining spaces in index order; `None` for any other grid (then read it
+        with `grid`)."""
+        cards, up = grid.cards, grid.face_up
+        hidden = cards.count(None)
+        if hidden < 2 or hidden != len(up) - sum(up) or None in compress(cards, up):
+            return None
+        shapes: list[Shape | None] = list(map(self._shapes.get, self.columns_of(cards)))
+        if None in shapes:
+            shapes = [s or self.shape(cards[c::self.cols]) for c, s in enumerate(shapes)]
+        gone = grid.swallowed
+        if True not in gone:
+            return shapes, cards, self.spaces
+        shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
+        if sum(map(HIDDEN, filter(None, shapes))) < 2:
+            return None
+        return shapes, cards, self.remaining(tuple(shapes))
+
+    def down_of(self, simple: Simple) -> tuple[int, ...]:
+        """The face-down spaces of a `simple` grid, in index order."""
+        cards = simple[1]
+        return tuple([s for s in simple[2] if cards[s] is None])
+
+    def deck_best(self, simple: Simple, i: int, hidden_only: bool) -> tuple[float, int]:
+        """`GridInfo.best_space` under the deck's model, for a `simple` grid."""
+        best, where, cols, model = NEG_INF, -1, self.cols, self.deck_model
+        for col, shape in enumerate(simple[0]):
+            if shape is None:
+                continue
+            gain, row = (shape.deck_rows[hidden_only] or model.best_rows(shape, hidden_only))[i]
+            if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
+                best, where = gain, row * cols + col
+        return best, where
+
+    def flip_of(self, shapes: list[Shape | None]) -> int:
+        """`GridInfo.flip` of a `simple` grid, as a space index."""
+        best, where = -1, -1
+        for col, shape in enumerate(shapes):
+            if shape is not None and shape.hidden and shape.known > best:
+                best, where = shape.known, col
+        return shapes[where].column.index(None) * self.cols + where  # type: ignore[union-attr]
+
+    def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
+        """The spaces of the columns that are not swallowed, in index order."""
+        if None not in shapes:
+            return self.spaces
+        cols = self.cols
+        return tuple(s for s in self.spaces if shapes[s % cols] is not None)
+
+    def grid(self, grid: Grid) -> GridInfo:
+        """What the planner reads of `grid`, kept by the grid's identity (grids are immutable,
+        and the memo holds the grid: the views of one game share their grid snapshots) and
+        by its cards."""
+        found = self._grids.get(id(grid))
+        if found is not None and found[0] is grid:
+            return found[1]
+        cards, up, gone = grid.cards, grid.face_up, grid.swallowed
+        same = self._by_cards.get(cards)
+        if same is not None and same[0] == up and same[1] == gone:
+            info = same[2]
+        else:
+            info = GridInfo(grid, self)
+            if len(self._by_cards) >= 4 * RECENT:
+                self._by_cards.clear()
+            self._by_cards[cards] = (up, gone, info)
+        if len(self._grids) >= RECENT:
+            self._grids.clear()
+        self._grids[id(grid)] = (grid, info)
+        return info
+
+    def layout(self, legal: tuple[Action, ...]) -> Layout:
+        """The legal actions sorted by kind, kept by the tuple's identity (the engine shares them)."""
+        found = self._layouts.get(id(legal))
+        if found is None or found.legal is not legal:
+            found = Layout(legal, self.cols)
+            if len(self._layouts) >= RECENT:
+                self._layouts.clear()
+            self._layouts[id(legal)] = found
+        return found
+
+    def unseen_model(self, view: View, grids: list[GridInfo]) -> Model:
+        """The model whose odds are the unseen cards: the deck minus every public card (rule 8.1)."""
+        seen = view.discard_pile
+        if view.drawn is not None:
+            seen += (view.drawn,)
+        for info in grids:
+            seen += info.seen()
+        key = tuple(map(max, map(sub, self.counts, map(seen.count, self.values)), repeat(0)))
+        found = self._models.get(key)
+        if found is None:
+            found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index)
+            if len(self._models) >= 64:
+                self._models.clear()
+            self._models[key] = found
+        return found
+
+
+class Layout:
+    """One tuple of legal actions by kind, in its order: `(action, row, col)` for the placing
+    kinds, and whether the placing spaces go in index order (row-major)."""
+
+    __slots__ = (
+        "discard_actions",
+        "discard_spaces",
+        "discards",
+        "draw",
+        "flips",
+        "legal",
+        "place_spaces",
+        "places",
+        "take_spaces",
+        "takes",
+    )
+
+    def __init__(self, legal: tuple[Action, ...], cols: int) -> None:
+        self.legal = legal
+        self.takes: list[tuple[Action, int, int]] = []
+        self.places: list[tuple[Action, int, int]] = []
+        self.draw: Draw | None = None
+        self.flips: list[Flip] = []
+        self.discards: list[tuple[int, int]] = []
+        self.discard_actions: list[DiscardDrawn] = []
+        for a in legal:
+            if isinstance(a, TakeDiscard):
+                self.takes.append((a, a.row, a.col))
+            elif isinstance(a, Draw):
+                self.draw = a
+            elif isinstance(a, Flip):
+                self.flips.append(a)
+            elif isinstance(a, PlaceDrawn):
+                self.places.append((a, a.row, a.col))
+            elif isinstance(a, DiscardDrawn):
+                self.discards.append((a.row, a.col))
+                self.discard_actions.append(a)
+        self.take_spaces = tuple(r * cols + c for _, r, c in self.takes)
+        self.place_spaces = tuple(r * cols + c for _, r, c in self.places)
+        self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
+
+
+# One of the library's bounded caches (caches.py); each variant's tables bound their own by LIMIT.
+TABLES: Final = BoundedCache[int, Tables]("planner.tables", max_entries=64, max_size=64)
+
+
+def tables_of(variant: Variant) -> Tables:
+    """The tables of `variant` (kept by its identity: the views of a game share their variant)."""
+    found = TABLES.get(id(variant))
+    if found is None or found.variant is not variant:
+        found = TABLES.put(id(variant), Tables(variant))
+    return found
