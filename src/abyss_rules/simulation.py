@@ -20,12 +20,10 @@ Examples:
 from __future__ import annotations
 
 import hashlib
-import math
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from fractions import Fraction
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
@@ -37,6 +35,17 @@ from .randomness import normalize_seed, secret_repr
 from .records import Record
 from .rules.dealing import new_game
 from .rules.engine import apply
+from .simulation_results import (
+    BotStats,
+    GameStore,
+    GameSummaries,
+    GameSummary,
+    RoundSummary,
+    SimulationInterrupted,
+    SimulationResult,
+    aggregate,
+    lineup,
+)
 from .state import RoundResult, State
 from .views import view
 
@@ -44,6 +53,8 @@ __all__ = [
     "DEFAULT_MAX_ACTIONS",
     "BotStats",
     "GameResult",
+    "GameStore",
+    "GameSummaries",
     "GameSummary",
     "RoundSummary",
     "SimulationError",
@@ -305,312 +316,27 @@ Entry = str | BotFactory
 factory `seed -> Bot`."""
 
 
-@attrs.frozen(slots=True)
-class RoundSummary:
-    """The numbers of one round that [`simulate`][abyss_rules.simulate] keeps (rules 6.4-6.7).
-
-    Examples:
-        >>> result = simulate(["random", "random"], games=1, seed=5, variant="short")
-        >>> first = result.games[0].rounds[0]
-        >>> first.closer in (0, 1), first.capped, len(first.scores)
-        (True, False, 2)
-    """
-
-    scores: tuple[int, ...]
-    """Round scores by seat, after the closer penalty."""
-    closer: int | None
-    """The closer's seat, or `None` (stalling cap)."""
-    penalized: bool
-    """Whether the closer's score was multiplied (rule 6.5)."""
-    capped: bool
-    """Whether the stalling cap ended the round (rule 6.7)."""
-    turns: int
-    """Turns played in the round."""
-
-
-@attrs.frozen(slots=True)
-class GameSummary:
-    """One game of a simulation: who sat where and how it went.
-
-    Examples:
-        >>> result = simulate(["greedy", "random"], games=2, seed=5, variant="short")
-        >>> [g.lineup for g in result.games]             # the seats rotate
-        [(0, 1), (1, 0)]
-        >>> result.games[1].seed == derive_seed(5, "game", 1)
-        True
-    """
-
-    index: int
-    """The game's number in the simulation, from 0."""
-    seed: int = attrs.field(repr=secret_repr)
-    """The game's seed, derived from the master seed and `index`."""
-    lineup: tuple[int, ...]
-    """For each seat, the index of the line-up entry that played it."""
-    totals: tuple[int, ...]
-    """Final totals by seat (rule 7.1)."""
-    winners: tuple[int, ...]
-    """Winning seats (rule 7.4)."""
-    rounds: tuple[RoundSummary, ...]
-    """Every round."""
-    actions: int
-    """The number of actions in the game."""
-
-
-@attrs.frozen(slots=True)
-class BotStats:
-    """How one line-up entry did over a simulation.
-
-    Examples:
-        >>> greedy, rand = simulate(["greedy", "random"], games=4, seed=1, variant="short").bots
-        >>> greedy.label, greedy.wins, greedy.win_rate, greedy.closes
-        ('greedy', Fraction(4, 1), 1.0, 3)
-    """
-
-    label: str
-    """The entry's name (with its line-up position when a bot plays itself, e.g. `greedy#1`)."""
-    games: int
-    """Games played."""
-    wins: Fraction
-    """Games won, a shared win counting `1 / number of winners` (rule 7.4)."""
-    rounds: int
-    """Rounds played."""
-    points: int
-    """Sum of the final totals."""
-    round_points: int
-    """Sum of the round scores (closer penalty included)."""
-    closes: int
-    """Rounds this entry closed (rule 6.1)."""
-    penalties: int
-    """Rounds in which this entry closed and was penalized (rule 6.5)."""
-    seat_games: tuple[int, ...] = ()
-    """Games played from each seat."""
-    seat_wins: tuple[Fraction, ...] = ()
-    """Games won from each seat (shared wins counted fractionally)."""
-
-    @property
-    def seat_win_rates(self) -> tuple[float | None, ...]:
-        """Wins per game from each seat (`None` for a seat it never played)."""
-        pairs = zip(self.seat_wins, self.seat_games, strict=True)
-        return tuple(float(w / g) if g else None for w, g in pairs)
-
-    @property
-    def win_rate(self) -> float:
-        """Wins per game."""
-        return float(self.wins / self.games) if self.games else 0.0
-
-    @property
-    def win_rate_margin(self) -> float:
-        """Half-width of the 95% confidence interval of `win_rate` (normal approximation)."""
-        if not self.games:
-            return 0.0
-        p = self.win_rate
-        return 1.96 * math.sqrt(p * (1 - p) / self.games)
-
-    @property
-    def mean_total(self) -> float:
-        """Mean final total per game."""
-        return self.points / self.games if self.games else 0.0
-
-    @property
-    def mean_round_score(self) -> float:
-        """Mean round score (closer penalty included)."""
-        return self.round_points / self.rounds if self.rounds else 0.0
-
-    @property
-    def close_rate(self) -> float:
-        """Share of the rounds this entry closed."""
-        return self.closes / self.rounds if self.rounds else 0.0
-
-    @property
-    def penalty_rate(self) -> float:
-        """Share of this entry's closes that were penalized (0 when it never closed)."""
-        return self.penalties / self.closes if self.closes else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready numbers (`wins` as a float)."""
-        return {
-            "bot": self.label, "games": self.games, "wins": float(self.wins), "win_rate": self.win_rate,
-            "win_rate_margin95": self.win_rate_margin, "mean_total": self.mean_total,
-            "rounds": self.rounds, "mean_round_score": self.mean_round_score, "closes": self.closes,
-            "close_rate": self.close_rate, "penalties": self.penalties, "penalty_rate": self.penalty_rate,
-            "seat_games": list(self.seat_games), "seat_win_rates": list(self.seat_win_rates),
-        }
-
-
-@attrs.frozen(slots=True)
-class SimulationResult:
-    """What [`simulate`][abyss_rules.simulate] returns: the set-up, per-bot statistics and
-    every game's summary.
-
-    Two results of the same line-up, variant, number of games and seed are
-    equal, whatever executor played them.
-
-    Examples:
-        >>> result = simulate(["greedy", "random"], games=4, seed=1, variant="short")
-        >>> result.players, result.rounds_per_game, result.seat_win_rates
-        (2, 1.0, (0.5, 0.5))
-        >>> sorted(result.to_dict())[:4]
-        ['bots', 'capped_rounds', 'games', 'penalty_rate']
-    """
-
-    seed: int | bytes = attrs.field(repr=secret_repr)
-    """The master seed (each game's seed is `derive_seed(seed, "game", index)`)."""
-    variant: Variant
-    """The rules played."""
-    rotate: bool
-    """Whether the seats rotate: in game `i` seat `s` is played by entry `(s + i) % players`."""
-    bots: tuple[BotStats, ...]
-    """Per line-up entry, in line-up order."""
-    games: tuple[GameSummary, ...]
-    """Every game, by index."""
-
-    @property
-    def players(self) -> int:
-        """Players per game."""
-        return len(self.bots)
-
-    @property
-    def rounds(self) -> int:
-        """Rounds played in all."""
-        return sum(len(g.rounds) for g in self.games)
-
-    @property
-    def rounds_per_game(self) -> float:
-        """Mean rounds per game."""
-        return self.rounds / len(self.games) if self.games else 0.0
-
-    @property
-    def turns_per_round(self) -> float:
-        """Mean turns per round."""
-        rounds = self.rounds
-        return sum(r.turns for g in self.games for r in g.rounds) / rounds if rounds else 0.0
-
-    @property
-    def capped_rounds(self) -> int:
-        """Rounds ended by the stalling cap (rule 6.7)."""
-        return sum(r.capped for g in self.games for r in g.rounds)
-
-    @property
-    def penalty_rate(self) -> float:
-        """Share of the closed rounds whose closer was penalized (rule 6.5)."""
-        closed = sum(r.closer is not None for g in self.games for r in g.rounds)
-        penalized = sum(r.penalized for g in self.games for r in g.rounds)
-        return penalized / closed if closed else 0.0
-
-    @property
-    def seat_win_rates(self) -> tuple[float, ...]:
-        """Wins per game by seat, whoever sat there (shared wins counted fractionally)."""
-        wins = [Fraction(0)] * self.players
-        for g in self.games:
-            for seat in g.winners:
-                wins[seat] += Fraction(1, len(g.winners))
-        return tuple(float(w / len(self.games)) if self.games else 0.0 for w in wins)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as JSON-ready data (without the per-game summaries)."""
-        seed = self.seed.hex() if isinstance(self.seed, bytes) else self.seed
-        return {
-            "games": len(self.games), "seed": seed, "variant": self.variant.to_dict(),
-            "players": self.players, "rotate": self.rotate,
-            "rounds_per_game": self.rounds_per_game, "turns_per_round": self.turns_per_round,
-            "capped_rounds": self.capped_rounds, "penalty_rate": self.penalty_rate,
-            "seat_win_rates": list(self.seat_win_rates),
-            "bots": [b.to_dict() for b in self.bots],
-        }
-
-    def table(self) -> str:
-        """The per-bot statistics as a text table.
-
-        `by seat` is the win rate from seat 0, seat 1, ...; `closed` is the share of its
-        rounds a bot closed, `penalized` the share of its closes that were penalized (rule 6.5).
-
-        Examples:
-            >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
-            bot     games  win rate  +/- (95%)    by seat  mean total  mean round score  closed  penalized
-            greedy      4    100.0%       0.0%  100%/100%        15.2             15.25   75.0%       0.0%
-            random      4      0.0%       0.0%      0%/0%        89.2             89.25   25.0%     100.0%
-            4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
-        """
-        head = ("bot", "games", "win rate", "+/- (95%)", "by seat", "mean total", "mean round score",
-                "closed", "penalized")
-        rows = [head]
-        for b in self.bots:
-            by_seat = "/".join("-" if r is None else f"{r:.0%}" for r in b.seat_win_rates)
-            rows.append((
-                b.label, str(b.games), f"{b.win_rate:.1%}", f"{b.win_rate_margin:.1%}", by_seat,
-                f"{b.mean_total:.1f}", f"{b.mean_round_score:.2f}", f"{b.close_rate:.1%}",
-                f"{b.penalty_rate:.1%}",
-            ))
-        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-        lines = []
-        for r in rows:
-            cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
-            lines.append("  ".join(cells))
-        lines.append(
-            f"{len(self.games)} games, {self.rounds_per_game:.2f} rounds per game, "
-            f"{self.turns_per_round:.1f} turns per round, closer penalized in {self.penalty_rate:.1%} of "
-            f"closed rounds" + (f", {self.capped_rounds} rounds capped" if self.capped_rounds else "")
-        )
-        return "\n".join(lines)
-
-
-class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C (`KeyboardInterrupt`) stopped [`simulate`][abyss_rules.simulate]: `result`
-    holds the games that had finished, in game order (a `KeyboardInterrupt`, so code that
-    catches that still does).
-
-    Examples:
-        >>> partial = simulate(["random", "random"], games=3, seed=1, variant="short")
-        >>> stopped = SimulationInterrupted(partial, requested=10)
-        >>> isinstance(stopped, KeyboardInterrupt), len(stopped.result.games), stopped.requested
-        (True, 3, 10)
-    """
-
-    def __init__(self, result: SimulationResult, requested: int) -> None:
-        super().__init__(f"simulation interrupted after {len(result.games)} of {requested} games")
-        self.result = result
-        """What finished before the interruption."""
-        self.requested = requested
-        """How many games were asked for."""
-
-
-def _summarize(index: int, seed: int, lineup: tuple[int, ...], result: GameResult) -> GameSummary:
-    return GameSummary(
-        index=index,
-        seed=seed,
-        lineup=lineup,
-        totals=result.totals,
-        winners=result.winners,
-        rounds=tuple(
-            RoundSummary(scores=r.scores, closer=r.closer, penalized=r.penalized, capped=r.capped,
-                         turns=r.turns)
-            for r in result.rounds
-        ),
-        actions=len(result.actions),
-    )
-
-
-def _lineup(index: int, players: int, rotate: bool) -> tuple[int, ...]:
-    return tuple((seat + index) % players for seat in range(players)) if rotate else tuple(range(players))
-
-
 def _play_chunk(
     entries: tuple[Entry, ...], variant: Variant, seed: int | bytes, start: int, stop: int, rotate: bool,
     max_actions: int,
-) -> list[GameSummary]:
-    """Play games `start` to `stop - 1` of a simulation (runs wherever the executor sends it)."""
-    out = []
+) -> GameStore:
+    """Play games `start` to `stop - 1` of a simulation (runs wherever the executor sends it)
+    and keep their numbers (a few integers a game travel back, not objects)."""
     players = len(entries)
+    out = GameStore(players)
     for index in range(start, stop):
         game_seed = derive_seed(seed, "game", index)
-        lineup = _lineup(index, players, rotate)
         bots: list[Bot] = []
-        for seat, entry in enumerate(lineup):
+        for seat, entry in enumerate(lineup(index, players, rotate)):
             factory = entries[entry]
             bot_seed = derive_seed(game_seed, "bot", seat)
             bots.append(make_bot(factory, bot_seed) if isinstance(factory, str) else factory(bot_seed))
         result = play_game(bots, variant, game_seed, max_actions=max_actions)
-        out.append(_summarize(index, game_seed, lineup, result))
+        out.add(game_seed, len(result.actions), result.winners, result.totals, [
+            (r.scores, -1 if r.closer is None else r.closer,
+             r.penalized * GameStore.PENALIZED | r.capped * GameStore.CAPPED, r.turns)
+            for r in result.rounds
+        ])
     return out
 
 
@@ -618,34 +344,6 @@ def _labels(entries: Sequence[Entry]) -> list[str]:
     names = [e if isinstance(e, str) else str(getattr(e, "name", getattr(e, "__name__", "bot")))
              for e in entries]
     return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
-
-
-def _aggregate(labels: Sequence[str], summaries: Sequence[GameSummary]) -> tuple[BotStats, ...]:
-    n = len(labels)
-    games, rounds, points, round_points, closes, penalties = ([0] * n for _ in range(6))
-    wins = [Fraction(0)] * n
-    seat_games = [[0] * n for _ in range(n)]
-    seat_wins = [[Fraction(0)] * n for _ in range(n)]
-    for g in summaries:  # in game order: the sums are exact, so the order does not matter anyway
-        for seat, entry in enumerate(g.lineup):
-            games[entry] += 1
-            seat_games[entry][seat] += 1
-            points[entry] += g.totals[seat]
-            rounds[entry] += len(g.rounds)
-            for r in g.rounds:
-                round_points[entry] += r.scores[seat]
-                if r.closer == seat:
-                    closes[entry] += 1
-                    penalties[entry] += r.penalized
-        for seat in g.winners:
-            wins[g.lineup[seat]] += Fraction(1, len(g.winners))
-            seat_wins[g.lineup[seat]][seat] += Fraction(1, len(g.winners))
-    return tuple(
-        BotStats(label=labels[i], games=games[i], wins=wins[i], rounds=rounds[i], points=points[i],
-                 round_points=round_points[i], closes=closes[i], penalties=penalties[i],
-                 seat_games=tuple(seat_games[i]), seat_wins=tuple(seat_wins[i]))
-        for i in range(n)
-    )
 
 
 def simulate(
@@ -727,13 +425,15 @@ def simulate(
     if chunk_size is None:
         chunk_size = 1 if executor is None else max(1, min(16, games // 64))
     bounds = [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
-    results: dict[int, list[GameSummary]] = {}
+    results: dict[int, GameStore] = {}
     labels = _labels(entries)
 
     def finished() -> SimulationResult:
-        summaries = tuple(g for n in sorted(results) for g in results[n])
-        return SimulationResult(seed=seed, variant=v, rotate=rotate, bots=_aggregate(labels, summaries),
-                                games=summaries)
+        store = GameStore(len(entries))
+        for n in sorted(results):
+            store.extend(results[n])
+        return SimulationResult(seed=seed, variant=v, rotate=rotate, bots=aggregate(labels, store, rotate),
+                                store=store)
 
     if progress is not None:
         progress(0, games)
@@ -748,7 +448,7 @@ def simulate(
         except KeyboardInterrupt:
             raise SimulationInterrupted(finished(), games) from None
         return finished()
-    futures: dict[Future[list[GameSummary]], int] = {}
+    futures: dict[Future[GameStore], int] = {}
     try:
         for n, (start, stop) in enumerate(bounds):
             futures[executor.submit(_play_chunk, entries, v, seed, start, stop, rotate, max_actions)] = n
