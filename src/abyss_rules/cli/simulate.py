@@ -76,10 +76,16 @@ def _ignore_interrupts() -> None:
 
 def _stop_workers(executor: ProcessPoolExecutor) -> None:
     """Stop a process pool now: cancel what waits and end the worker processes (they would
-    otherwise finish the games they are playing before the program can exit)."""
+    otherwise finish the games they are playing before the program can exit: the pool's exit
+    hook waits for them).
+
+    The processes are read before `shutdown`, which forgets them."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    for process in processes:
         process.terminate()
+    for process in processes:
+        process.join(timeout=1)
 
 
 class _Dask:
