@@ -1,14 +1,15 @@
-"""Greedy-bot games per second, bytes per state, and the peak memory of a simulation.
+"""Bot games per second, bytes per state, and the memory of a simulation.
 
     python benchmarks/bots_and_memory.py [--seconds 5] [--repeats 3] [--games 10000]
 
-* games per second between two ``GreedyBot``s (each move: a view, the bot's
-  choice, ``apply``), median of ``--repeats`` runs;
+* games per second between two ``GreedyBot``s and between two ``CountingBot``s
+  (each move: a view, the bot's choice, ``apply``), median of ``--repeats`` runs;
 * bytes per state: what one more state costs when it shares its variant and
   history with the state before it (the usual case), measured with
   ``tracemalloc`` over the states of whole games;
 * peak memory (``tracemalloc``) of ``simulate`` over ``--games`` games between
-  random bots, in this process (no executor).
+  random bots, in this process (no executor), and the bytes per game that its result
+  holds (what is freed when the result is dropped).
 
 Not a test: read the figures.
 """
@@ -16,6 +17,7 @@ Not a test: read the figures.
 from __future__ import annotations
 
 import argparse
+import gc
 import platform
 import random
 import statistics
@@ -24,15 +26,15 @@ import tracemalloc
 from time import perf_counter
 
 import abyss_rules as ar
-from abyss_rules.bots import GreedyBot
+from abyss_rules.bots import CountingBot, GreedyBot
 from abyss_rules.simulation import play_game, simulate
 
 
-def greedy_games_per_second(seconds: float, rng: random.Random) -> float:
+def games_per_second(bot: type[GreedyBot] | type[CountingBot], seconds: float, rng: random.Random) -> float:
     games = 0
     start = perf_counter()
     while perf_counter() - start < seconds:
-        play_game([GreedyBot(), GreedyBot()], seed=rng.getrandbits(64))
+        play_game([bot(), bot()], seed=rng.getrandbits(64))
         games += 1
     return games / (perf_counter() - start)
 
@@ -54,16 +56,20 @@ def bytes_per_state(games: int, rng: random.Random) -> float:
     return grown / len(kept)
 
 
-def simulation_peak(games: int, seed: int) -> float:
-    """Peak MiB (tracemalloc) of ``simulate`` over ``games`` random-bot games in this process.
+def simulation_memory(games: int, seed: int) -> tuple[float, float]:
+    """Peak MiB (tracemalloc) of ``simulate`` over ``games`` random-bot games in this
+    process, and the bytes per game its result holds.
 
     tracemalloc slows allocation-heavy code several times over, so no time is reported.
     """
     tracemalloc.start()
-    simulate(["random", "random"], games=games, seed=seed)
-    _, peak = tracemalloc.get_traced_memory()
+    result = simulate(["random", "random"], games=games, seed=seed)
+    with_result, peak = tracemalloc.get_traced_memory()
+    del result
+    gc.collect()
+    held = with_result - tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    return peak / 2**20
+    return peak / 2**20, held / games
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,12 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     print(f"abyss-rules {ar.__version__}, Python {platform.python_version()} "
           f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
-    rate = statistics.median(greedy_games_per_second(args.seconds, rng) for _ in range(args.repeats))
-    print(f"greedy vs greedy (2 players): {rate:,.1f} games/s (median of {args.repeats})")
+    for bot in (GreedyBot, CountingBot):
+        rate = statistics.median(games_per_second(bot, args.seconds, rng) for _ in range(args.repeats))
+        print(f"{bot.name} vs {bot.name} (2 players): {rate:,.1f} games/s (median of {args.repeats})")
     size = statistics.median(bytes_per_state(50, rng) for _ in range(args.repeats))
     print(f"bytes per state kept (states of whole random games): {size:,.0f}")
-    peak = simulation_peak(args.games, args.seed)
-    print(f"simulate({args.games:,} random-bot games, one process): peak {peak:,.1f} MiB traced")
+    peak, held = simulation_memory(args.games, args.seed)
+    print(f"simulate({args.games:,} random-bot games, one process): peak {peak:,.1f} MiB traced; "
+          f"the result holds {held:,.0f} bytes per game")
     return 0
 
 

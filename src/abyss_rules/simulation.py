@@ -425,13 +425,14 @@ def simulate(
     if chunk_size is None:
         chunk_size = 1 if executor is None else max(1, min(16, games // 64))
     bounds = [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
-    results: dict[int, GameStore] = {}
+    results: dict[int, GameStore] = {}  # by chunk (an executor finishes them in any order)
     labels = _labels(entries)
+    store = GameStore(len(entries))
 
     def finished() -> SimulationResult:
-        store = GameStore(len(entries))
         for n in sorted(results):
             store.extend(results[n])
+        results.clear()
         return SimulationResult(seed=seed, variant=v, rotate=rotate, bots=aggregate(labels, store, rotate),
                                 store=store)
 
@@ -440,8 +441,8 @@ def simulate(
     done = 0
     if executor is None:
         try:
-            for n, (start, stop) in enumerate(bounds):
-                results[n] = _play_chunk(entries, v, seed, start, stop, rotate, max_actions)
+            for start, stop in bounds:  # in order: straight into the store
+                store.extend(_play_chunk(entries, v, seed, start, stop, rotate, max_actions))
                 done += stop - start
                 if progress is not None:
                     progress(done, games)
