@@ -16,12 +16,6 @@ PACKAGE = ROOT / "src" / "abyss_rules"
 TOO_LONG_FOR_NOW: set[str] = set()
 
 
-# Modules that still import another module's private (underscore) names; their owners give the
-# shared pieces public names (issue 13). Do not add to this.
-PRIVATE_IMPORTS_FOR_NOW = {
-    "abyss_rules.cli", "abyss_rules.cli.commands", "abyss_rules.cli.parser", "abyss_rules.cli.play",
-    "abyss_rules.cli.simulate", "abyss_rules.pages",
-}
 
 
 def _modules() -> dict[str, Path]:
@@ -149,8 +143,7 @@ def test_no_module_imports_another_modules_private_names() -> None:
     # A piece two modules share has a public name in the one module that owns it.
     private = {name: sorted(_private_names(ast.parse(path.read_text(encoding="utf-8"))))
                for name, path in _modules().items()}
-    assert {name: names for name, names in private.items()
-            if names and name not in PRIVATE_IMPORTS_FOR_NOW} == {}
+    assert {name: names for name, names in private.items() if names} == {}
 
 
 def test_the_private_import_finder_finds_one() -> None:

@@ -40,8 +40,8 @@ from .options import (
     EXIT_NO,
     EXIT_OK,
     EXIT_USAGE,
-    _BadInput,
-    _UsageError,
+    BadInput,
+    UsageError,
 )
 from .parser import build_parser
 from .play import parse_move
@@ -97,10 +97,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     args.stderr = err
     try:
         status: int = args.handler(args, out)
-    except _UsageError as error:
+    except UsageError as error:
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_USAGE
-    except _BadInput as error:
+    except BadInput as error:
         print(f"abyss-rules: error: {error}", file=err)
         return EXIT_BAD_INPUT
     except AbyssError as error:  # e.g. a game that never ends (game_too_long)

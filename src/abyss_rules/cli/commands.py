@@ -21,33 +21,33 @@ from ..server import Verdict, validate
 from ..simulation import play_game
 from ..state import Phase
 from ..words import a_card
-from .narration import Narrator, _seat_label, _variant_summary, _winners_line, narrate
+from .narration import Narrator, narrate, seat_label, variant_summary, winners_line
 from .options import (
     EXIT_BAD_INPUT,
     EXIT_NO,
     EXIT_OK,
-    _BadInput,
-    _bot_names,
-    _read_text,
-    _UsageError,
-    _variant,
-    _write_record,
+    BadInput,
+    UsageError,
+    bot_names,
+    read_input_text,
+    variant_of,
+    write_record,
 )
 
 
-def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    v = _variant(args)
-    names = _bot_names(args.bots, v)
+def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    v = variant_of(args)
+    names = bot_names(args.bots, v)
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     result = play_game(names, v, seed, keep_states=not args.quiet)
     if args.record is not None:
-        _write_record(args.record, result.to_record())
+        write_record(args.record, result.to_record())
     if args.quiet:
-        print(_winners_line(result.final, result.bots), file=out)
+        print(winners_line(result.final, result.bots), file=out)
         return EXIT_OK
     print("Abyss: a game between built-in bots; the lowest total wins", file=out)
-    print("  " + "   ".join(_seat_label(p, names) for p in range(len(names))), file=out)
-    print(f"  variant: {_variant_summary(v)}; seed: {seed}", file=out)
+    print("  " + "   ".join(seat_label(p, names) for p in range(len(names))), file=out)
+    print(f"  variant: {variant_summary(v)}; seed: {seed}", file=out)
     again = ["python -m abyss_rules demo", "--seed", str(seed), "--variant", args.variant,
              *[f"--set {k}={json.dumps(val)}" for k, val in args.changes], "--bots", *names]
     print(f"  to watch this game again: {' '.join(again)}", file=out)
@@ -57,23 +57,23 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     stdin: TextIO = args.stdin
     if args.step and args.file == "-":
-        raise _UsageError("--step reads Enter from standard input: give the record as a file")
+        raise UsageError("--step reads Enter from standard input: give the record as a file")
     if args.step and args.html is not None:
-        raise _UsageError("--step and --html do not go together: the page steps through the game itself")
-    text = _read_text(args.file, stdin)
+        raise UsageError("--step and --html do not go together: the page steps through the game itself")
+    text = read_input_text(args.file, stdin)
     try:
         record = Record.from_json(text, verify=False)
     except DecodeError as error:
-        raise _BadInput(f"{args.file} is not a record document: {error}", error) from None
+        raise BadInput(f"{args.file} is not a record document: {error}", error) from None
     if record.is_redacted:
         raise ReplayError(Code.RECORD_REDACTED, "the record is redacted (it has no seed): its cards are "
                                                 "unknown, so it cannot be replayed", "/seed")
     quiet = args.quiet or args.html is not None
     narrator = Narrator(io.StringIO() if quiet else out, None, width=args.width)
-    narrator.say(f"Replay of a record: {record.players} players, variant {_variant_summary(record.variant)}, "
+    narrator.say(f"Replay of a record: {record.players} players, variant {variant_summary(record.variant)}, "
                  f"{len(record.actions)} actions")
     states = record.states()
     before = next(states)
@@ -110,10 +110,10 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                 f.write(page)
         except OSError as error:
             why = error.strerror or error
-            raise _BadInput(f"cannot write the replay page to {args.html}: {why}") from None
+            raise BadInput(f"cannot write the replay page to {args.html}: {why}") from None
         print(f"Wrote the replay page {args.html} ({len(page.encode('utf-8')) // 1024 + 1} KB): open it in a "
               "browser and step with the buttons or the arrow keys.", file=out)
-    summary = _winners_line(final, None) if final.is_over else \
+    summary = winners_line(final, None) if final.is_over else \
         f"Replayed {len(record.actions)} actions; the game is not over."
     if quiet:
         print(summary, file=out)
@@ -122,33 +122,33 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     stdin: TextIO = args.stdin
     if [args.state, args.action].count("-") > 1:
-        raise _UsageError("only one of STATE and ACTION can be read from standard input ('-')")
+        raise UsageError("only one of STATE and ACTION can be read from standard input ('-')")
     if args.notation is not None and args.action is not None:
-        raise _UsageError("give the action as ACTION or as --notation, not both")
+        raise UsageError("give the action as ACTION or as --notation, not both")
     if args.state is not None and args.action is None and args.notation is None:
-        raise _UsageError("give the action: ACTION (a file, or '-') or --notation TEXT")
+        raise UsageError("give the action: ACTION (a file, or '-') or --notation TEXT")
     try:
         if args.state is None:
             if args.notation is not None:
-                raise _UsageError("--notation needs a STATE file")
-            pair = _parse_pair(_read_text("-", stdin))
+                raise UsageError("--notation needs a STATE file")
+            pair = _parse_pair(read_input_text("-", stdin))
             state_doc, action = pair["state"], pair["action"]
         else:
-            state_doc = _parse_document(_read_text(args.state, stdin), args.state)
-            action = args.notation if args.notation is not None else _read_text(args.action, stdin)
+            state_doc = _parse_document(read_input_text(args.state, stdin), args.state)
+            action = args.notation if args.notation is not None else read_input_text(args.action, stdin)
         if isinstance(state_doc, dict) and state_doc.get("format") == "record":
             state = _state_of_record(state_doc, args.at)
         else:
             if args.at is not None:
-                raise _UsageError("--at needs a record: a state document is one state already")
+                raise UsageError("--at needs a record: a state document is one state already")
             try:
                 state = state_from_dict(state_doc)
             except DecodeError as error:
-                raise _BadInput(f"the state is not a valid state document: {error}", error) from None
-    except _BadInput as bad:
+                raise BadInput(f"the state is not a valid state document: {error}", error) from None
+    except BadInput as bad:
         problem = bad.error or AbyssError(Code.UNREADABLE_INPUT, str(bad))
         print(Verdict.from_error(problem, None).to_json(), file=out)
         print(f"abyss-rules: error: {bad}", file=args.stderr)
@@ -163,13 +163,13 @@ def _state_of_record(doc: dict[str, Any], at: int | None) -> Any:
     try:
         record = Record.from_dict(doc)
         if at is not None and not 0 <= at <= len(record.actions):
-            raise _UsageError(f"--at must be from 0 to {len(record.actions)} (the record's actions), "
+            raise UsageError(f"--at must be from 0 to {len(record.actions)} (the record's actions), "
                               f"got {at}")
         for n, state in enumerate(record.states()):
             if n == at:
                 return state
     except AbyssError as error:
-        raise _BadInput(f"the record cannot give a state: {error}", error) from None
+        raise BadInput(f"the record cannot give a state: {error}", error) from None
     return state
 
 
@@ -179,7 +179,7 @@ def _parse_document(text: str, where: str) -> Any:
     try:
         return parse_json(text)
     except DecodeError as error:
-        raise _BadInput(f"{where}: {error.message}", error) from None
+        raise BadInput(f"{where}: {error.message}", error) from None
 
 
 def _parse_pair(text: str) -> dict[str, Any]:
@@ -187,7 +187,7 @@ def _parse_pair(text: str) -> dict[str, Any]:
     if not isinstance(doc, dict) or set(doc) != {"state", "action"}:
         error = DecodeError(Code.WRONG_FORMAT, 'standard input must be a JSON object {"state": <state '
                                                'document>, "action": <action document or notation>}')
-        raise _BadInput(error.message, error)
+        raise BadInput(error.message, error)
     return doc
 
 
@@ -202,7 +202,7 @@ def _schema_dir() -> Any:
     source = Path(__file__).resolve().parents[3] / "spec" / "schemas"  # src/abyss_rules/cli/ -> the root
     if source.is_dir():
         return source
-    raise _BadInput("the JSON Schemas are not installed with this copy of abyss-rules "
+    raise BadInput("the JSON Schemas are not installed with this copy of abyss-rules "
                     "(they are spec/schemas/ in the source repository)")
 
 
@@ -215,7 +215,7 @@ def _schemas() -> dict[str, Any]:
     return out
 
 
-def _cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     schemas = _schemas()
     if args.list:
         for name in schemas:
@@ -226,6 +226,6 @@ def _cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     elif args.name in schemas:
         json.dump(schemas[args.name], out, indent=2, ensure_ascii=False)
     else:
-        raise _UsageError(f"no schema {args.name!r}; the documents are: {', '.join(schemas)}")
+        raise UsageError(f"no schema {args.name!r}; the documents are: {', '.join(schemas)}")
     out.write("\n")
     return EXIT_OK

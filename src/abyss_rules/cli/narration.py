@@ -96,11 +96,11 @@ def _join(blocks: list[list[str]]) -> str:
     return "\n".join(rows)
 
 
-def _seat_label(seat: int, names: Sequence[str] | None) -> str:
+def seat_label(seat: int, names: Sequence[str] | None) -> str:
     return f"seat {seat} ({names[seat]})" if names else f"seat {seat}"
 
 
-def _variant_summary(v: Variant) -> str:
+def variant_summary(v: Variant) -> str:
     ends = []
     if v.max_rounds is not None:
         ends.append(f"{v.max_rounds} round{'s' if v.max_rounds != 1 else ''}")
@@ -109,10 +109,10 @@ def _variant_summary(v: Variant) -> str:
     return f"{v.name} ({v.rows}x{v.cols} grids, {' or '.join(ends)})"
 
 
-def _winners_line(game: State | View, names: Sequence[str] | None) -> str:
+def winners_line(game: State | View, names: Sequence[str] | None) -> str:
     """The last line of a finished game (rule 7.4)."""
     return game_over_words(ev.GameOver(winners=game.winners, totals=game.totals), len(game.history),
-                           lambda seat: _seat_label(seat, names))
+                           lambda seat: seat_label(seat, names))
 
 
 def _grids_after(grids: Sequence[Grid], events: Sequence[ev.Event]) -> list[Grid]:
@@ -187,7 +187,7 @@ class Narrator:
         """Print every seat's grid, side by side, titled with the seat (and `note[seat]`)."""
         blocks = []
         for seat, grid in enumerate(grids):
-            title = _seat_label(seat, self.names)
+            title = seat_label(seat, self.names)
             if note and seat in note:
                 title += f" {note[seat]}"
             blocks.append((title, grid))
@@ -283,7 +283,7 @@ class Narrator:
         self.say(f"Totals after round {scored.round}: {totals}")
         if public.is_over:
             self.say()
-            self.say(_winners_line(public, self.names))
+            self.say(winners_line(public, self.names))
         else:
             self.round_start(after)
             if ev.OpeningDone in {type(event) for event in events}:  # no opening flips: the opener plays

@@ -1,7 +1,7 @@
 """What the commands share: exit statuses, the command line's own errors, common options.
 
-The exit statuses are re-exported by `abyss_rules.cli`. `_UsageError` (exit 2) and
-`_BadInput` (exit 3) are raised by the commands and turned into a message on stderr by
+The exit statuses are re-exported by `abyss_rules.cli`. `UsageError` (exit 2) and
+`BadInput` (exit 3) are raised by the commands and turned into a message on stderr by
 [`main`][abyss_rules.cli.main]. The option helpers (`--seed`, `--variant`/`--set`,
 `--width`, bot names) are used by several subcommands of [`build_parser`][abyss_rules.cli.build_parser].
 """
@@ -33,11 +33,11 @@ EXIT_INTERRUPTED: Final = 130
 """Interrupted (Ctrl-C)."""
 
 
-class _UsageError(Exception):
+class UsageError(Exception):
     """A bad command line: reported on stderr with exit status 2."""
 
 
-def _seed_arg(text: str) -> int:
+def seed_arg(text: str) -> int:
     try:
         seed = int(text, 0)
     except ValueError:
@@ -71,7 +71,7 @@ def _set_arg(text: str) -> tuple[str, Any]:
     return name, value
 
 
-def _add_variant_args(p: argparse.ArgumentParser) -> None:
+def add_variant_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", default="standard", choices=sorted(Variant.presets()),
                    help="the preset to play (default: standard; rule 10.2)")
     p.add_argument("--set", dest="changes", metavar="FIELD=VALUE", type=_set_arg, action="append", default=[],
@@ -79,31 +79,31 @@ def _add_variant_args(p: argparse.ArgumentParser) -> None:
                         "--set flip_turn=false); repeatable (rule 10.1)")
 
 
-def _add_width_arg(p: argparse.ArgumentParser) -> None:
+def add_width_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
 
 
-def _variant(args: argparse.Namespace) -> Variant:
+def variant_of(args: argparse.Namespace) -> Variant:
     v = Variant.presets()[args.variant]
     if args.changes:
         try:
             v = v.replace(**dict(args.changes))
         except AbyssError as error:
-            raise _UsageError(f"invalid variant: {error}") from None
+            raise UsageError(f"invalid variant: {error}") from None
     return v
 
 
-def _bot_names(names: Sequence[str], v: Variant) -> list[str]:
+def bot_names(names: Sequence[str], v: Variant) -> list[str]:
     for name in names:
         if name not in BOTS:
-            raise _UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
+            raise UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
     if not v.min_players <= len(names) <= v.max_players:
-        raise _UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
+        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
                          "bot(s)")
     return list(names)
 
 
-class _BadInput(Exception):
+class BadInput(Exception):
     """Input that cannot be read or parsed: exit status 3."""
 
     def __init__(self, message: str, error: AbyssError | None = None) -> None:
@@ -111,7 +111,7 @@ class _BadInput(Exception):
         self.error = error
 
 
-def _read_text(path: str, stdin: TextIO) -> str:
+def read_input_text(path: str, stdin: TextIO) -> str:
     """The text of `path` (`-`: standard input), at most `MAX_DOCUMENT_BYTES`-ish long."""
     if path == "-":
         text = stdin.read(MAX_DOCUMENT_BYTES * 4 + 1)
@@ -120,15 +120,15 @@ def _read_text(path: str, stdin: TextIO) -> str:
             with open(path, encoding="utf-8") as f:
                 text = f.read(MAX_DOCUMENT_BYTES * 4 + 1)
         except OSError as error:
-            raise _BadInput(f"cannot read {path}: {error.strerror or error}") from None
+            raise BadInput(f"cannot read {path}: {error.strerror or error}") from None
         except UnicodeDecodeError:
-            raise _BadInput(f"cannot read {path}: not UTF-8 text") from None
+            raise BadInput(f"cannot read {path}: not UTF-8 text") from None
     return text
 
 
-def _write_record(path: str, record: Record) -> None:
+def write_record(path: str, record: Record) -> None:
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(record.sealed().to_json() + "\n")
     except OSError as error:
-        raise _BadInput(f"cannot write the record to {path}: {error.strerror or error}") from None
+        raise BadInput(f"cannot write the record to {path}: {error.strerror or error}") from None

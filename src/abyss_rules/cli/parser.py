@@ -11,10 +11,10 @@ import textwrap
 
 from ..bots import BOTS
 from ..versions import __version__
-from .commands import _cmd_demo, _cmd_replay, _cmd_schema, _cmd_validate
-from .options import _add_variant_args, _add_width_arg, _seed_arg
-from .play import _PLAY_HELP, _cmd_play
-from .simulate import _cmd_simulate
+from .commands import cmd_demo, cmd_replay, cmd_schema, cmd_validate
+from .options import add_variant_args, add_width_arg, seed_arg
+from .play import PLAY_HELP, cmd_play
+from .simulate import cmd_simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,14 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
                                       "before and after the final reveal, the scores and the winner.")
     demo.add_argument("--bots", nargs="+", default=["greedy", "counting"], metavar="BOT",
                       help=f"one bot per seat, from: {', '.join(BOTS)} (default: greedy counting)")
-    demo.add_argument("--seed", type=_seed_arg, default=None,
+    demo.add_argument("--seed", type=seed_arg, default=None,
                       help="the game's seed (default: a fresh random one, printed so you can replay it)")
-    _add_variant_args(demo)
+    add_variant_args(demo)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--record", metavar="FILE", default=None,
                       help="also write the game's record (a JSON record document) to FILE, for replay")
-    _add_width_arg(demo)
-    demo.set_defaults(handler=_cmd_demo)
+    add_width_arg(demo)
+    demo.set_defaults(handler=cmd_demo)
 
     play = sub.add_parser("play", help="play a game against bots in the terminal",
                           description=textwrap.fill(
@@ -55,18 +55,18 @@ def build_parser() -> argparse.ArgumentParser:
                               "each of your moves the grids are drawn (?? face down, blanks where a "
                               "column was swallowed), with the discard pile's top card, the draw pile "
                               "and the totals. Type a move and press Enter; ? shows the moves and the "
-                              "scoring rules.", 78) + "\n\n" + _PLAY_HELP,
+                              "scoring rules.", 78) + "\n\n" + PLAY_HELP,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--bots", nargs="+", default=["counting"], metavar="BOT",
                       help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
-    play.add_argument("--seed", type=_seed_arg, default=None, help="the game's seed (default: random)")
+    play.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: random)")
     play.add_argument("--record", metavar="FILE", default=None,
                       help="write the game's record (a JSON record document) to FILE when it stops, "
                            "for replay")
-    _add_variant_args(play)
-    _add_width_arg(play)
-    play.set_defaults(handler=_cmd_play)
+    add_variant_args(play)
+    add_width_arg(play)
+    play.set_defaults(handler=cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game record, told turn by turn",
                         description="Replay a record document (written by 'demo --record' or "
@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--html", metavar="FILE", default=None,
                     help="write one self-contained HTML page to FILE that steps through the game with "
                          "pictures (no network needed to view it); prints only the result")
-    _add_width_arg(rp)
-    rp.set_defaults(handler=_cmd_replay)
+    add_width_arg(rp)
+    rp.set_defaults(handler=cmd_replay)
 
     va = sub.add_parser("validate", help="say whether an action is legal in a state (JSON verdict)",
                         description="Read a state document and an action (an action document or notation "
@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with a record as STATE: the state after its first N actions (0: the start)")
     va.add_argument("--require-seq", action="store_true",
                     help="reject an action that does not say which seq it was made for")
-    va.set_defaults(handler=_cmd_validate)
+    va.set_defaults(handler=cmd_validate)
 
     sc = sub.add_parser("schema", help="print the JSON Schemas of the game documents",
                         description="Print the JSON Schemas (draft 2020-12) of the documents: all of them "
@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("name", metavar="KIND", nargs="?", default=None,
                     help="one document kind, e.g. state or action (see --list)")
     sc.add_argument("--list", action="store_true", help="list the document kinds")
-    sc.set_defaults(handler=_cmd_schema)
+    sc.set_defaults(handler=cmd_schema)
 
     sim = sub.add_parser("simulate", help="play many games between bots and print win rates",
                          description="Play many games between built-in bots and print a results table: "
@@ -127,10 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"the line-up, one bot per seat, from: {', '.join(BOTS)} "
                           "(default: greedy counting)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
-    sim.add_argument("--seed", type=_seed_arg, default=None,
+    sim.add_argument("--seed", type=seed_arg, default=None,
                      help="master seed (default: a fresh random one, printed); game i's seed is derived "
                           "from it and i")
-    _add_variant_args(sim)
+    add_variant_args(sim)
     sim.add_argument("--jobs", type=int, default=1,
                      help="worker processes; 0 = one per CPU core (default: 1, no extra process)")
     sim.add_argument("--dask", metavar="SCHEDULER", default=None,
@@ -144,5 +144,5 @@ def build_parser() -> argparse.ArgumentParser:
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="show a progress bar on stderr (default: only on a terminal, for 20+ games)")
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show it")
-    sim.set_defaults(handler=_cmd_simulate)
+    sim.set_defaults(handler=cmd_simulate)
     return parser

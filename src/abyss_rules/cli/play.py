@@ -22,10 +22,10 @@ from ..simulation import play_game
 from ..state import Phase, State
 from ..views import View
 from ..words import a_card
-from .narration import Narrator, _variant_summary
-from .options import EXIT_INPUT_ENDED, EXIT_OK, _bot_names, _UsageError, _variant, _write_record
+from .narration import Narrator, variant_summary
+from .options import EXIT_INPUT_ENDED, EXIT_OK, UsageError, bot_names, variant_of, write_record
 
-_PLAY_HELP = """\
+PLAY_HELP = """\
 Moves (spaces are row and column, counted from 0 as on the grids: "t 1 2" is row 1, column 2):
   t R C   take the top discard and place it on (R, C)      (rule 3.3)
   d       draw the top card of the draw pile                (rule 3.4)
@@ -211,7 +211,7 @@ class _Human:
                 narrator.say(f"  {error}")
                 continue
             if move == "?":
-                narrator.say(_PLAY_HELP)
+                narrator.say(PLAY_HELP)
                 narrator.say(_rules_help(table.variant))
                 continue
             if move == "g":
@@ -228,15 +228,15 @@ class _Human:
             narrator.say(f"  rejected: {_to_you(problem.message, me)} [{problem.code}{rule}]")
 
 
-def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    v = _variant(args)
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    v = variant_of(args)
     players = len(args.bots) + 1
     if not v.min_players <= players <= v.max_players:
-        raise _UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
+        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
                          f"{len(args.bots)} bot(s) make {players}")
-    _bot_names(args.bots, v.replace(min_players=1))
+    bot_names(args.bots, v.replace(min_players=1))
     if not 0 <= args.seat < players:
-        raise _UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
+        raise UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
     me = args.seat
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     names = list(args.bots)
@@ -244,7 +244,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     narrator = Narrator(out, names, width=args.width)
     narrator.say(f"Abyss: you are seat {me}, against " + ", ".join(f"seat {p} ({n})" for p, n in
                                                                    enumerate(names) if p != me))
-    narrator.say(f"  variant: {_variant_summary(v)}; seed: {seed}. Type ? for help.")
+    narrator.say(f"  variant: {variant_summary(v)}; seed: {seed}. Type ? for help.")
     state = new_game(players, v, seed)  # the deal play_game makes from the same seed (rule 9.1)
     human = _Human(me, state, narrator, args.stdin, out)
     record = Record.start(players, v, seed)
@@ -267,7 +267,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         return stop.status
     finally:
         if args.record is not None:
-            _write_record(args.record, record)
+            write_record(args.record, record)
             done = len(record.actions)
             actions = f"{done} action" + ("" if done == 1 else "s")
             narrator.say(f"The record of the game ({actions}) is in {args.record}: "

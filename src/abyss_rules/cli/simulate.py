@@ -16,8 +16,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TextIO
 
 from ..simulation import SimulationInterrupted, simulate
-from .narration import _variant_summary
-from .options import EXIT_INTERRUPTED, EXIT_OK, _bot_names, _UsageError, _variant
+from .narration import variant_summary
+from .options import EXIT_INTERRUPTED, EXIT_OK, UsageError, bot_names, variant_of
 
 
 class ProgressBar:
@@ -96,7 +96,7 @@ class _Dask:
         try:
             from dask import distributed as imported
         except ImportError:
-            raise _UsageError("--dask needs Dask: pip install 'abyss-rules[dask]'") from None
+            raise UsageError("--dask needs Dask: pip install 'abyss-rules[dask]'") from None
         distributed: Any = imported  # (Dask is not typed)
         self.cluster: Any = None
         self.client: Any = None
@@ -108,7 +108,7 @@ class _Dask:
             else:
                 self.client = distributed.Client(address, timeout=10)
         except OSError as error:
-            raise _UsageError(f"--dask {address}: cannot reach the scheduler ({error})") from None
+            raise UsageError(f"--dask {address}: cannot reach the scheduler ({error})") from None
 
     def close(self, err: TextIO, *, interrupted: bool) -> None:
         """Disconnect, and stop a local cluster: quickly after Ctrl-C, patiently after a finished
@@ -124,18 +124,18 @@ class _Dask:
                   " its processes end with this one", file=err, flush=True)
 
 
-def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    v = _variant(args)
-    names = _bot_names(args.bots, v)
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    v = variant_of(args)
+    names = bot_names(args.bots, v)
     if args.games < 1:
-        raise _UsageError(f"--games must be at least 1, got {args.games}")
+        raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.jobs < 0:
-        raise _UsageError(f"--jobs must be 0 (one per CPU core) or more, got {args.jobs}")
+        raise UsageError(f"--jobs must be 0 (one per CPU core) or more, got {args.jobs}")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     err: TextIO = args.stderr
     show = args.progress or (args.progress is None and err.isatty() and args.games >= 20)
-    header = (f"{args.games} games of {_variant_summary(v)} between {' and '.join(names)}; seed {seed}"
+    header = (f"{args.games} games of {variant_summary(v)} between {' and '.join(names)}; seed {seed}"
               + ("" if args.fixed_seats else "; seats rotate from game to game"))
     if show:  # the seed first: an interrupted run can be run again
         print(f"simulating {header}", file=err, flush=True)
