@@ -81,6 +81,11 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
 
     The processes are read before `shutdown`, which forgets them."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    # The pool's call queue has a feeder thread that exit joins; with its readers killed it can
+    # block forever on a full pipe. What it still holds is for games nobody will play.
+    call_queue = getattr(executor, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
