@@ -7,8 +7,6 @@ tests/property/test_batch_differential.py.
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,31 +19,6 @@ from abyss_rules.randomness import normalize_seed, stream_blocks
 STANDARD = ar.Variant.standard()
 TINY = ar.Variant(rows=2, cols=2, max_players=3, initial_flips=1, deck=((0, 3), (5, 4), (9, 7)),
                   target_score=40)
-
-
-def test_without_numpy_the_import_error_says_what_to_install() -> None:
-    code = (
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'numpy' or name.startswith('numpy.'):\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-        "sys.meta_path.insert(0, Block())\n"
-        "import abyss_rules\n"
-        "abyss_rules.ActionSpace(abyss_rules.Variant.standard()).mask(abyss_rules.new_game(2, seed=1), 0)\n"
-        "assert 'numpy' not in sys.modules\n"
-        "try:\n"
-        "    import abyss_rules.batch\n"
-        "except ImportError as error:\n"
-        "    print(type(error).__name__, '|', error, '|', type(error.__cause__).__name__)\n"
-        "else:\n"
-        "    print('imported')\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            timeout=60)
-    kind, message, cause = (part.strip() for part in result.stdout.split("|"))
-    assert kind == "ImportError" and cause == "ModuleNotFoundError"
-    assert "needs NumPy" in message and "pip install 'abyss-rules[batch]'" in message
 
 
 @pytest.mark.rule("9.1", "9.5")

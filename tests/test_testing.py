@@ -4,8 +4,6 @@ and check_invariants catches every kind of broken state."""
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -45,30 +43,6 @@ def in_turn(seed: int = 1) -> ar.State:
 
 
 # -- the optional dependency -------------------------------------------------------------------------
-
-
-def test_without_hypothesis_the_import_error_says_what_to_install() -> None:
-    code = (
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'hypothesis' or name.startswith('hypothesis.'):\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-        "sys.meta_path.insert(0, Block())\n"
-        "import abyss_rules\n"
-        "abyss_rules.new_game(2, seed=1)\n"
-        "try:\n"
-        "    import abyss_rules.testing\n"
-        "except ImportError as error:\n"
-        "    print(type(error).__name__, '|', error, '|', type(error.__cause__).__name__)\n"
-        "else:\n"
-        "    print('imported')\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            timeout=60)
-    kind, message, cause = (part.strip() for part in result.stdout.split("|"))
-    assert kind == "ImportError" and cause == "ModuleNotFoundError"
-    assert "needs Hypothesis" in message and "pip install 'abyss-rules[testing]'" in message
 
 
 # -- check_invariants ---------------------------------------------------------------------------------
