@@ -268,3 +268,33 @@ def test_harness_sends_numbers_as_the_case_files_write_them() -> None:
     sent = harness.encode(harness.request_for(cases["3.9-numbers-in-actions"]))
     assert '"row":1.0' in sent and '"player":-0' in sent and "9007199254740993" in sent
 
+
+
+# -- the generated cases (tools/conformance_cases.py) ---------------------------
+
+generator = _load("abyss_conformance_cases", ROOT / "tools" / "conformance_cases.py")
+
+
+@pytest.mark.parametrize("path_and_case", list(generator.cases()), ids=lambda pc: pc[1]["id"])
+def test_generated_cases_are_in_their_files_as_generated(path_and_case: tuple[Path, dict[str, Any]]) -> None:
+    path, case = path_and_case
+    text = path.read_text(encoding="utf-8")
+    assert generator.updated(text, case) == text, (
+        f"{case['id']} in {path.name} differs from its generator: "
+        "`python tools/conformance_cases.py --write`")
+    assert {c["id"]: c for c in json.loads(text)["cases"]}[case["id"]] == case
+
+
+def test_generator_renders_json_in_the_files_style_and_appends_a_new_case() -> None:
+    value = {"id": "x", "deck": [[v, 2] for v in range(60)], "order": list(range(100)),
+             "steps": [{"action": {"kind": "draw", "player": 0}, "expect": {}}] * 2, "none": None}
+    text = generator.render(value, 4)
+    assert json.loads(text) == value
+    assert max(map(len, text.splitlines())) <= generator.WIDTH
+    assert '{"action": {"kind": "draw", "player": 0}, "expect": {}}' in text  # a step that fits: one line
+    assert generator.render([1, 2], 4) == "[1, 2]"
+    file = '{\n  "section": 9,\n  "cases": [\n    {"id": "a"}\n  ]\n}\n'
+    added = generator.updated(file, {"id": "b", "rules": []})
+    assert [c["id"] for c in json.loads(added)["cases"]] == ["a", "b"]
+    assert generator.updated(added, {"id": "b", "rules": ["9.1"]}).count('"id": "b"') == 1
+    assert json.loads(generator.updated(added, {"id": "b", "rules": ["9.1"]}))["cases"][1]["rules"] == ["9.1"]
