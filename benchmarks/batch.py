@@ -65,21 +65,20 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
     """Where the CPU time of one run of ``random_playouts`` goes: the engine's functions timed with
     ``time.process_time`` around each call (cProfile's cost per Python call would overstate the
     hashing, which makes one call per block)."""
-    from abyss_rules.batch import arrays, engine, playouts, rounds, shuffle
+    from abyss_rules.batch import playouts, rounds, shuffle, stepping
 
     parts = [  # (label, module, attribute): the name each caller looks up
         ("SHA-256 blocks (randomness.many_stream_blocks)", shuffle, "many_stream_blocks"),
         ("shuffles, hashing included (shuffle.shuffle_rows)", rounds, "shuffle_rows"),
-        ("deals of new games (Batch.new, Batch.reset)", engine, "deal"),
-        ("deals of the next rounds (in end_rounds)", rounds, "deal"),
-        ("Batch.step, its deals included", engine.Batch, "step"),
-        ("  ends of rounds, deals included (rounds.end_rounds)", engine, "end_rounds"),
-        ("  ends of turns (rounds.end_turns)", engine, "end_turns"),
-        ("  opening flips (engine._opening_flips)", engine, "_opening_flips"),
-        ("  array copies, the price of immutability (Arrays.copy)", arrays.Arrays, "copy"),
-        ("Batch.legal_mask", engine.Batch, "_legal"),
+        ("deals of new games (stepping.restart)", stepping, "deal"),
+        ("deals of the next rounds (in rounds.end_rounds)", rounds, "deal"),
+        ("steps, their deals included (stepping.advance)", playouts, "advance"),
+        ("  ends of rounds, deals included (rounds.end_rounds)", stepping, "end_rounds"),
+        ("  ends of turns (rounds.end_turns)", stepping, "end_turns"),
+        ("  opening flips (stepping._opening_flips)", stepping, "_opening_flips"),
+        ("legal masks (stepping.legal)", playouts, "legal"),
         ("the random policy (playouts.choose_uniformly)", playouts, "choose_uniformly"),
-        ("Batch.reset, its deals included", engine.Batch, "reset"),
+        ("new games, their deals included (stepping.restart)", playouts, "restart"),
     ]
     spent = [0.0] * len(parts)
     originals = [getattr(owner, name) for _, owner, name in parts]

@@ -85,6 +85,13 @@ class Arrays:
             setattr(out, name, value.copy() if name in names else value)
         return out
 
+    def rows(self, rows: Array) -> Arrays:
+        """A new `Arrays` of the games at `rows` only (copies)."""
+        out = Arrays()
+        for name in FIELDS:
+            setattr(out, name, getattr(self, name)[rows])
+        return out
+
     def own(self, name: str) -> Array:
         """Array `name`, made writable: a read-only (shared) array is replaced by a copy first."""
         value: Array = getattr(self, name)
@@ -101,8 +108,9 @@ class Arrays:
 
 
 def flat(array: Array) -> Array:
-    """A flat view of a C-contiguous array, through which `take` and `put` read and write it
-    (ten times faster than NumPy's indexing by pairs of index arrays)."""
+    """A flat view of a C-contiguous array, through which `take` and indexing by one array of flat
+    indices read and write it (ten times faster than NumPy's indexing by pairs of index arrays;
+    and `flat[i] = v` costs a fifth of `flat.put(i, v)` for thousands of indices)."""
     if not array.flags.c_contiguous:  # pragma: no cover - every array of a batch is C-contiguous
         raise ValueError("flat() needs a C-contiguous array")
     view: Array = array.reshape(-1)

@@ -15,23 +15,17 @@ from ..randomness import SEED_BYTES, Seed, normalize_seed
 from ..rules.illegal import rejection
 from ..state import State
 from .arrays import (
-    DISCARD,
-    DRAW,
     DRAWN,
-    FIELDS,
-    OPENING,
     OVER,
-    PLACE,
-    TAKE,
-    TURN,
     Arrays,
     Tables,
     flat,
 )
 from .convert import to_state
-from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
+from .rounds import HistoryLog, deal
+from .stepping import advance, legal, restart
 
-__all__ = ["Batch"]
+__all__ = ["Batch", "tables_for"]
 
 Array = np.ndarray[Any, Any]
 
@@ -100,7 +94,7 @@ class Batch:
             >>> len(batch.Batch.new(players=3, seeds=range(5)))
             5
         """
-        tables = _tables(players, variant)
+        tables = tables_for(players, variant)
         normalized = _seeds(seeds)
         n = len(normalized)
         arrays = tables.empty(n)
@@ -141,14 +135,10 @@ class Batch:
         log, dead = self._log, self._dead
         finished = int(np.count_nonzero(a.phase[rows] == OVER))
         dead += int(a.round[rows].sum()) - len(rows) + finished  # the replaced games' logged rounds
-        for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
-                            ("position", 0), ("prev_closer", -1), ("nflips", 0)):
-            w.own(name)[rows] = value
-        w.gid[rows] = np.arange(self._next_gid, self._next_gid + len(rows))
         all_seeds = list(self._seeds)
         for row, seed in zip(rows.tolist(), fresh, strict=True):
             all_seeds[row] = seed
-        deal(t, w, rows, all_seeds)
+        restart(t, w, rows, self._next_gid, all_seeds)
         if dead > max(1024, log.rows // 2):  # drop the rounds of replaced games from the log
             log, dead = log.keep(w.gid), 0
         return Batch(t, w.freeze(), tuple(all_seeds), log, self._next_gid + len(rows), dead)
@@ -157,9 +147,7 @@ class Batch:
         """Internal: a batch of the games at `rows` only (ascending), for
         [`random_playouts`][abyss_rules.batch.random_playouts] to drop finished games from its
         last steps. Their histories stay in the shared log."""
-        w = Arrays()
-        for name in FIELDS:
-            setattr(w, name, getattr(self._a, name)[rows])
+        w = self._a.rows(rows)
         seeds = tuple(self._seeds[i] for i in rows.tolist())
         dead = self._dead + int(np.count_nonzero(np.isin(self._a.gid, w.gid, invert=True)))
         return Batch(self._t, w.freeze(), seeds, self._log, self._next_gid, dead)
@@ -317,22 +305,7 @@ class Batch:
         """The legal mask as `(space.size, N)`, computed once per batch."""
         if self._mask is not None:
             return self._mask
-        t, a = self._t, self._a
-        n, cells = len(self), t.cells
-        # The actor's spaces of every game, (cells, N), gathered from the flat arrays.
-        spaces = (np.arange(0, n * t.seats, t.seats) + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
-        up = flat(a.up).take(spaces)
-        gone = flat(a.gone).take(spaces)
-        down = ~(up | gone)
-        kept = ~gone
-        phase = a.phase
-        opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
-        mask = np.empty((t.size, n), bool)
-        np.logical_and(down, opening | (turn & t.flip_turn), out=mask[:cells])
-        np.logical_and(kept, turn & (a.disc_len > 0), out=mask[cells:2 * cells])
-        mask[2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
-        np.logical_and(kept, drawn, out=mask[2 * cells + 1:3 * cells + 1])
-        np.logical_and(down, drawn, out=mask[3 * cells + 1:])
+        mask = legal(self._t, self._a)
         mask.flags.writeable = False
         self._mask = mask
         return mask
@@ -361,53 +334,13 @@ class Batch:
         live = phase != OVER
         outside = (k < 0) | (k >= t.size)
         k = np.where(outside, 0, k)
-        kind = t.kind_of.take(k)
-        space = t.space_of.take(k)
-        seat = np.maximum(a.actor, 0)
-        # at: each game's acted-on space as an index of the flattened (N, seats) arrays
-        at = np.arange(0, n * t.seats, t.seats) + seat * t.cells + space
-        legal = flat(self._legal()).take(k * n + np.arange(n)) & ~outside
-        refused = live & ~legal
+        allowed = flat(self._legal()).take(k * n + np.arange(n)) & ~outside
+        refused = live & ~allowed
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
         w = a.copy(_STEPPED)
-        w.seq += live
-        seeds = self._seeds
-        opening = phase == OPENING
-        g = np.flatnonzero(live & opening)
-        if len(g):
-            _opening_flips(t, w, g, seat[g], space[g], at[g])
-        drawing = kind == DRAW
-        g = np.flatnonzero(live & drawing)
-        if len(g):
-            draw(t, w, g, seeds)
-            w.phase[g] = DRAWN
-        g = np.flatnonzero(live & ~drawing & ~opening)
-        log = self._log
-        if len(g):
-            g_at, g_kind = at[g], kind[g]
-            cards, disc = flat(w.cards), flat(w.disc)
-            take = g_kind == TAKE
-            if take.any():
-                r, p = g[take], g_at[take]
-                top = r * t.deck + w.disc_len[r] - 1
-                replaced = cards.take(p)
-                cards.put(p, disc.take(top))
-                disc.put(top, replaced)
-            place = g_kind == PLACE
-            if place.any():
-                r, p = g[place], g_at[place]
-                replaced = cards.take(p)
-                cards.put(p, w.drawn[r])
-                push(t, w, r, replaced)
-            discard = g_kind == DISCARD
-            if discard.any():
-                push(t, w, g[discard], w.drawn[g[discard]])
-            turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
-            flat(w.up).put(g_at, True)
-            ended = end_turns(t, w, g, seat[g], space[g], turned)
-            log = end_rounds(t, w, ended, seeds, log)
-        return Batch(t, w.freeze(), seeds, log, self._next_gid, self._dead)
+        log = advance(t, a, w, k, self._seeds, self._log)
+        return Batch(t, w.freeze(), self._seeds, log, self._next_gid, self._dead)
 
     def _refusal(self, game: int, indices: Any) -> BatchStepError:
         index = int(np.asarray(indices)[game])
@@ -421,27 +354,6 @@ class Batch:
         error = rejection(state, action)
         return BatchStepError(error.code, f"game {game}: action index {index} ({action!r}) is not legal: "
                                           f"{error.message}", error.rule, game=game, index=index)
-
-
-def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
-    """Opening flips of the lowest seats still owing one, `at` the flat indices of their spaces
-    (rules 2.1-2.4, 4.1; [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
-    flat(w.up).put(at, True)
-    counts = flat(w.own("nflips"))
-    owner = g * t.players + seat
-    made = counts.take(owner)
-    flat(w.own("flips")).put(owner * w.flips.shape[2] + made, flat(w.cards).take(at))
-    made += 1
-    counts.put(owner, made)
-    hidden = flat(w.hidden)
-    hidden.put(owner, hidden.take(owner) - 1)
-    swallow_if_complete(t, w, g, seat, space)
-    seat_done = made == t.flips
-    w.actor[g] = seat + seat_done
-    last = g[seat_done & (seat == t.players - 1)]
-    if len(last):
-        w.phase[last] = TURN
-        w.actor[last] = opener(t, w, last)
 
 
 def _checked(indices: Any, n: int) -> Array:
@@ -464,7 +376,13 @@ def _checked(indices: Any, n: int) -> Array:
 _TABLES: Final = BoundedCache[tuple[Variant, int], Tables]("batch.tables", max_entries=64, max_size=1 << 18)
 
 
-def _tables(players: object, variant: object) -> Tables:
+def tables_for(players: object, variant: object) -> Tables:
+    """The tables of `players` players of `variant` (`None`: the standard variant), checked and
+    kept in one of the library's bounded caches.
+
+    Raises:
+        ConfigError: `invalid_variant` or `invalid_players`.
+    """
     if variant is None:
         variant = Variant.standard()
     elif not isinstance(variant, Variant):

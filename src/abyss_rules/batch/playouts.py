@@ -10,8 +10,9 @@ import numpy as np
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
-from .arrays import DRAWN, TURN
-from .engine import Batch
+from .arrays import DRAWN, OVER, TURN
+from .engine import tables_for
+from .stepping import advance, legal, restart
 
 __all__ = ["PlayoutStats", "choose_uniformly", "random_playouts"]
 
@@ -101,37 +102,45 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     root = normalize_seed(seed)
     lanes = min(games, 4096 if width is None else width)
     rng = np.random.default_rng(int.from_bytes(root, "big"))
-    b = Batch.new(players, variant, seeds=_seeds(root, 0, lanes))
+    t = tables_for(players, variant)
+    # The games' arrays, stepped in place (no batch is ever shown, so none needs to stay
+    # unchanged) and without a history log (nobody reads it), by the functions that Batch.step uses.
+    w = t.empty(lanes)
+    seeds = _seeds(root, 0, lanes)
+    restart(t, w, np.arange(lanes), 0, seeds)
     started = lanes
     turns = actions = rounds = steps = 0
-    cells = b.space.cells
+    draw_index = 2 * t.cells
     refill = max(1, lanes // 16)  # finished games replaced together: one deal of many games
     while True:
-        done = b.done
+        done = w.phase == OVER
         finished = int(np.count_nonzero(done))
         spare = games - started
         if finished and spare and finished >= min(refill, spare):
-            where = done & (np.cumsum(done) <= spare)
-            fresh = int(np.count_nonzero(where))
-            rounds += int(b.round[where].sum())
-            actions += int(b.seq[where].sum())
-            b = b.reset(where, _seeds(root, started, fresh))
-            started += fresh
+            rows = np.flatnonzero(done)[:spare]
+            rounds += int(w.round[rows].sum())
+            actions += int(w.seq[rows].sum())
+            for row, fresh in zip(rows.tolist(), _seeds(root, started, len(rows)), strict=True):
+                seeds[row] = fresh
+            restart(t, w, rows, started, seeds)
+            started += len(rows)
             continue
-        if not spare and 2 * finished >= len(b):  # the last games: drop the finished ones
-            if finished == len(b):
+        if not spare and 2 * finished >= len(seeds):  # the last games: drop the finished ones
+            if finished == len(seeds):
                 break
-            rounds += int(b.round[done].sum())
-            actions += int(b.seq[done].sum())
-            b = b._subset(np.flatnonzero(~done))
+            rounds += int(w.round[done].sum())
+            actions += int(w.seq[done].sum())
+            kept = np.flatnonzero(~done)
+            w = w.rows(kept)
+            seeds = [seeds[i] for i in kept.tolist()]
             continue
         live = ~done
-        chosen = choose_uniformly(b.legal_mask(), rng)
-        phase = b.phase
+        chosen = choose_uniformly(legal(t, w).T, rng)
+        phase = w.phase
         # A turn ends with every action of the drawn phase, and with a flip or a take in the turn phase.
-        turns += int(np.count_nonzero(live & ((phase == DRAWN) | ((phase == TURN) & (chosen != 2 * cells)))))
-        b = b.step(chosen)
+        turns += int(np.count_nonzero(live & ((phase == DRAWN) | ((phase == TURN) & (chosen != draw_index)))))
+        advance(t, w, w, chosen, seeds, None)
         steps += 1
-    rounds += int(b.round.sum())
-    actions += int(b.seq.sum())
+    rounds += int(w.round.sum())
+    actions += int(w.seq.sum())
     return PlayoutStats(games=games, turns=turns, actions=actions, rounds=rounds, steps=steps)

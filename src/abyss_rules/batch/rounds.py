@@ -10,7 +10,7 @@ every game against the reference engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -103,7 +103,7 @@ class HistoryLog:
 def push(t: Tables, w: Arrays, g: Array, values: Array) -> None:
     """Put one card on top of each game's discard pile."""
     at = w.disc_len[g]
-    flat(w.disc).put(g * t.deck + at, values)
+    flat(w.disc)[g * t.deck + at] = values
     w.disc_len[g] = at + 1
 
 
@@ -118,12 +118,12 @@ def swallow_if_complete(t: Tables, w: Arrays, g: Array, seat: Array, space: Arra
     if not hit.any():
         return
     g, spaces, value = g[hit], spaces[:, hit], values[0, hit]
-    cards.put(spaces, 0)
-    up.put(spaces, False)
-    flat(w.gone).put(spaces, True)
+    cards[spaces] = 0
+    up[spaces] = False
+    flat(w.gone)[spaces] = True
     at = w.disc_len[g]
     piled = (g * t.deck + at)[None, :] + np.arange(t.rows)[:, None]
-    flat(w.disc).put(piled, np.broadcast_to(value, piled.shape))
+    flat(w.disc)[piled] = value
     w.disc_len[g] = at + t.rows
 
 
@@ -219,7 +219,7 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, turned:
     hidden = flat(w.hidden)
     owner = g * t.players + seat
     left = hidden.take(owner) - turned
-    hidden.put(owner, left)
+    hidden[owner] = left
     done = left == 0
     closer = w.closer[g]
     closer = np.where((closer < 0) & done, seat, closer)
@@ -238,10 +238,15 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, turned:
     return ended
 
 
-def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: HistoryLog) -> HistoryLog:
+@overload
+def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: HistoryLog) -> HistoryLog: ...
+@overload
+def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: None) -> None: ...
+def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes],
+               log: HistoryLog | None) -> HistoryLog | None:
     """Reveal, swallow, score and log the rounds of `g`, then end each game or deal its next
     round (rules 4.3, 6.3-6.7, 7.1-7.3; [`end_round`][abyss_rules.rules.round_end.end_round]).
-    Returns the log with these rounds added."""
+    Returns the log with these rounds added (`None`: no log kept)."""
     if not len(g):
         return log
     k, p, cells = len(g), t.players, t.cells
@@ -264,11 +269,12 @@ def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: Hist
         scores[every[penalized], seat[penalized]] *= t.multiplier
     totals = w.totals[g] + scores
     w.own("totals")[g] = totals
-    log = HistoryLog(Chunk({
-        "gid": w.gid[g], "round": w.round[g].copy(), "cards": w.cards[g], "gone": w.gone[g],
-        "closer": closer, "raw": raw, "scores": scores, "penalized": penalized, "capped": capped,
-        "turns": w.turns[g].copy(), "totals": totals,
-    }), log)
+    if log is not None:
+        log = HistoryLog(Chunk({
+            "gid": w.gid[g], "round": w.round[g].copy(), "cards": w.cards[g], "gone": w.gone[g],
+            "closer": closer, "raw": raw, "scores": scores, "penalized": penalized, "capped": capped,
+            "turns": w.turns[g].copy(), "totals": totals,
+        }), log)
     over = np.zeros(k, bool)
     if t.max_rounds:
         over |= w.round[g] >= t.max_rounds

@@ -20,8 +20,6 @@ from ..randomness import many_stream_blocks, shuffled
 
 __all__ = ["shuffle_rows"]
 
-_WIDE = 512
-"""From this many games on, a deal's swaps are made slice by slice (fewer elements moved)."""
 Array = np.ndarray[Any, Any]
 
 
@@ -33,12 +31,15 @@ def _words(seeds: Sequence[bytes], positions: Array, need: Array) -> Array:
     skip = positions % 8
     blocks = (skip + need + 7) // 8
     data = many_stream_blocks(zip(seeds, first.tolist(), blocks.tolist(), strict=True))
-    flat = np.frombuffer(data, dtype=">u4").astype(np.uint32)
+    flat = np.frombuffer(data, dtype=">u4")
     starts = np.cumsum(blocks * 8) - blocks * 8 + skip
     t = np.arange(width)
+    if int(need.min()) == width:  # a deal: every game needs as many words, no padding
+        out: Array = flat.take(starts[:, None] + t[None, :]).astype(np.uint32)
+        return out
     valid = t[None, :] < need[:, None]
     at = np.where(valid, starts[:, None] + t[None, :], 0)
-    out: Array = np.where(valid, flat[at] if flat.size else 0, 0).astype(np.uint32)
+    out = np.where(valid, flat.take(at) if flat.size else 0, 0).astype(np.uint32)
     return out
 
 
@@ -83,28 +84,31 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
         moduli = np.where(valid, lengths[:, None] - t[None, :], 1).astype(np.uint32)
         over = valid & (words > highest.take(moduli))
     rejected = over.any(axis=1) if over.any() else np.zeros(k, bool)
-    draws = (words % moduli).astype(np.int64)
+    draws = words % moduli
     every = np.arange(k)
-    if same and k >= _WIDE:
-        # Every row is as long (a deal): position i of all rows is one strided slice of the flat
-        # array, and each game's swaps stay within its own row (fewer cache misses).
-        out = np.array(items, order="C")  # a copy (items may be a read-only broadcast)
-        flat = out.reshape(-1)
-        width = out.shape[1]
-        j = np.ascontiguousarray((draws + (every * width)[:, None]).T)  # (steps, k) flat indices
+    if same:
+        # Every row is as long (a deal). Transposed, so that position i of every row is one
+        # contiguous row of `cols`: swap i of every game is one gather and one scatter of the
+        # other ends (`j[step]`, flat indices) and one row copy. Fancy indexing, not take/put:
+        # `put` costs five times as much for thousands of indices.
+        cols = np.array(items.T, order="C")  # (length, k), a copy (items may be a read-only broadcast)
+        flat = cols.reshape(-1)
+        j = np.ascontiguousarray(draws.T, dtype=np.intp)  # (steps, k)
+        j *= k
+        j += every
         top = int(lengths[0]) - 1
         for step in range(steps):
-            row = flat[top - step::width]
-            held = row.copy()
-            row[...] = flat.take(j[step])
-            flat.put(j[step], held)
+            other = j[step]
+            taken = flat[other]
+            flat[other] = cols[top - step]
+            cols[top - step] = taken
+        out = np.ascontiguousarray(cols.T)
     else:
-        # Transposed, so that position i of every row is one contiguous array; each swap as one
-        # gather and one scatter of both ends (a game past its last swap swaps position 0 with
-        # itself). Fewer NumPy calls: faster for a few games.
+        # Rows of different lengths (reshuffles): transposed as above; each swap as one gather
+        # and one scatter of both ends (a game past its last swap swaps position 0 with itself).
         cols = np.array(items.T, order="C")  # a copy (items may be a read-only broadcast)
         flat = cols.reshape(-1)
-        j = np.ascontiguousarray((np.where(valid, draws, 0) * k + every[:, None]).T)  # (steps, k)
+        j = np.ascontiguousarray((np.where(valid, draws, 0).astype(np.intp) * k + every[:, None]).T)
         spot = np.where(valid, lengths[:, None] - 1 - t[None, :], 0)
         at = np.ascontiguousarray((spot * k + every[:, None]).T)
         ends, others = np.concatenate([at, j], axis=1), np.concatenate([j, at], axis=1)

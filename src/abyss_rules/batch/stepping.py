@@ -1,0 +1,131 @@
+"""One lockstep step of many games: the legal masks and the actions of
+[`Batch.step`][abyss_rules.batch.Batch.step], on arrays.
+
+[`Batch`][abyss_rules.batch.Batch] steps copies of its arrays (a batch never changes);
+[`random_playouts`][abyss_rules.batch.random_playouts] steps its own arrays in place, through the
+same functions. Each works on an [`Arrays`][abyss_rules.batch.arrays.Arrays] that the caller owns
+and does for every game what the rule function it names does for one state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, overload
+
+import numpy as np
+
+from .arrays import DISCARD, DRAW, DRAWN, OPENING, OVER, PLACE, TAKE, TURN, Arrays, Tables, flat
+from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
+
+__all__ = ["advance", "legal", "restart"]
+
+Array = np.ndarray[Any, Any]
+
+
+def legal(t: Tables, a: Arrays) -> Array:
+    """The legal action indices of each game's actor, as a `(space.size, N)` bool array: one row
+    per index over all games, the fast layout for NumPy (rule 11.3;
+    [`legal_actions`][abyss_rules.rules.legal.legal_actions]). All false for a finished game."""
+    n, cells = len(a.phase), t.cells
+    # The actor's spaces of every game, (cells, N), gathered from the flat arrays.
+    spaces = (np.arange(0, n * t.seats, t.seats) + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
+    up = flat(a.up).take(spaces)
+    gone = flat(a.gone).take(spaces)
+    down = ~(up | gone)
+    kept = ~gone
+    phase = a.phase
+    opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
+    mask = np.empty((t.size, n), bool)
+    np.logical_and(down, opening | (turn & t.flip_turn), out=mask[:cells])
+    np.logical_and(kept, turn & (a.disc_len > 0), out=mask[cells:2 * cells])
+    mask[2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
+    np.logical_and(kept, drawn, out=mask[2 * cells + 1:3 * cells + 1])
+    np.logical_and(down, drawn, out=mask[3 * cells + 1:])
+    return mask
+
+
+@overload
+def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes],
+            log: HistoryLog) -> HistoryLog: ...
+@overload
+def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes], log: None) -> None: ...
+def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes],
+            log: HistoryLog | None) -> HistoryLog | None:
+    """Apply the legal action index `k[i]` of each live game's actor, reading the arrays `a` and
+    writing `w` (a copy of `a`, or `a` itself to step in place); return `log` with the rounds
+    that ended added (`None`: no log kept). Entries of finished games are ignored; the indices
+    must be legal (the caller checks them)."""
+    n = len(k)
+    phase = a.phase
+    live = phase != OVER
+    kind = t.kind_of.take(k)
+    space = t.space_of.take(k)
+    seat = np.maximum(a.actor, 0)
+    # at: each game's acted-on space as an index of the flattened (N, seats) arrays
+    at = np.arange(0, n * t.seats, t.seats) + seat * t.cells + space
+    w.seq += live
+    opening = phase == OPENING
+    g = np.flatnonzero(live & opening)
+    if len(g):
+        _opening_flips(t, w, g, seat[g], space[g], at[g])
+    drawing = kind == DRAW
+    g = np.flatnonzero(live & drawing)
+    if len(g):
+        draw(t, w, g, seeds)
+        w.phase[g] = DRAWN
+    g = np.flatnonzero(live & ~drawing & ~opening)
+    if len(g):
+        g_at, g_kind = at[g], kind[g]
+        cards, disc = flat(w.cards), flat(w.disc)
+        take = g_kind == TAKE
+        if take.any():
+            r, p = g[take], g_at[take]
+            top = r * t.deck + w.disc_len[r] - 1
+            replaced = cards.take(p)
+            cards[p] = disc.take(top)
+            disc[top] = replaced
+        place = g_kind == PLACE
+        if place.any():
+            r, p = g[place], g_at[place]
+            replaced = cards.take(p)
+            cards[p] = w.drawn[r]
+            push(t, w, r, replaced)
+        discard = g_kind == DISCARD
+        if discard.any():
+            push(t, w, g[discard], w.drawn[g[discard]])
+        turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
+        flat(w.up)[g_at] = True
+        ended = end_turns(t, w, g, seat[g], space[g], turned)
+        log = end_rounds(t, w, ended, seeds, log)
+    return log
+
+
+def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
+    """Opening flips of the lowest seats still owing one, `at` the flat indices of their spaces
+    (rules 2.1-2.4, 4.1; [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
+    flat(w.up)[at] = True
+    counts = flat(w.own("nflips"))
+    owner = g * t.players + seat
+    made = counts.take(owner)
+    flat(w.own("flips"))[owner * w.flips.shape[2] + made] = flat(w.cards).take(at)
+    made += 1
+    counts[owner] = made
+    hidden = flat(w.hidden)
+    hidden[owner] = hidden.take(owner) - 1
+    swallow_if_complete(t, w, g, seat, space)
+    seat_done = made == t.flips
+    w.actor[g] = seat + seat_done
+    last = g[seat_done & (seat == t.players - 1)]
+    if len(last):
+        w.phase[last] = TURN
+        w.actor[last] = opener(t, w, last)
+
+
+def restart(t: Tables, w: Arrays, rows: Array, first_gid: int, seeds: Sequence[bytes]) -> None:
+    """Replace the games at `rows` by new ones, dealt from `seeds[row]` (seeds by row), logged
+    under the ids `first_gid`, `first_gid + 1`, ... ([`new_game`][abyss_rules.new_game])."""
+    for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
+                        ("position", 0), ("prev_closer", -1), ("nflips", 0)):
+        w.own(name)[rows] = value
+    w.own("gid")[rows] = np.arange(first_gid, first_gid + len(rows))
+    deal(t, w, rows, seeds)
