@@ -75,3 +75,46 @@ def test_the_kept_tables_are_bounded() -> None:
         tables.unseen_model(v, [tables.grid(g) for g in v.grids])
     assert len(tables._models) <= 64 and len(tables._grids) <= bot_tables.RECENT
     assert len(bot_tables.TABLES) <= 64
+
+
+def _every_list(model: object, shapes: tuple, feed: list[float] | None) -> list[float]:
+    """`Model.best_scores` the long way: every class's scores, then the best value by value."""
+    lists = []
+    for shape in shapes:
+        if shape is None:
+            continue
+        for cls, gains in zip(shape.classes, model.gains(shape), strict=True):  # type: ignore[attr-defined]
+            scores = list(gains)
+            if feed is not None:
+                gifts = zip(scores, cls.gift_index, strict=True)
+                scores = [g - feed[gift] if gift >= 0 else g for g, gift in gifts]
+            lists.append(scores)
+    if not lists:
+        return [float("-inf")] * len(model.values)  # type: ignore[attr-defined]
+    return list(map(max, *lists)) if len(lists) > 1 else lists[0]
+
+
+@pytest.mark.parametrize("variant", [
+    STD,
+    STD.replace(swallow_on_final_reveal=False, rows=2, cols=3),
+    STD.replace(rows=4, cols=3),
+    STD.replace(rows=2, cols=2, deck=((-2, 30), (-1, 20), (0, 20), (5, 20), (12, 30))),
+], ids=["standard", "small-no-final-swallow", "tall", "few-values"])
+def test_the_best_scores_skip_only_classes_that_cannot_reach_the_best(variant: ar.Variant) -> None:
+    """The pruned maximum equals the maximum over every class, with and without feed costs
+    (the real ones, and random ones that make other classes the best)."""
+    tables = bot_tables.tables_of(variant)
+    rng = random.Random(4)
+    skipped = 0
+    for v in _views(variant, 3, 5)[::3]:
+        grids = [tables.grid(g) for g in v.grids]
+        model = tables.unseen_model(v, grids)
+        for info in grids:
+            real = model.feed(info.shapes, 0.5)
+            feeds = [None, real, [rng.uniform(0, 6) for _ in tables.values],
+                     [rng.choice([0.0, 0.5, 3.0, 9.0]) for _ in tables.values]]
+            for feed in feeds:
+                assert model.best_scores(info.shapes, feed) == _every_list(model, info.shapes, feed)
+            classes = sum(len(s.classes) for s in info.shapes if s is not None)
+            skipped += classes > 1
+    assert skipped > 20

@@ -32,7 +32,7 @@ Examples:
 from __future__ import annotations
 
 from itertools import compress, count, repeat
-from operator import mul, sub
+from operator import add, mul, sub
 from typing import Final
 
 from .caches import BoundedCache
@@ -46,6 +46,11 @@ LIMIT: Final = 1 << 14
 """Entries per cache of column tables (shapes, values, gains); a full cache starts over."""
 
 NEG_INF: Final = float("-inf")
+# ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
+_PLAIN: Final = 0     # some face-down cards stay, other face-up cards: K - v, one equal value aside
+_EVERY: Final = 1     # some face-down cards stay, no other face-up card: any value may be matched
+_COMPLETE: Final = 2  # the column is then complete: K - v, or a swallow on `equal`
+_WHOLE: Final = 3     # complete and swallowed whatever the card (a one-row column)
 _SERIALS = count()
 
 
@@ -59,6 +64,7 @@ class Odds:
     __slots__ = (
         "_equal",
         "_hidden_column",
+        "_max_equal",
         "by_index",
         "mean",
         "positive",
@@ -77,6 +83,7 @@ class Odds:
         self.mean = sum(map(mul, values, by_index)) / total if total else 0.0
         self._equal: dict[int, list[float]] = {}
         self._hidden_column: dict[int, float] = {}
+        self._max_equal: dict[int, float] = {}
 
     def all_equal(self, k: int) -> list[float]:
         """For each card value (in the deck's order), the chance that `k` unseen cards (drawn
@@ -85,6 +92,13 @@ class Odds:
         if found is None:
             table = all_equal(self.total, k, max(self.by_index, default=0))
             found = self._equal[k] = list(map(table.__getitem__, self.by_index))
+        return found
+
+    def max_equal(self, k: int) -> float:
+        """The largest of `all_equal(k)`."""
+        found = self._max_equal.get(k)
+        if found is None:
+            found = self._max_equal[k] = max(self.all_equal(k), default=0.0)
         return found
 
     def hidden_column(self, k: int) -> float:
@@ -140,41 +154,79 @@ class ColumnClass:
 
     __slots__ = (
         "all_gifted",
+        "base",
         "equal",
         "every",
+        "gift",
         "gift_index",
         "gifted",
         "hidden",
         "hidden_after",
+        "kind",
         "replaced",
+        "spread",
         "sums",
         "swallowed_sums",
     )
 
-    def __init__(self, values: tuple[int, ...], index: dict[int, int], known: list[int],
-                 hidden: int, replaced: int | None) -> None:
+    def __init__(self, values: tuple[int, ...], index: dict[int, int], rest: list[int],
+                 hidden_after: int, replaced: int | None) -> None:
         self.hidden = replaced is None
         self.replaced = replaced
-        rest = list(known)
-        if replaced is not None:
-            rest.remove(replaced)
-        self.hidden_after = hidden - 1 if replaced is None else hidden
-        base = sum(rest)
-        self.sums = tuple(base + v for v in values)
+        self.hidden_after = hidden_after
+        # (C-level maps over the values: a class is built for every new column shape)
+        self.base = base = sum(rest)
+        self.sums = sums = tuple(map(base.__add__, values))
+        n = len(values)
         if not rest:
-            equal = list(range(len(values)))
+            equal: tuple[int, ...] = tuple(range(n))
         elif rest.count(rest[0]) == len(rest) and rest[0] in index:
-            equal = [index[rest[0]]]
+            equal = (index[rest[0]],)
         else:
-            equal = []
-        self.equal = tuple(equal)
+            equal = ()
+        self.equal = equal
         self.every = not rest
-        self.swallowed_sums = tuple(s + self.hidden_after * v for s, v in zip(self.sums, values, strict=True))
-        swallowed = set(equal) if self.hidden_after == 0 else set()
-        gifts = [v if i in swallowed else replaced for i, v in enumerate(values)]
-        self.gift_index = tuple(-1 if g is None else index[g] for g in gifts)
-        self.gifted = tuple(i for i, g in enumerate(self.gift_index) if g >= 0)
-        self.all_gifted = len(self.gifted) == len(values)
+        self.swallowed_sums: tuple[int, ...] = tuple(map(add, sums, map(hidden_after.__mul__, values)))
+        whole = hidden_after == 0 and len(equal) == n  # (every card swallows the column)
+        self.gift = gift = -1 if replaced is None or whole else index[replaced]
+        """The card it leaves on the pile away from a swallow (`-1` for none)."""
+        gift_index = [gift] * n
+        if hidden_after == 0:
+            for i in equal:  # the column is then swallowed: the placed card is left on the pile
+                gift_index[i] = i
+        self.gift_index = tuple(gift_index)
+        self.gifted = tuple(compress(range(n), map((-1).__lt__, gift_index)))
+        self.all_gifted = len(self.gifted) == n
+        # What `Model.best_scores` reads: every score of the class is `K - values[i]` for a K
+        # of its own, give or take `spread` times a chance of all-equal cards (and rounding),
+        # except on `equal` when the column is then complete (`kind` _COMPLETE: a swallow).
+        if hidden_after == 0:
+            self.kind = _WHOLE if whole else _COMPLETE
+            self.spread = 0
+        elif not rest:
+            self.kind, self.spread = _EVERY, max(map(abs, self.swallowed_sums), default=0)
+        else:
+            self.kind = _PLAIN
+            self.spread = abs(self.swallowed_sums[equal[0]]) if equal else 0
+
+
+def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[int, ...],
+                 index: dict[int, int], known: list[int], hidden: int, replaced: int | None) -> ColumnClass:
+    """The class of a column with face-up cards `known` and `hidden` face-down ones where a
+    card is placed on `replaced` (`None`: on a face-down card), kept in `kept` by what it
+    depends on (the other face-up cards, sorted, and where the card goes)."""
+    rest = list(known)
+    if replaced is not None:
+        rest.remove(replaced)
+    hidden_after = hidden - 1 if replaced is None else hidden
+    key = (hidden_after, replaced, *sorted(rest))
+    found = kept.get(key)
+    if found is None:
+        found = ColumnClass(values, index, rest, hidden_after, replaced)
+        if len(kept) >= LIMIT:
+            kept.clear()
+        kept[key] = found
+    return found
 
 
 class Shape:
@@ -182,8 +234,10 @@ class Shape:
 
     __slots__ = ("best", "classes", "column", "deck_rows", "hidden", "known", "row_class", "same", "total")
 
-    def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int]) -> None:
+    def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int],
+                 kept: dict[tuple[int | None, ...], ColumnClass] | None = None) -> None:
         known = [v for v in column if v is not None]
+        kept = {} if kept is None else kept
         self.column = column
         self.hidden = len(column) - len(known)
         self.known = len(known)
@@ -195,7 +249,7 @@ class Shape:
         for card in column:
             if card not in of:
                 of[card] = len(classes)
-                classes.append(ColumnClass(values, index, known, self.hidden, card))
+                classes.append(column_class(kept, values, index, known, self.hidden, card))
             row_class.append(of[card])
         self.row_class = tuple(row_class)
         self.classes = tuple(classes)
@@ -209,7 +263,8 @@ class Shape:
 class Model:
     """Expected scores of columns under some odds (rules 4.1, 4.3, 6.4), kept per column."""
 
-    __slots__ = ("_gains", "_values", "deck", "index", "odds", "rows", "serial", "values", "weight")
+    __slots__ = ("_best_of", "_feeds", "_gains", "_values", "deck", "delta", "index", "odds", "rows",
+                 "serial", "values", "weight")
 
     def __init__(self, odds: Odds, weight: float, rows: int, index: dict[int, int], *,
                  deck: bool = False) -> None:
@@ -221,20 +276,25 @@ class Model:
         self.rows = rows
         self.index = index
         self.values = odds.values
+        self.delta = 1e-9 * (1 + rows * max(map(abs, self.values), default=0))
+        """Far more than the rounding of any score (see `best_scores`)."""
         self.serial = next(_SERIALS)
-        self._values: dict[Column, float] = {}
-        self._gains: dict[Column, tuple[list[float], ...]] = {}
+        # (kept by shape: a shape is one per column of a variant's tables, and hashes fastest)
+        self._values: dict[Shape, float] = {}
+        self._gains: dict[Shape, tuple[list[float], ...]] = {}
+        self._best_of: dict[tuple[Shape | None, ...], list[float]] = {}
+        self._feeds: dict[tuple[tuple[Shape | None, ...], float], list[float]] = {}
 
     def value(self, shape: Shape | None) -> float:
         """The expected score of a column (0 for a swallowed one, `None`)."""
         if shape is None:
             return 0.0
-        found = self._values.get(shape.column)
+        found = self._values.get(shape)
         if found is None:
             found = self._value(shape.hidden, shape.total, shape.same)
             if len(self._values) >= LIMIT:
                 self._values.clear()
-            self._values[shape.column] = found
+            self._values[shape] = found
         return found
 
     def _value(self, hidden: int, total: int, same: int | None) -> float:
@@ -255,46 +315,46 @@ class Model:
         then complete), less the chance of a swallow times its saving when the face-up cards
         are then all equal: the same sums and products as computing each column anew.
         """
-        found = self._gains.get(shape.column)
+        found = self._gains.get(shape)
         if found is not None:
             return found
         before = self.value(shape)
-        odds, w = self.odds, self.weight
-        out = []
-        # C-level maps over the values (the same float operations as a loop, faster).
-        for cls in shape.classes:
-            h = cls.hidden_after
-            if h == 0:  # complete: its face-up sum as a float, or 0 if swallowed
-                gains = list(map(before.__sub__, cls.sums))
-                for i in cls.equal:
-                    gains[i] = before - 0.0
-                out.append(gains)
-                continue
-            hm = h * odds.mean
-            after = map(hm.__radd__, cls.sums)  # sum + hidden * mean
-            if cls.every:  # no other face-up card: any card may be matched by the hidden ones
-                # less the chance of a swallow times its saving: w * P(all equal) * (sum + h * v)
-                after = map(sub, after, map(mul, map(w.__mul__, odds.all_equal(h)), cls.swallowed_sums))
-                out.append(list(map(before.__sub__, after)))
-                continue
-            gains = list(map(before.__sub__, after))
-            for i in cls.equal:
-                s, v = cls.sums[i], self.values[i]
-                gains[i] = before - (s + hm - w * odds.all_equal(h)[i] * (s + h * v))
-            out.append(gains)
-        found = tuple(out)
+        found = tuple([self.class_gains(before, cls) for cls in shape.classes])
         if len(self._gains) >= LIMIT:
             self._gains.clear()
-        self._gains[shape.column] = found
+        self._gains[shape] = found
         return found
+
+    def class_gains(self, before: float, cls: ColumnClass) -> list[float]:
+        """`gains(shape)[c]` of the class `cls` of a column whose value is `before` (a new list)."""
+        h = cls.hidden_after
+        # (list comprehensions: the same float operations as a loop, and the fastest form here)
+        if h == 0:  # complete: its face-up sum as a float, or 0 if swallowed
+            gains = [before - s for s in cls.sums]
+            for i in cls.equal:
+                gains[i] = before - 0.0
+            return gains
+        odds, w = self.odds, self.weight
+        hm = h * odds.mean
+        if cls.every:  # no other face-up card: any card may be matched by the hidden ones
+            # less the chance of a swallow times its saving: w * P(all equal) * (sum + h * v)
+            return [before - ((s + hm) - w * e * t)
+                    for s, e, t in zip(cls.sums, odds.all_equal(h), cls.swallowed_sums, strict=True)]
+        gains = [before - (s + hm) for s in cls.sums]  # sum + hidden * mean
+        for i in cls.equal:
+            s, v = cls.sums[i], self.values[i]
+            gains[i] = before - (s + hm - w * odds.all_equal(h)[i] * (s + h * v))
+        return gains
 
     def gain_at(self, shape: Shape, c: int, i: int) -> float:
         """`gains(shape)[c][i]` alone: the same operations on one card value."""
-        found = self._gains.get(shape.column)
+        found = self._gains.get(shape)
         if found is not None:
             return found[c][i]
-        before = self.value(shape)
-        cls = shape.classes[c]
+        return self.class_gain_at(self.value(shape), shape.classes[c], i)
+
+    def class_gain_at(self, before: float, cls: ColumnClass, i: int) -> float:
+        """`class_gains(before, cls)[i]` alone."""
         h = cls.hidden_after
         if h == 0:
             return before - 0.0 if i in cls.equal else before - cls.sums[i]
@@ -306,6 +366,78 @@ class Model:
             s, v = cls.sums[i], self.values[i]
             return before - (s + hm - w * odds.all_equal(h)[i] * (s + h * v))
         return before - (cls.sums[i] + hm)
+
+    def best_scores(self, shapes: tuple[Shape | None, ...], feed: list[float] | None) -> list[float]:
+        """For each card value `i`, the best score of placing it on one of these columns:
+        `map(max, *lists)` over the lists of every class of every column, in order, where a
+        class's list is its gains less, if `feed` is given, `feed[gift]` where it leaves a card
+        `gift` on the pile.
+
+        Not every list is computed. Away from a swallow of a complete column (`equal` of a
+        `_COMPLETE` class), a class's score of value `i` is `K - values[i]` for a `K` of its
+        own, within `eps`: its rounding (below `delta`), and for a face-down card that may be
+        matched, the chance of all-equal cards times `spread`. A class whose `K + eps` is
+        below the `K - eps` of the class that has the largest one (the top) scores less on
+        every value, so it cannot change a maximum: its list is skipped. Its swallows, and the
+        values the top swallows on (where the top's score may be anything), are compared one
+        by one with the computed best, and computed where they may count.
+        """
+        odds, w, delta, mean, value = self.odds, self.weight, self.delta, self.odds.mean, self.value
+        all_equal = odds.all_equal
+        entries: list[tuple[float, float, float, ColumnClass]] = []
+        top_lo, top = NEG_INF, -1
+        for shape in shapes:
+            if shape is None:
+                continue
+            before = value(shape)
+            for cls in shape.classes:
+                kind, h = cls.kind, cls.hidden_after
+                if kind == _PLAIN:
+                    k = before - cls.base - h * mean
+                    eps = delta + w * all_equal(h)[cls.equal[0]] * cls.spread if cls.equal else delta
+                elif kind == _COMPLETE:
+                    k, eps = before - cls.base, delta
+                elif kind == _EVERY:
+                    k, eps = before - h * mean, delta + w * odds.max_equal(h) * cls.spread
+                else:  # (every value swallows: always computed)
+                    k, eps = 0.0, float("inf")
+                if feed is not None and cls.gift >= 0:
+                    k -= feed[cls.gift]
+                if k - eps > top_lo:
+                    top_lo, top = k - eps, len(entries)
+                entries.append((k + eps, k - eps, before, cls))
+        if not entries:
+            return [NEG_INF] * len(self.values)
+        kept = [e for e in entries if e[0] >= top_lo]
+        lists = [self._scores(e[2], e[3], feed) for e in kept]
+        best = list(map(max, *lists)) if len(lists) > 1 else lists[0]
+        if len(kept) == len(entries):
+            return best
+        values, top_cls = self.values, entries[top][3]
+        checked = top_cls.equal if top_cls.kind == _COMPLETE else ()
+        for hi, _, before, cls in entries:
+            if hi >= top_lo:
+                continue
+            own = cls.equal if cls.kind == _COMPLETE else ()
+            for i in (*own, *[i for i in checked if i not in own and not best[i] > hi - values[i]]):
+                score = self.class_gain_at(before, cls, i)
+                gift = cls.gift_index[i]
+                if feed is not None and gift >= 0:
+                    score -= feed[gift]
+                if score > best[i]:
+                    best[i] = score
+        return best
+
+    def _scores(self, before: float, cls: ColumnClass, feed: list[float] | None) -> list[float]:
+        """A class's gains less what each move feeds (a new list)."""
+        scores = self.class_gains(before, cls)
+        if feed is not None and cls.gifted:
+            if cls.all_gifted:
+                return list(map(sub, scores, map(feed.__getitem__, cls.gift_index)))
+            gift_index = cls.gift_index
+            for i in cls.gifted:
+                scores[i] -= feed[gift_index[i]]
+        return scores
 
     def best_rows(self, shape: Shape, hidden_only: bool) -> list[tuple[float, int]]:
         """For each card value, its best gain on one column and the first row where it is
@@ -325,23 +457,42 @@ class Model:
         return found
 
     def _rows(self, shape: Shape, hidden_only: bool) -> list[tuple[float, int]]:
-        gains, found = self.gains(shape), []
-        for i in range(len(self.values)):
-            best, where = NEG_INF, -1
-            for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
-                if hidden_only and card is not None:
-                    continue
-                if gains[c][i] > best:
-                    best, where = gains[c][i], row
-            found.append((best, where))
-        return found
+        # The first row of each class is the first where its gain is reached: the best of
+        # (gain, -row) over them, value by value (C-level maps), is the best gain and its first row.
+        gains, firsts, seen = self.gains(shape), [], set()
+        for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
+            if c not in seen and not (hidden_only and card is not None):
+                seen.add(c)
+                firsts.append(zip(gains[c], repeat(-row)))
+        if not firsts:
+            return [(NEG_INF, -1)] * len(self.values)
+        best = map(max, *firsts) if len(firsts) > 1 else firsts[0]
+        return [(g, -r) for g, r in best]
 
     def best_gains(self, shapes: tuple[Shape | None, ...]) -> list[float]:
-        """For each card value, the best gain of placing it anywhere on these columns."""
-        lists = [g for shape in shapes if shape is not None for g in self.gains(shape)]
-        if not lists:
-            return [NEG_INF] * len(self.index)
-        return list(map(max, *lists)) if len(lists) > 1 else list(lists[0])
+        """For each card value, the best gain of placing it anywhere on these columns (kept:
+        the same grid is asked about by several decisions under the same odds)."""
+        found = self._best_of.get(shapes)
+        if found is None:
+            found = self.best_scores(shapes, None)
+            if len(self._best_of) >= LIMIT:
+                self._best_of.clear()
+            self._best_of[shapes] = found
+        return found
+
+    def feed(self, shapes: tuple[Shape | None, ...], weight: float) -> list[float]:
+        """For each card value, `weight` times how much more leaving it on the discard pile
+        helps the player of these columns than a draw (0 if it helps less): kept."""
+        key = (shapes, weight)
+        found = self._feeds.get(key)
+        if found is None:
+            best = self.best_gains(shapes)
+            next_draw = self.draw_gain(best)
+            found = [weight * g if (g := b - next_draw) > 0 else 0.0 for b in best]
+            if len(self._feeds) >= LIMIT:
+                self._feeds.clear()
+            self._feeds[key] = found
+        return found
 
     def draw_gain(self, best: list[float]) -> float:
         """The expected gain of drawing: place the card if it helps (`best`), else discard it."""

@@ -19,13 +19,13 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import compress, repeat
-from operator import attrgetter, itemgetter, sub
+from operator import add, attrgetter, itemgetter, sub
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .bot_model import LIMIT, NEG_INF, Column, Model, Odds, Shape
+from .bot_model import LIMIT, NEG_INF, Column, ColumnClass, Model, Odds, Shape
 from .caches import BoundedCache
 from .config import Variant
 from .grid import Grid
@@ -45,6 +45,8 @@ class GridInfo:
 
     __slots__ = (
         "_best",
+        "_counts",
+        "_deck_best",
         "_down",
         "_flip",
         "_model",
@@ -71,6 +73,8 @@ class GridInfo:
             shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
         self.shapes: tuple[Shape | None, ...] = tuple(shapes)
         self._seen: tuple[int, ...] | None = None
+        self._counts: tuple[int, ...] | None = None
+        self._deck_best: dict[tuple[int, bool], tuple[float, int]] = {}
         self.hidden: int = sum(map(HIDDEN, filter(None, shapes)))
         self._remaining: tuple[int, ...] | None = None
         self._tables = tables
@@ -93,6 +97,12 @@ class GridInfo:
         if self._seen is None:
             self._seen = tuple([v for v in self.shown if v is not None])
         return self._seen
+
+    def seen_counts(self) -> tuple[int, ...]:
+        """How many face-up cards of each value of the deck (in `Tables.values` order) it shows."""
+        if self._counts is None:
+            self._counts = tuple(map(self.seen().count, self._tables.values))
+        return self._counts
 
     def down(self, cols: int) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
@@ -144,6 +154,14 @@ class GridInfo:
         return found
 
 
+    def deck_best(self, i: int, hidden_only: bool) -> tuple[float, int]:
+        """`best_space` under the deck's model (GreedyBot's, whose odds never change): kept."""
+        found = self._deck_best.get((i, hidden_only))
+        if found is None:
+            found = self._deck_best[i, hidden_only] = self._tables.deck_best(self.shapes, i, hidden_only)
+        return found
+
+
 def flip_space(shapes: tuple[Shape | None, ...], spaces: list[tuple[int, int]]) -> tuple[int, int]:
     """The face-down space to turn: in the column with the most face-up cards (then the first).
 
@@ -158,18 +176,16 @@ def flip_space(shapes: tuple[Shape | None, ...], spaces: list[tuple[int, int]]) 
     return max(spaces, key=lambda space: (known(space), -space[1], -space[0]))
 
 
-Simple = tuple[list[Shape | None], tuple[int | None, ...], tuple[int, ...]]
-"""`Tables.simple`: a grid's column shapes, its cards (`None` face down) and its remaining spaces."""
-
-
 class Tables:
     """What one variant's bots keep whatever the odds: shapes, grids, the deck's odds."""
 
     __slots__ = (
         "_by_cards",
+        "_classes",
         "_grids",
         "_layouts",
         "_models",
+        "_piles",
         "_shapes",
         "cols",
         "column_slices",
@@ -178,6 +194,7 @@ class Tables:
         "deck",
         "deck_model",
         "index",
+        "no_feed",
         "rows",
         "spaces",
         "values",
@@ -192,12 +209,16 @@ class Tables:
         self.values = tuple(self.deck)
         self.counts = tuple(self.deck.values())
         self.index = {v: i for i, v in enumerate(self.values)}
+        self.no_feed = [0.0] * len(self.values)
+        """The feed costs when no next player will take the discard (it closed, or none)."""
         self.weight = 1.0 if variant.swallow_on_final_reveal else 0.5
         self.spaces = tuple(range(self.rows * self.cols))
         self.column_slices = tuple(slice(c, None, self.cols) for c in range(self.cols))
         self.columns_of: Callable[[tuple[int | None, ...]], tuple[Column, ...]] = (
             itemgetter(*self.column_slices) if self.cols > 1 else lambda cards: (cards,))
         self._shapes: dict[Column, Shape] = {}
+        self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
+        self._piles: dict[tuple[int, ...], list[int]] = {}
         self._grids: dict[int, tuple[Grid, GridInfo]] = {}
         self._by_cards: dict[Column, tuple[tuple[bool, ...], tuple[bool, ...], GridInfo]] = {}
         self._models: dict[tuple[int, ...], Model] = {}
@@ -208,55 +229,22 @@ class Tables:
     def shape(self, column: Column) -> Shape:
         found = self._shapes.get(column)
         if found is None:
-            found = Shape(column, self.values, self.index)
+            found = Shape(column, self.values, self.index, self._classes)
             if len(self._shapes) >= LIMIT:
                 self._shapes.clear()
             self._shapes[column] = found
         return found
 
-    def simple(self, grid: Grid) -> Simple | None:
-        """A view's grid with more than one face-down card (so that no move closes the round,
-        rule 6.1): its column shapes (`None` for a swallowed column), cards (`None` face
-        down) and remaining spaces in index order; `None` for any other grid (then read it
-        with `grid`)."""
-        cards, up = grid.cards, grid.face_up
-        hidden = cards.count(None)
-        if hidden < 2 or hidden != len(up) - sum(up) or None in compress(cards, up):
-            return None
-        shapes: list[Shape | None] = list(map(self._shapes.get, self.columns_of(cards)))
-        if None in shapes:
-            shapes = [s or self.shape(cards[c::self.cols]) for c, s in enumerate(shapes)]
-        gone = grid.swallowed
-        if True not in gone:
-            return shapes, cards, self.spaces
-        shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
-        if sum(map(HIDDEN, filter(None, shapes))) < 2:
-            return None
-        return shapes, cards, self.remaining(tuple(shapes))
-
-    def down_of(self, simple: Simple) -> tuple[int, ...]:
-        """The face-down spaces of a `simple` grid, in index order."""
-        cards = simple[1]
-        return tuple([s for s in simple[2] if cards[s] is None])
-
-    def deck_best(self, simple: Simple, i: int, hidden_only: bool) -> tuple[float, int]:
-        """`GridInfo.best_space` under the deck's model, for a `simple` grid."""
+    def deck_best(self, shapes: tuple[Shape | None, ...], i: int, hidden_only: bool) -> tuple[float, int]:
+        """`GridInfo.best_space` under the deck's model."""
         best, where, cols, model = NEG_INF, -1, self.cols, self.deck_model
-        for col, shape in enumerate(simple[0]):
+        for col, shape in enumerate(shapes):
             if shape is None:
                 continue
             gain, row = (shape.deck_rows[hidden_only] or model.best_rows(shape, hidden_only))[i]
             if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
                 best, where = gain, row * cols + col
         return best, where
-
-    def flip_of(self, shapes: list[Shape | None]) -> int:
-        """`GridInfo.flip` of a `simple` grid, as a space index."""
-        best, where = -1, -1
-        for col, shape in enumerate(shapes):
-            if shape is not None and shape.hidden and shape.known > best:
-                best, where = shape.known, col
-        return shapes[where].column.index(None) * self.cols + where  # type: ignore[union-attr]
 
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
@@ -297,19 +285,43 @@ class Tables:
         return found
 
     def unseen_model(self, view: View, grids: list[GridInfo]) -> Model:
-        """The model whose odds are the unseen cards: the deck minus every public card (rule 8.1)."""
-        seen = view.discard_pile
-        if view.drawn is not None:
-            seen += (view.drawn,)
+        """The model whose odds are the unseen cards: the deck minus every public card (rule 8.1).
+
+        The cards seen are counted per value from kept counts: each grid's (kept on its
+        `GridInfo`) and the discard pile's (kept by the pile, from the pile under its top card).
+        """
+        pile = view.discard_pile
+        counted = self._piles.get(pile)
+        if counted is None:
+            counted = self.pile_counts(pile)
+        if view.drawn is not None and view.drawn in self.index:
+            counted = list(counted)
+            counted[self.index[view.drawn]] += 1
+        seen: Iterable[int] = counted
         for info in grids:
-            seen += info.seen()
-        key = tuple(map(max, map(sub, self.counts, map(seen.count, self.values)), repeat(0)))
+            seen = map(add, seen, info.seen_counts())
+        key = tuple(map(max, map(sub, self.counts, seen), repeat(0)))
         found = self._models.get(key)
         if found is None:
             found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index)
             if len(self._models) >= 64:
                 self._models.clear()
             self._models[key] = found
+        return found
+
+    def pile_counts(self, pile: tuple[int, ...]) -> list[int]:
+        """How many cards of each value `pile` holds (kept; a pile is usually the one before
+        with a card more or less on top)."""
+        under = self._piles.get(pile[1:]) if pile else None
+        if under is not None:
+            found = list(under)
+            if pile[0] in self.index:
+                found[self.index[pile[0]]] += 1
+        else:
+            found = list(map(pile.count, self.values))
+        if len(self._piles) >= RECENT:
+            self._piles.clear()
+        self._piles[pile] = found
         return found
 
 

@@ -30,8 +30,8 @@ from operator import add, mul, sub
 from typing import Final, Protocol
 
 from .actions import Action, DiscardDrawn, Flip
-from .bot_model import NEG_INF
-from .bot_tables import GridInfo, Layout, flip_space, tables_of
+from .bot_model import NEG_INF, Model, Shape
+from .bot_tables import GridInfo, Layout, Tables, flip_space, tables_of
 from .state import Phase
 from .views import View
 
@@ -78,27 +78,124 @@ def choose(bot: Params, view: View) -> Action:
         if info.hidden and tuple([a.row * cols + a.col if type(a) is Flip else -1 for a in legal]) == down:
             row, col = info.flip(cols)  # (every face-down card may be flipped: the kept choice)
             return legal[down.index(row * cols + col)]
-    elif not bot.counts_cards and (simple := tables.simple(view.grids[view.viewer])) is not None:  # type: ignore[index]
-        layout = tables.layout(view.legal_actions)
-        hurry = view.turns >= bot.patience * view.players
-        remaining = simple[2]
-        if phase is _TURN and layout.draw is not None:
-            top = view.top_discard
-            if top is None:
-                return layout.draw
-            if layout.take_spaces == remaining:
-                best, where = tables.deck_best(simple, tables.index[top], hurry)
-                if where >= 0 and best >= bot.take_threshold:
-                    return layout.takes[remaining.index(where)][0]
-                return layout.draw
-        elif phase is _DRAWN and layout.place_spaces == remaining and layout.discards:
-            best, where = tables.deck_best(simple, tables.index[view.drawn], hurry)  # type: ignore[index]
-            down = tables.down_of(simple)
-            if layout.discard_spaces == down:
-                if where < 0 or bot.flip_bonus > best:
-                    return layout.discard_actions[down.index(tables.flip_of(simple[0]))]
-                return layout.places[remaining.index(where)][0]
+    elif not bot.counts_cards:
+        info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
+        if info.hidden > 1:  # (no move closes the round, rule 6.1)
+            layout = tables.layout(view.legal_actions)
+            hurry = view.turns >= bot.patience * view.players
+            remaining = info.remaining
+            if phase is _TURN and layout.draw is not None:
+                top = view.top_discard
+                if top is None:
+                    return layout.draw
+                if layout.take_spaces == remaining:
+                    best, where = info.deck_best(tables.index[top], hurry)
+                    if where >= 0 and best >= bot.take_threshold:
+                        return layout.takes[remaining.index(where)][0]
+                    return layout.draw
+            elif phase is _DRAWN and layout.place_spaces == remaining and layout.discards:
+                best, where = info.deck_best(tables.index[view.drawn], hurry)  # type: ignore[index]
+                down = info.down(tables.cols)
+                if layout.discard_spaces == down:
+                    if where < 0 or bot.flip_bonus > best:
+                        row, col = info.flip(tables.cols)
+                        return layout.discard_actions[down.index(row * tables.cols + col)]
+                    return layout.places[remaining.index(where)][0]
+    elif bot.feed_weight and (found := _counting(bot, view, tables, phase)) is not None:
+        return found
     return Planner(bot, view).choose()
+
+
+def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action | None:
+    """A card-counting bot's take-or-draw and place-or-discard when no move can close the
+    round (its grid has two face-down cards or more) and it is not in a hurry: the Planner's
+    scores, in the same operations, from what the unseen model keeps (gains per column, the
+    next player's feed costs); `None` for any other case (then the Planner decides)."""
+    me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
+    grids = [tables.grid(g) for g in view.grids]
+    info = grids[me]
+    if info.hidden < 2 or view.turns >= bot.patience * view.players or phase is _OPENING:
+        return None
+    model = tables.unseen_model(view, grids)
+    nxt = (me + 1) % view.players
+    if nxt != me and nxt != view.closer:
+        feed = model.feed(grids[nxt].shapes, bot.feed_weight)
+    else:
+        feed = tables.no_feed
+    layout = tables.layout(view.legal_actions)
+    index, cols = tables.index, tables.cols
+    if phase is _DRAWN:
+        i = index[view.drawn]  # type: ignore[index]
+        best = _best_move(layout.places, info.shapes, model, i, feed)
+        if layout.discards and (best is None or bot.flip_bonus - feed[i] > best[0]):
+            if layout.discard_spaces == info.down(cols):
+                row, col = info.flip(cols)
+            else:
+                row, col = flip_space(info.shapes, layout.discards)
+            return layout.discard_actions[layout.discards.index((row, col))]
+        return None if best is None else best[1]
+    options: list[tuple[float, Action | None]] = []
+    if layout.draw is not None:
+        draw = (_draw_value(bot.flip_bonus, model, info, feed), layout.draw)  # (fills the kept gains)
+    top = view.top_discard
+    if top is not None and (take := _best_move(layout.takes, info.shapes, model, index[top], feed)):
+        options.append(take)
+    if layout.draw is not None:
+        options.append(draw)
+    if layout.flips:
+        options.append((bot.flip_bonus, None))  # (the flip's score: its bonus, nothing is discarded)
+    if not options:
+        return None
+    action = max(options, key=_score)[1]
+    if action is None:
+        row, col = flip_space(info.shapes, [(a.row, a.col) for a in layout.flips])
+        return next(a for a in layout.flips if (a.row, a.col) == (row, col))
+    return action
+
+
+def _score(option: tuple[float, Action | None]) -> float:
+    return option[0]
+
+
+def _best_move(moves: list[tuple[Action, int, int]], shapes: tuple[Shape | None, ...], model: Model,
+               i: int, feed: list[float]) -> tuple[float, Action] | None:
+    """`Planner.best_place` without closer risk or hurry: the first best of `moves` (placing
+    card `i`), each scored by its gain less what the card it leaves feeds the next player.
+
+    A move of a class already scored (same column, same class) scores the same and cannot
+    beat the first one, so each class is scored once."""
+    best: tuple[float, Action] | None = None
+    done = set()
+    befores = list(map(model.value, shapes))
+    gain_at = model.class_gain_at
+    for a, row, col in moves:
+        shape = shapes[col]
+        c = shape.row_class[row]  # type: ignore[union-attr]
+        if (col, c) in done:
+            continue
+        done.add((col, c))
+        cls = shape.classes[c]  # type: ignore[union-attr]
+        score = gain_at(befores[col], cls, i)
+        gift = cls.gift_index[i]
+        if gift >= 0:
+            score -= feed[gift]
+        if best is None or score > best[0]:
+            best = (score, a)
+    return best
+
+
+def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[float]) -> float:
+    """`Planner.draw_value` without closer risk or hurry, for a grid with a face-down card."""
+    odds = model.odds
+    if not odds.total:
+        return 0.0
+    bests = model.best_scores(info.shapes, feed)
+    positive = odds.positive
+    flips = map(flip_bonus.__sub__, [feed[i] for i in positive])  # (discard it and flip)
+    chosen = list(map(max, [bests[i] for i in positive], flips))
+    # 0.0 + count * best, value by value (in order, as a loop adds them)
+    total: float = reduce(add, map(mul, odds.positive_counts, chosen), 0.0)
+    return total / odds.total
 
 
 class Planner:
@@ -350,10 +447,7 @@ class Planner:
             view = self.view
             nxt = (self.me + 1) % view.players
             if nxt != self.me and nxt != view.closer:
-                model, weight = self.model, self.bot.feed_weight
-                best = model.best_gains(self.seats()[nxt].shapes)
-                next_draw = model.draw_gain(best)
-                self._feed = [weight * g if (g := b - next_draw) > 0 else 0.0 for b in best]
+                self._feed = self.model.feed(self.seats()[nxt].shapes, self.bot.feed_weight)
             else:
                 self._feed = [0.0] * len(self.index)
         return self._feed

@@ -1,0 +1,196 @@
+"""What a bot's decisions cost: instructions (callgrind) and CPU time, against another version.
+
+The workload is the views of `--games` recorded games (standard variant, 2 players, seeds
+0 to games - 1, played by the bots of this checkout: the old bots must make the same
+decisions, which is checked), one fresh bot per seat and game handed its views in order, as
+`play_game` does.
+
+Instructions: the script runs itself under callgrind (valgrind, `PYTHONHASHSEED=0`) twice per
+bot version and line-up, once calling `choose` on every recorded view and once not (the
+views are built in both runs, before any bot is asked), and prints the difference: the bot's
+instructions alone. `--warm N` plays N other games with the same bots first, in both runs,
+so that the tables a bot keeps per variant are filled (what a long simulation sees).
+
+    PYTHONHASHSEED=0 python benchmarks/bot_instructions.py --old OLD_BOTS.py [--warm 60]
+    python benchmarks/bot_instructions.py --old OLD_BOTS.py --time [--games 120]
+
+`--old` is the `bots.py` of an older version (for instance
+`git show d9a8905:src/abyss_rules/bots.py > /work/scratch-bots/old_bots.py`, the bots before
+any speed work), loaded as a module of today's package, so both versions run on today's engine.
+`--time` interleaves the two versions decision by decision in one process (the machine's load
+moves both alike) and prints their CPU time (`time.process_time`) by phase, and the ratio.
+
+Not a test: read the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from time import process_time
+from types import ModuleType
+
+import abyss_rules as ar
+from abyss_rules import bots as new_bots
+
+LINEUPS = ("greedy", "counting")
+
+
+def load_old(path: str) -> ModuleType:
+    """`path` (an older `bots.py`) as the module `abyss_rules._old_bots` of today's package."""
+    spec = importlib.util.spec_from_file_location("abyss_rules._old_bots", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def record(name: str, seeds: range) -> list[list[int]]:
+    """For each seeded game between two `name` bots (of this checkout): the index of every
+    chosen action in its view's legal actions."""
+    games = []
+    for seed in seeds:
+        state = ar.new_game(2, seed=seed)
+        players = [new_bots.BOTS[name](), new_bots.BOTS[name]()]
+        chosen = []
+        while not state.is_over:
+            seat = state.to_act[0]
+            v = ar.view(state, seat)
+            action = players[seat].choose(v)
+            chosen.append(v.legal_actions.index(action))
+            state = ar.apply(state, action)
+        games.append(chosen)
+    return games
+
+
+def replay(seed: int, chosen: list[int]) -> list[tuple[int, ar.View, ar.Action]]:
+    """The (seat, view, recorded action) of every decision of one recorded game."""
+    out = []
+    state = ar.new_game(2, seed=seed)
+    for i in chosen:
+        seat = state.to_act[0]
+        v = ar.view(state, seat)
+        action = v.legal_actions[i]
+        out.append((seat, v, action))
+        state = ar.apply(state, action)
+    return out
+
+
+def _child(args: argparse.Namespace) -> None:
+    module = new_bots if args.old is None else load_old(args.old)
+    factory: Callable[[], ar.bots.Bot] = module.BOTS[args.lineup]
+    with open(args.recorded) as f:
+        recorded = json.load(f)
+    for seed, chosen in enumerate(recorded["warm"], start=recorded["warm_start"]):
+        players = [factory(), factory()]
+        for seat, v, _ in replay(seed, chosen):
+            players[seat].choose(v)
+    games = [replay(seed, chosen) for seed, chosen in enumerate(recorded["games"])]
+    wrong = 0
+    for game in games:
+        players = [factory(), factory()]
+        if args.measure:
+            for seat, v, action in game:
+                wrong += players[seat].choose(v) != action
+        else:
+            for _seat, v, _action in game:
+                wrong += v is not v
+    if wrong:
+        raise SystemExit(f"{wrong} decisions differ from the recorded ones")
+
+
+def _instructions(args: argparse.Namespace, recorded: str, lineup: str, old: bool, measure: bool) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                   __file__, "--child", "--recorded", recorded, "--lineup", lineup]
+        if old:
+            command += ["--old", args.old]
+        if measure:
+            command.append("--measure")
+        run = subprocess.run(command, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+    if run.returncode:
+        raise SystemExit(f"the child run failed:\n{run.stderr[-3000:]}")
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr}")
+    return int(found.group(1))
+
+
+def instructions(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for lineup in args.lineups:
+            recorded = os.path.join(tmp, f"{lineup}.json")
+            with open(recorded, "w") as f:
+                json.dump({"games": record(lineup, range(args.games)), "warm_start": 1000,
+                           "warm": record(lineup, range(1000, 1000 + args.warm))}, f)
+            counts = {}
+            for old in ([True, False] if args.old else [False]):
+                counts[old] = (_instructions(args, recorded, lineup, old, True)
+                               - _instructions(args, recorded, lineup, old, False))
+            line = f"{lineup} vs {lineup}, {args.games} games, warm {args.warm}: "
+            line += f"new {counts[False] / 1e6:,.1f} M instructions"
+            if args.old:
+                line += f", old {counts[True] / 1e6:,.1f} M, {counts[True] / counts[False]:.2f}x fewer"
+            print(line, flush=True)
+
+
+def times(args: argparse.Namespace) -> None:
+    old = load_old(args.old)
+    phases = ("opening", "turn", "drawn")
+    for lineup in args.lineups:
+        spent = {(version, phase): 0.0 for version in ("old", "new") for phase in phases}
+        for seed, chosen in enumerate(record(lineup, range(args.games))):
+            versions = {"old": [old.BOTS[lineup](), old.BOTS[lineup]()],
+                        "new": [new_bots.BOTS[lineup](), new_bots.BOTS[lineup]()]}
+            for seat, v, action in replay(seed, chosen):
+                phase = v.phase.value
+                for version, players in versions.items():
+                    start = process_time()
+                    got = players[seat].choose(v)
+                    spent[version, phase] += process_time() - start
+                    if got != action:
+                        raise SystemExit(f"{version} {lineup} bot: a different decision in game {seed}")
+        total = {version: sum(spent[version, p] for p in phases) for version in ("old", "new")}
+        parts = ", ".join(f"{p} {spent['old', p] / spent['new', p]:.1f}x" for p in phases)
+        print(f"{lineup} vs {lineup}, {args.games} games, CPU: old {total['old']:.2f} s, new "
+              f"{total['new']:.2f} s, {total['old'] / total['new']:.2f}x ({parts})", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", help="an older bots.py to compare with")
+    parser.add_argument("--games", type=int, default=None, help="recorded games (10; 120 with --time)")
+    parser.add_argument("--warm", type=int, default=0, help="games played first (instructions)")
+    parser.add_argument("--lineups", nargs="+", choices=LINEUPS, default=list(LINEUPS))
+    parser.add_argument("--time", action="store_true", help="CPU time, old and new interleaved")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--recorded", help=argparse.SUPPRESS)
+    parser.add_argument("--lineup", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args)
+        return
+    print(f"abyss-rules {ar.__version__}, Python {sys.version.split()[0]}", flush=True)
+    if args.time:
+        if not args.old:
+            parser.error("--time needs --old")
+        args.games = args.games or 120
+        times(args)
+    else:
+        args.games = args.games or 10
+        instructions(args)
+
+
+if __name__ == "__main__":
+    main()
