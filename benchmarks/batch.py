@@ -70,15 +70,13 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
     parts = [  # (label, module, attribute): the name each caller looks up
         ("SHA-256 blocks (randomness.many_stream_blocks)", shuffle, "many_stream_blocks"),
         ("shuffles, hashing included (shuffle.shuffle_rows)", rounds, "shuffle_rows"),
-        ("deals of new games (stepping.restart)", stepping, "deal"),
-        ("deals of the next rounds (in rounds.end_rounds)", rounds, "deal"),
-        ("steps, their deals included (stepping.advance)", playouts, "advance"),
-        ("  ends of rounds, deals included (rounds.end_rounds)", stepping, "end_rounds"),
+        ("deals, shuffles included (rounds.deal)", playouts, "deal"),
+        ("steps up to the ends of turns (stepping.advance)", playouts, "advance"),
         ("  ends of turns (rounds.end_turns)", stepping, "end_turns"),
         ("  opening flips (stepping._opening_flips)", stepping, "_opening_flips"),
+        ("ends of rounds (rounds.end_rounds)", playouts, "end_rounds"),
         ("legal masks (stepping.legal)", playouts, "legal"),
         ("the random policy (playouts.choose_uniformly)", playouts, "choose_uniformly"),
-        ("new games, their deals included (stepping.restart)", playouts, "restart"),
     ]
     spent = [0.0] * len(parts)
     originals = [getattr(owner, name) for _, owner, name in parts]

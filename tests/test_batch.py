@@ -230,47 +230,47 @@ def test_random_playouts_counts_turns_like_the_reference() -> None:
     assert one.actions == final.seq and one.rounds == len(final.history) == 1
 
 
-def _playouts_through_batch(games: int, players: int, variant: ar.Variant, seed: int,
-                            width: int) -> tuple[list[ar.State], int]:
-    """`random_playouts`' schedule played with the public, immutable `Batch` (`step`, `reset`,
-    histories kept): the finished games' states and the steps taken."""
-    root = normalize_seed(seed)
-    rng = np.random.default_rng(int.from_bytes(root, "big"))
-    b = batch.Batch.new(players, variant, seeds=[stream_blocks(root, n, 1) for n in range(width)])
-    started, steps, ended = width, 0, []
-    while True:
-        done = b.done
-        finished, spare = int(done.sum()), games - started
-        if finished and spare and finished >= min(max(1, width // 16), spare):
-            where = done & (np.cumsum(done) <= spare)
-            ended += [b.state(i) for i in np.flatnonzero(where).tolist()]
-            fresh = int(where.sum())
-            b = b.reset(where, [stream_blocks(root, started + n, 1) for n in range(fresh)])
-            started += fresh
-            continue
-        if not spare and 2 * finished >= len(b):
-            ended += [b.state(i) for i in np.flatnonzero(done).tolist()]
-            if finished == len(b):
-                return ended, steps
-            b = b._subset(np.flatnonzero(~done))
-            continue
-        b = b.step(choose_uniformly(b.legal_mask(), rng))
-        steps += 1
-
-
 @pytest.mark.parametrize(("players", "variant", "games", "width"),
-                         [(3, TINY, 60, 16), (2, STANDARD, 40, 32), (5, ar.Variant.short(), 30, 8)])
-def test_random_playouts_play_in_place_the_games_batch_step_plays(players: int, variant: ar.Variant,
-                                                                  games: int, width: int) -> None:
-    """`random_playouts` steps its arrays in place and keeps no history; its counts are those of
-    the same schedule through the immutable `Batch`, whose every state is the reference's (the
-    random choices follow the masks, so one diverging game would change the counts)."""
-    stats = batch.random_playouts(games=games, players=players, variant=variant, seed=11, width=width)
-    ended, steps = _playouts_through_batch(games, players, variant, 11, width)
-    assert len(ended) == stats.games == games and stats.steps == steps
-    assert stats.rounds == sum(len(state.history) for state in ended)
-    assert stats.turns == sum(result.turns for state in ended for result in state.history)
-    assert stats.actions == sum(state.seq for state in ended)
+                         [(3, TINY, 90, 48), (2, STANDARD, 40, 32), (5, ar.Variant.short(), 45, 40),
+                          (2, TINY.replace(reshuffle_keeps_top=False), 80, 64)])
+def test_random_playouts_are_the_reference_games(players: int, variant: ar.Variant, games: int,
+                                                 width: int) -> None:
+    """`random_playouts` steps its arrays in place, scores ended rounds and deals many games at
+    once (a game waits meanwhile). Every game it plays, replayed through the reference engine
+    with the same actions, is the same game: before every step each lane is the reference state
+    (history aside: none is kept), and the counts are the reference games' counts."""
+    from abyss_rules.batch.arrays import WAITING
+    from abyss_rules.batch.convert import to_state
+    from abyss_rules.batch.playouts import play
+    from abyss_rules.batch.rounds import HistoryLog
+
+    root = normalize_seed(11)
+    refs: dict[int, ar.State] = {}
+    seen_waiting = 0
+
+    def watch(t: object, w: object, chosen: np.ndarray) -> None:  # type: ignore[type-arg]
+        nonlocal seen_waiting
+        for i in range(len(chosen)):
+            gid = int(w.gid[i])  # type: ignore[attr-defined]
+            if gid not in refs:
+                refs[gid] = ar.new_game(players, variant, seed=stream_blocks(root, gid, 1))
+            if w.phase[i] == WAITING:  # type: ignore[attr-defined]
+                seen_waiting += 1
+                continue
+            seed = stream_blocks(root, gid, 1)
+            assert to_state(t, w, i, seed, HistoryLog(None, None)) == refs[gid]._replace(history=())
+            if refs[gid].phase is not ar.Phase.GAME_OVER:
+                actor = int(w.actor[i])  # type: ignore[attr-defined]
+                refs[gid] = ar.apply(refs[gid], ar.ActionSpace(variant).action(int(chosen[i]), actor))
+
+    stats = play(games, players, variant, root, width, watch)
+    assert sorted(refs) == list(range(games)) and seen_waiting > 0
+    assert all(state.phase is ar.Phase.GAME_OVER for state in refs.values())
+    assert stats.games == games
+    assert stats.rounds == sum(len(state.history) for state in refs.values())
+    assert stats.turns == sum(result.turns for state in refs.values() for result in state.history)
+    assert stats.actions == sum(state.seq for state in refs.values())
+    assert stats == batch.random_playouts(games=games, players=players, variant=variant, seed=11, width=width)
 
 
 @pytest.mark.parametrize("kwargs", [{"games": 0}, {"games": 2.0}, {"games": 4, "width": 0}])

@@ -15,12 +15,17 @@ from ..action_space import ActionSpace
 from ..config import Opener, Variant
 
 __all__ = ["DISCARD", "DRAW", "DRAWN", "FIELDS", "FLIP", "KINDS", "OPENING", "OVER", "PLACE", "TAKE", "TURN",
-           "Arrays", "Tables", "flat"]
+           "WAITING", "Arrays", "Tables", "flat"]
 
 Array = np.ndarray[Any, Any]
 
 OPENING, TURN, DRAWN, OVER = 0, 1, 2, 3
 """Phase codes of the `phase` array, in the order of [`PHASES`][abyss_rules.batch.PHASES]."""
+
+WAITING = 4
+"""The phase code of a game whose round ended and waits for its scoring and next deal, which
+[`random_playouts`][abyss_rules.batch.random_playouts] makes for many games at once. Internal: no
+[`Batch`][abyss_rules.batch.Batch] ever holds it (its `step` ends rounds at once)."""
 
 KINDS = (FLIP, TAKE, DRAW, PLACE, DISCARD) = range(5)
 """Kinds of action index, in the order of their blocks in the layout of rule 11.2."""

@@ -22,7 +22,7 @@ from .arrays import (
     flat,
 )
 from .convert import to_state
-from .rounds import HistoryLog, deal
+from .rounds import HistoryLog, deal, end_rounds
 from .stepping import advance, legal, restart
 
 __all__ = ["Batch", "tables_for"]
@@ -339,7 +339,9 @@ class Batch:
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
         w = a.copy(_STEPPED)
-        log = advance(t, a, w, k, self._seeds, self._log)
+        ended = advance(t, a, w, k, self._seeds)
+        log, going = end_rounds(t, w, ended, self._log)
+        deal(t, w, going, self._seeds)
         return Batch(t, w.freeze(), self._seeds, log, self._next_gid, self._dead)
 
     def _refusal(self, game: int, indices: Any) -> BatchStepError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -10,11 +11,12 @@ import numpy as np
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
-from .arrays import DRAWN, OVER, TURN
+from .arrays import DRAWN, OVER, TURN, WAITING, Arrays, Tables
 from .engine import tables_for
-from .stepping import advance, legal, restart
+from .rounds import deal, end_rounds
+from .stepping import advance, legal, new_games
 
-__all__ = ["PlayoutStats", "choose_uniformly", "random_playouts"]
+__all__ = ["PlayoutStats", "choose_uniformly", "play", "random_playouts"]
 
 Array = np.ndarray[Any, Any]
 
@@ -80,9 +82,13 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
 
     Game `n` is dealt from the seed `stream_blocks(normalize_seed(seed), n, 1)` (block `n` of
     `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
-    `seed`. Finished games are replaced by the next ones, `width // 16` (at least one) at a time,
-    until every game has been started; then, whenever half the lanes are idle, the finished
-    games are dropped from the batch, so that the last games do not step a batch of idle lanes.
+    `seed`. The games are stepped in place, by the functions that
+    [`Batch.step`][abyss_rules.batch.Batch.step] uses, without a history. A game whose round
+    ends waits (its lane idle) until a sixteenth of the lanes (at least one) wait -- rounds
+    ended, or games finished while there are games left to start --; then those rounds are
+    scored, and the next rounds and the new games dealt, all at once: a few large deals instead
+    of many small ones. Once every game has been started, the finished games are dropped from
+    the lanes whenever half the lanes are idle, so that the last games do not step idle lanes.
 
     Args:
         games: How many games to play, at least 1.
@@ -99,31 +105,42 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     for name, value in (("games", games), ("width", 1 if width is None else width)):
         if type(value) is not int or value < 1:
             raise ConfigError(Code.INVALID_SIMULATION, f"{name} must be an int of at least 1, got {value!r}")
-    root = normalize_seed(seed)
-    lanes = min(games, 4096 if width is None else width)
+    return play(games, players, variant, normalize_seed(seed), min(games, 4096 if width is None else width))
+
+
+def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: int,
+         watch: Callable[[Tables, Arrays, Array], None] | None = None) -> PlayoutStats:
+    """[`random_playouts`][abyss_rules.batch.random_playouts] with checked arguments; `watch`, if
+    given, sees the arrays and the chosen indices before each step (the tests replay every game
+    through the reference engine with it)."""
     rng = np.random.default_rng(int.from_bytes(root, "big"))
     t = tables_for(players, variant)
-    # The games' arrays, stepped in place (no batch is ever shown, so none needs to stay
-    # unchanged) and without a history log (nobody reads it), by the functions that Batch.step uses.
     w = t.empty(lanes)
     seeds = _seeds(root, 0, lanes)
-    restart(t, w, np.arange(lanes), 0, seeds)
+    new_games(t, w, np.arange(lanes), 0)
+    deal(t, w, np.arange(lanes), seeds)
     started = lanes
     turns = actions = rounds = steps = 0
     draw_index = 2 * t.cells
-    refill = max(1, lanes // 16)  # finished games replaced together: one deal of many games
     while True:
-        done = w.phase == OVER
+        phase = w.phase
+        waiting = np.flatnonzero(phase == WAITING)
+        done = phase == OVER
         finished = int(np.count_nonzero(done))
         spare = games - started
-        if finished and spare and finished >= min(refill, spare):
-            rows = np.flatnonzero(done)[:spare]
-            rounds += int(w.round[rows].sum())
-            actions += int(w.seq[rows].sum())
-            for row, fresh in zip(rows.tolist(), _seeds(root, started, len(rows)), strict=True):
-                seeds[row] = fresh
-            restart(t, w, rows, started, seeds)
-            started += len(rows)
+        idle = len(waiting) + min(finished, spare)
+        if idle and (idle >= max(1, len(seeds) // 16) or idle + finished == len(seeds)):
+            # Score the waiting rounds, then deal their next rounds and the new games at once.
+            _, going = end_rounds(t, w, waiting, None)
+            done = w.phase == OVER
+            fresh = np.flatnonzero(done)[:spare]
+            rounds += int(w.round[fresh].sum())
+            actions += int(w.seq[fresh].sum())
+            for row, new in zip(fresh.tolist(), _seeds(root, started, len(fresh)), strict=True):
+                seeds[row] = new
+            new_games(t, w, fresh, started)
+            started += len(fresh)
+            deal(t, w, np.union1d(going, fresh), seeds)
             continue
         if not spare and 2 * finished >= len(seeds):  # the last games: drop the finished ones
             if finished == len(seeds):
@@ -134,12 +151,13 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
             w = w.rows(kept)
             seeds = [seeds[i] for i in kept.tolist()]
             continue
-        live = ~done
         chosen = choose_uniformly(legal(t, w).T, rng)
-        phase = w.phase
+        if watch is not None:
+            watch(t, w, chosen)
         # A turn ends with every action of the drawn phase, and with a flip or a take in the turn phase.
-        turns += int(np.count_nonzero(live & ((phase == DRAWN) | ((phase == TURN) & (chosen != draw_index)))))
-        advance(t, w, w, chosen, seeds, None)
+        turns += int(np.count_nonzero((phase == DRAWN) | ((phase == TURN) & (chosen != draw_index))))
+        ended = advance(t, w, w, chosen, seeds)
+        w.phase[ended] = WAITING
         steps += 1
     rounds += int(w.round.sum())
     actions += int(w.seq.sum())

@@ -239,16 +239,16 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, turned:
 
 
 @overload
-def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: HistoryLog) -> HistoryLog: ...
+def end_rounds(t: Tables, w: Arrays, g: Array, log: HistoryLog) -> tuple[HistoryLog, Array]: ...
 @overload
-def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes], log: None) -> None: ...
-def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes],
-               log: HistoryLog | None) -> HistoryLog | None:
-    """Reveal, swallow, score and log the rounds of `g`, then end each game or deal its next
-    round (rules 4.3, 6.3-6.7, 7.1-7.3; [`end_round`][abyss_rules.rules.round_end.end_round]).
-    Returns the log with these rounds added (`None`: no log kept)."""
+def end_rounds(t: Tables, w: Arrays, g: Array, log: None) -> tuple[None, Array]: ...
+def end_rounds(t: Tables, w: Arrays, g: Array, log: HistoryLog | None) -> tuple[HistoryLog | None, Array]:
+    """Reveal, swallow, score and log the rounds of `g`, and end each game that is over (rules
+    4.3, 6.3-6.7, 7.1-7.3; [`end_round`][abyss_rules.rules.round_end.end_round]). Returns the log
+    with these rounds added (`None`: no log kept) and the rows whose game goes on: the caller
+    deals their next round ([`deal`][abyss_rules.batch.rounds.deal])."""
     if not len(g):
-        return log
+        return log, g
     k, p, cells = len(g), t.players, t.cells
     capped = w.turns[g] >= t.max_turns if t.max_turns else np.zeros(k, bool)
     closer = np.where(capped, -1, w.closer[g])
@@ -286,8 +286,7 @@ def end_rounds(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes],
     going = g[~over]
     w.own("prev_closer")[going] = closer[~over]
     w.own("round")[going] += 1
-    deal(t, w, going, seeds)
-    return log
+    return log, going
 
 
 def _swallow_complete_columns(t: Tables, w: Arrays, g: Array) -> None:

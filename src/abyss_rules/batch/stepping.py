@@ -10,14 +10,14 @@ and does for every game what the rule function it names does for one state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
 from .arrays import DISCARD, DRAW, DRAWN, OPENING, OVER, PLACE, TAKE, TURN, Arrays, Tables, flat
-from .rounds import HistoryLog, deal, draw, end_rounds, end_turns, opener, push, swallow_if_complete
+from .rounds import deal, draw, end_turns, opener, push, swallow_if_complete
 
-__all__ = ["advance", "legal", "restart"]
+__all__ = ["advance", "legal", "new_games", "restart"]
 
 Array = np.ndarray[Any, Any]
 
@@ -44,20 +44,15 @@ def legal(t: Tables, a: Arrays) -> Array:
     return mask
 
 
-@overload
-def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes],
-            log: HistoryLog) -> HistoryLog: ...
-@overload
-def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes], log: None) -> None: ...
-def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes],
-            log: HistoryLog | None) -> HistoryLog | None:
+def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -> Array:
     """Apply the legal action index `k[i]` of each live game's actor, reading the arrays `a` and
-    writing `w` (a copy of `a`, or `a` itself to step in place); return `log` with the rounds
-    that ended added (`None`: no log kept). Entries of finished games are ignored; the indices
-    must be legal (the caller checks them)."""
+    writing `w` (a copy of `a`, or `a` itself to step in place), up to the ends of the turns;
+    return the rows whose round ends now, for [`end_rounds`][abyss_rules.batch.rounds.end_rounds].
+    Entries of other games (finished, or waiting for the end of their round) are ignored; the
+    indices must be legal (the caller checks them)."""
     n = len(k)
     phase = a.phase
-    live = phase != OVER
+    live = phase < OVER
     kind = t.kind_of.take(k)
     space = t.space_of.take(k)
     seat = np.maximum(a.actor, 0)
@@ -74,30 +69,30 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes],
         draw(t, w, g, seeds)
         w.phase[g] = DRAWN
     g = np.flatnonzero(live & ~drawing & ~opening)
-    if len(g):
-        g_at, g_kind = at[g], kind[g]
-        cards, disc = flat(w.cards), flat(w.disc)
-        take = g_kind == TAKE
-        if take.any():
-            r, p = g[take], g_at[take]
-            top = r * t.deck + w.disc_len[r] - 1
-            replaced = cards.take(p)
-            cards[p] = disc.take(top)
-            disc[top] = replaced
-        place = g_kind == PLACE
-        if place.any():
-            r, p = g[place], g_at[place]
-            replaced = cards.take(p)
-            cards[p] = w.drawn[r]
-            push(t, w, r, replaced)
-        discard = g_kind == DISCARD
-        if discard.any():
-            push(t, w, g[discard], w.drawn[g[discard]])
-        turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
-        flat(w.up)[g_at] = True
-        ended = end_turns(t, w, g, seat[g], space[g], turned)
-        log = end_rounds(t, w, ended, seeds, log)
-    return log
+    if not len(g):
+        return g
+    g_at, g_kind = at[g], kind[g]
+    cards, disc = flat(w.cards), flat(w.disc)
+    take = g_kind == TAKE
+    if take.any():
+        r, p = g[take], g_at[take]
+        top = r * t.deck + w.disc_len[r] - 1
+        replaced = cards.take(p)
+        cards[p] = disc.take(top)
+        disc[top] = replaced
+    place = g_kind == PLACE
+    if place.any():
+        r, p = g[place], g_at[place]
+        replaced = cards.take(p)
+        cards[p] = w.drawn[r]
+        push(t, w, r, replaced)
+    discard = g_kind == DISCARD
+    if discard.any():
+        push(t, w, g[discard], w.drawn[g[discard]])
+    turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
+    flat(w.up)[g_at] = True
+    ended: Array = end_turns(t, w, g, seat[g], space[g], turned)
+    return ended
 
 
 def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
@@ -121,11 +116,17 @@ def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at
         w.actor[last] = opener(t, w, last)
 
 
-def restart(t: Tables, w: Arrays, rows: Array, first_gid: int, seeds: Sequence[bytes]) -> None:
-    """Replace the games at `rows` by new ones, dealt from `seeds[row]` (seeds by row), logged
-    under the ids `first_gid`, `first_gid + 1`, ... ([`new_game`][abyss_rules.new_game])."""
+def new_games(t: Tables, w: Arrays, rows: Array, first_gid: int) -> None:
+    """Make the games at `rows` new games before their first deal, logged under the ids
+    `first_gid`, `first_gid + 1`, ... ([`new_game`][abyss_rules.new_game])."""
     for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
                         ("position", 0), ("prev_closer", -1), ("nflips", 0)):
         w.own(name)[rows] = value
     w.own("gid")[rows] = np.arange(first_gid, first_gid + len(rows))
+
+
+def restart(t: Tables, w: Arrays, rows: Array, first_gid: int, seeds: Sequence[bytes]) -> None:
+    """Replace the games at `rows` by new ones ([`new_games`][abyss_rules.batch.stepping.new_games])
+    and deal them from `seeds[row]` (seeds by row)."""
+    new_games(t, w, rows, first_gid)
     deal(t, w, rows, seeds)
