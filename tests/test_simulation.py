@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
 
@@ -306,6 +307,38 @@ def test_an_interrupted_simulation_on_an_executor_cancels_the_rest() -> None:
     games = info.value.result.games
     assert calls[0] == 0 and 4 <= len(games) < 200
     assert [g.index for g in games] == sorted(g.index for g in games)
+
+
+class _CountingPool(ThreadPoolExecutor):
+    """A thread pool that records how many of its tasks were submitted and not yet done."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.open = 0
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        with self.lock:
+            self.open += 1
+            self.most = max(self.most, self.open)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: object) -> None:
+        with self.lock:
+            self.open -= 1
+
+
+def test_a_simulation_keeps_few_tasks_in_flight_and_plays_every_game() -> None:
+    # Sending all 300 tasks at once made a Dask Ctrl-C cancel thousands of futures, one round
+    # trip each (29 s for 100,000 games); at most 64 are in flight.
+    with _CountingPool() as pool:
+        there = simulate(["random", "random"], games=300, seed=5, variant=SHORT, executor=pool,
+                         chunk_size=1)
+    assert 1 < pool.most <= 64
+    assert there == simulate(["random", "random"], games=300, seed=5, variant=SHORT)
 
 
 @pytest.mark.rule("9.5")

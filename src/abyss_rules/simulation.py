@@ -23,6 +23,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from itertools import islice
 from typing import Final
 
 import attrs
@@ -68,6 +69,11 @@ __all__ = [
 
 _PROGRESS_EVERY: Final = 1.0
 """Seconds between two calls of `simulate`'s `progress` callback at most, with an executor."""
+
+_IN_FLIGHT: Final = 64
+"""Tasks `simulate` keeps submitted to an executor at most: more are sent as these finish, so
+that an interruption has few tasks to cancel (a Dask cancellation is a round trip each) and a
+long run holds few futures."""
 
 DEFAULT_MAX_ACTIONS: Final = 1_000_000
 """The default limit on the actions of one game in [`play_game`][abyss_rules.play_game]
@@ -381,7 +387,8 @@ def simulate(
             seat.
         chunk_size: Games per task sent to the executor (default: one task per game
             without an executor, else `games // 64` clamped to 1..16, so that tasks are
-            short: progress comes often and an interruption stops soon).
+            short: progress comes often and an interruption stops soon). At most 64 tasks
+            are in flight at once; the next are sent as they finish.
         progress: Called as `progress(done, total)` in this thread: once with `done = 0`
             at the start, then as games finish and, with an executor, at least once a
             second even when none did (a progress display can update its clock).
@@ -449,15 +456,18 @@ def simulate(
         except KeyboardInterrupt:
             raise SimulationInterrupted(finished(), games) from None
         return finished()
-    futures: dict[Future[GameStore], int] = {}
+    futures: dict[Future[GameStore], int] = {}  # the tasks in flight
+    chunks = iter(enumerate(bounds))
     try:
-        for n, (start, stop) in enumerate(bounds):
-            futures[executor.submit(_play_chunk, entries, v, seed, start, stop, rotate, max_actions)] = n
-        pending = set(futures)
-        while pending:
-            ready, pending = wait(pending, timeout=_PROGRESS_EVERY, return_when=FIRST_COMPLETED)
+        while True:
+            for n, (start, stop) in islice(chunks, _IN_FLIGHT - len(futures)):
+                futures[executor.submit(_play_chunk, entries, v, seed, start, stop, rotate,
+                                        max_actions)] = n
+            if not futures:
+                break
+            ready, _ = wait(futures, timeout=_PROGRESS_EVERY, return_when=FIRST_COMPLETED)
             for future in ready:
-                n = futures[future]
+                n = futures.pop(future)
                 results[n] = future.result()
                 done += len(results[n])
             if progress is not None:  # also when nothing finished: the caller's clock moves on

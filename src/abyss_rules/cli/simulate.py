@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import multiprocessing
 import os
 import secrets
 import signal
@@ -93,6 +95,17 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
         process.join(timeout=1)
 
 
+def _ignoring_interrupts(base: Any) -> Any:
+    """A Dask worker plugin (an instance of a subclass of `base`, Dask's `WorkerPlugin`) that
+    makes the worker ignore SIGINT, as `_ignore_interrupts` does for a process pool."""
+
+    class IgnoreInterrupts(base):  # type: ignore[misc]
+        def setup(self, worker: Any) -> None:
+            _ignore_interrupts()
+
+    return IgnoreInterrupts()
+
+
 class _Dask:
     """A Dask client for `--dask`: a scheduler's address, or `local` for a LocalCluster of
     worker processes on this machine (on 127.0.0.1, without a dashboard)."""
@@ -107,9 +120,15 @@ class _Dask:
         self.client: Any = None
         try:
             if address == "local":
+                # silence_logs: the workers' WARNING lines (a task cancelled by Ctrl-C) are noise
+                # on the user's terminal; errors still show.
                 self.cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                                        host="127.0.0.1", dashboard_address=None)
+                                                        host="127.0.0.1", dashboard_address=None,
+                                                        silence_logs=logging.ERROR)
                 self.client = distributed.Client(self.cluster)
+                # The workers share the terminal's process group: a Ctrl-C reaches them too, and
+                # each would print a KeyboardInterrupt traceback. This process stops them.
+                self.client.register_plugin(_ignoring_interrupts(distributed.WorkerPlugin))
             else:
                 self.client = distributed.Client(address, timeout=10)
         except OSError as error:
@@ -119,14 +138,25 @@ class _Dask:
         """Disconnect, and stop a local cluster: quickly after Ctrl-C, patiently after a finished
         run (a loaded machine can take more than a few seconds to stop the worker processes).
         A cluster slow to stop is said on stderr; it never turns a finished run into a failure."""
-        timeout = 2 if interrupted else 30
+        timeout = 0.5 if interrupted else 30
         try:
             self.client.close(timeout=timeout)
             if self.cluster is not None:
                 self.cluster.close(timeout=timeout)
         except (TimeoutError, OSError) as error:
-            print(f"abyss-rules: the Dask cluster did not stop in {timeout} s ({type(error).__name__});"
-                  " its processes end with this one", file=err, flush=True)
+            if not interrupted:  # after Ctrl-C, a quick kill is the plan, not news
+                print(f"abyss-rules: the Dask cluster did not stop in {timeout} s"
+                      f" ({type(error).__name__}); its worker processes are killed", file=err, flush=True)
+            if self.cluster is not None:
+                # Its nannies are closing (they restart no worker now). Without this, a worker busy
+                # in a game, and Dask's own close at exit (10 s more), would keep this process
+                # alive for seconds after Ctrl-C.
+                workers = multiprocessing.active_children()
+                for process in workers:
+                    process.kill()
+                for process in workers:  # reaped here, or they stay zombies of this group
+                    process.join(timeout=1)
+                self.cluster.shutdown_on_close = False
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
