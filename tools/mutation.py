@@ -5,10 +5,10 @@ Runs cosmic-ray (`pip install cosmic-ray`, not a dependency of the project) over
 A mutant is *killed* when the harness reports a failed case. cosmic-ray rewrites the files it
 mutates, so everything happens in a scratch copy of the repository, never in this checkout.
 
-    nice -n 19 python tools/mutation.py [--sample 500] [--seed 20] [--lines FILE:FROM-TO] [--keep DIR]
+    nice -n 15 python tools/mutation.py [--sample 500] [--seed 20] [--lines FILE:FROM-TO] [--keep DIR]
 
 `--sample N` runs a random sample of N mutants (the same ones for the same seed and code);
-`--sample 0` runs them all (2,464 for the code of 2026-12-01 noon, about 45 minutes on a
+`--sample 0` runs them all (2,475 for the code of 2026-12-01 afternoon, 44 minutes on a
 loaded 2-core machine). `--lines legal.py:176-183` (repeatable) keeps only the mutants on
 those lines of that file of `rules/`, before any sampling. The harness stops at the first
 failing case (`--exitfirst`): a mutant is killed by one failure, and the rest would only cost
