@@ -124,3 +124,22 @@ def test_dask_without_a_reachable_scheduler_is_a_usage_error() -> None:
     result = subprocess.run([sys.executable, "-m", "abyss_rules", "simulate", "--games", "2", "--dask",
                              "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 2 and "cannot reach the scheduler" in result.stderr
+
+
+def test_ctrl_c_on_an_executor_waits_for_the_next_progress_call() -> None:
+    # Raised inside an executor's submit (a lock held), a KeyboardInterrupt could leave the
+    # executor unable to stop; the CLI holds it back to simulate's next progress call.
+    from abyss_rules.cli.simulate import _SafeInterrupts
+
+    shown: list[int] = []
+    before = signal.getsignal(signal.SIGINT)
+    with _SafeInterrupts(lambda done, total: shown.append(done)) as checked:  # type: ignore[arg-type]
+        checked(0, 10)
+        os.kill(os.getpid(), signal.SIGINT)  # only a flag now
+        time.sleep(0.01)
+        with pytest.raises(KeyboardInterrupt):
+            checked(3, 10)
+        with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C raises at once
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+    assert shown == [0] and signal.getsignal(signal.SIGINT) is before

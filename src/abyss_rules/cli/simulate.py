@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import secrets
 import signal
+import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TextIO
@@ -93,6 +94,41 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join(timeout=1)
+
+
+class _SafeInterrupts:
+    """`simulate`'s progress callback while games run on an executor, wrapping the display (if
+    any), with Ctrl-C held back to it: the signal only sets a flag, and the next call (at least
+    once a second, between two waits on the tasks) raises the `KeyboardInterrupt`. Raised at
+    any instant, it could land inside the executor's own code (a submit holding a lock) and
+    leave the executor unable to stop. A second Ctrl-C raises at once."""
+
+    def __init__(self, display: ProgressBar | None) -> None:
+        self.display = display
+        self.asked = False
+        self.calls = 0
+        self.previous: Any = None
+
+    def __enter__(self) -> _SafeInterrupts:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._ask)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _ask(self, signum: int, frame: object) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls += 1
+        if self.asked and self.calls > 1:  # the first call comes before simulate can stop
+            raise KeyboardInterrupt
+        if self.display is not None:
+            self.display(done, total)
 
 
 def _ignoring_interrupts(base: Any) -> Any:
@@ -183,8 +219,13 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         executor = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
     stopped: SimulationInterrupted | None = None
     try:
-        result = simulate(names, args.games, seed, executor, variant=v, rotate=not args.fixed_seats,
-                          progress=progress)
+        if executor is None:  # the games run in this thread: Ctrl-C stops them where they are
+            result = simulate(names, args.games, seed, None, variant=v, rotate=not args.fixed_seats,
+                              progress=progress)
+        else:
+            with _SafeInterrupts(progress) as checked:
+                result = simulate(names, args.games, seed, executor, variant=v,
+                                  rotate=not args.fixed_seats, progress=checked)
     except SimulationInterrupted as error:
         stopped, result = error, error.result
     finally:
