@@ -47,6 +47,7 @@ def test_ctrl_c_stops_the_simulation_prints_the_partial_table_and_exits_130(extr
     try:
         first = _read_until(proc, b"0/100000 games")
         assert b"simulating 100000 games of standard" in first and b"seed 7" in first
+        assert (b"starting a local Dask cluster of 2 worker processes" in first) == ("--dask" in extra)
         progress = _read_until(proc, b"s left")   # some games done: an estimate of the time left
         assert b"about" in progress
         os.killpg(proc.pid, signal.SIGINT)

@@ -211,7 +211,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if show:  # the seed first: an interrupted run can be run again
         print(f"simulating {header}", file=err, flush=True)
     progress = ProgressBar(err, args.games) if show else None
-    dask = _Dask(args.dask, max(jobs, 2) if args.jobs != 1 else 2) if args.dask else None
+    workers = max(jobs, 2) if args.jobs != 1 else 2
+    if show and args.dask == "local":  # a few seconds before the first game: say why
+        print(f"starting a local Dask cluster of {workers} worker processes", file=err, flush=True)
+    dask = _Dask(args.dask, workers) if args.dask else None
     executor: Executor | None = None
     if dask is not None:
         executor = dask.client.get_executor()
