@@ -339,7 +339,7 @@ class Batch:
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
         w = a.copy(_STEPPED)
-        ended = advance(t, a, w, k, self._seeds)
+        ended, _ = advance(t, a, w, k, self._seeds)
         log, going = end_rounds(t, w, ended, self._log)
         deal(t, w, going, self._seeds)
         return Batch(t, w.freeze(), self._seeds, log, self._next_gid, self._dead)

@@ -11,7 +11,7 @@ import numpy as np
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
-from .arrays import DRAWN, OVER, TURN, WAITING, Arrays, Tables
+from .arrays import OVER, WAITING, Arrays, Tables
 from .engine import tables_for
 from .rounds import deal, end_rounds
 from .stepping import advance, legal, new_games
@@ -121,17 +121,13 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
     deal(t, w, np.arange(lanes), seeds)
     started = lanes
     turns = actions = rounds = steps = 0
-    draw_index = 2 * t.cells
+    waiting = finished = 0  # lanes whose round ended, lanes whose game is over
     while True:
-        phase = w.phase
-        waiting = np.flatnonzero(phase == WAITING)
-        done = phase == OVER
-        finished = int(np.count_nonzero(done))
         spare = games - started
-        idle = len(waiting) + min(finished, spare)
-        if idle and (idle >= max(1, len(seeds) // 16) or idle + finished == len(seeds)):
+        idle = waiting + min(finished, spare)
+        if idle and (idle >= max(1, len(seeds) // 16) or waiting + finished == len(seeds)):
             # Score the waiting rounds, then deal their next rounds and the new games at once.
-            _, going = end_rounds(t, w, waiting, None)
+            _, going = end_rounds(t, w, np.flatnonzero(w.phase == WAITING), None)
             done = w.phase == OVER
             fresh = np.flatnonzero(done)[:spare]
             rounds += int(w.round[fresh].sum())
@@ -141,23 +137,26 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
             new_games(t, w, fresh, started)
             started += len(fresh)
             deal(t, w, np.union1d(going, fresh), seeds)
+            waiting, finished = 0, int(np.count_nonzero(done)) - len(fresh)
             continue
         if not spare and 2 * finished >= len(seeds):  # the last games: drop the finished ones
             if finished == len(seeds):
                 break
+            done = w.phase == OVER
             rounds += int(w.round[done].sum())
             actions += int(w.seq[done].sum())
             kept = np.flatnonzero(~done)
             w = w.rows(kept)
             seeds = [seeds[i] for i in kept.tolist()]
+            finished = 0
             continue
         chosen = choose_uniformly(legal(t, w).T, rng)
         if watch is not None:
             watch(t, w, chosen)
-        # A turn ends with every action of the drawn phase, and with a flip or a take in the turn phase.
-        turns += int(np.count_nonzero((phase == DRAWN) | ((phase == TURN) & (chosen != draw_index))))
-        ended = advance(t, w, w, chosen, seeds)
-        w.phase[ended] = WAITING
+        ended, ending = advance(t, w, w, chosen, seeds)
+        turns += ending
+        w.phase[ended] = WAITING  # games end only when their rounds are scored, in a service
+        waiting += len(ended)
         steps += 1
     rounds += int(w.round.sum())
     actions += int(w.seq.sum())

@@ -107,11 +107,12 @@ def push(t: Tables, w: Arrays, g: Array, values: Array) -> None:
     w.disc_len[g] = at + 1
 
 
-def swallow_if_complete(t: Tables, w: Arrays, g: Array, seat: Array, space: Array) -> None:
-    """Swallow the column of `space` of `seat` where it is complete (rules 4.1, 4.2;
+def swallow_if_complete(t: Tables, w: Arrays, g: Array, at: Array, space: Array) -> None:
+    """Swallow the column of each game's space `space` where it is complete, `at` the flat index
+    of that space in the `(N, seats)` arrays (rules 4.1, 4.2;
     [`swallow_column`][abyss_rules.rules.columns.swallow_column])."""
     # (rows, k): the flat indices of the column's spaces, top row first
-    spaces = (g * t.seats + seat * t.cells)[None, :] + t.column_rows.take(space, axis=1)
+    spaces = at[None, :] + t.column_offsets.take(space, axis=1)
     cards, up = flat(w.cards), flat(w.up)
     values = cards.take(spaces)
     hit = np.logical_and.reduce(up.take(spaces), axis=0) & np.logical_and.reduce(values == values[0], axis=0)
@@ -211,11 +212,11 @@ def _reshuffle(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     w.disc_len[g] = 1
 
 
-def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, turned: Array) -> Array:
-    """Finish the turns of `seat` whose card was placed or turned at `space` (`turned`: where it
-    was face down): swallow, close, pass the turn, and return the rows whose round ends now
-    (rules 3.1, 4.1, 6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
-    swallow_if_complete(t, w, g, seat, space)  # a swallowed column was face up: `hidden` holds
+def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array, turned: Array) -> Array:
+    """Finish the turns of `seat` whose card was placed or turned at `space` (flat index `at`;
+    `turned`: where it was face down): swallow, close, pass the turn, and return the rows whose
+    round ends now (rules 3.1, 4.1, 6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
+    swallow_if_complete(t, w, g, at, space)  # a swallowed column was face up: `hidden` holds
     hidden = flat(w.hidden)
     owner = g * t.players + seat
     left = hidden.take(owner) - turned

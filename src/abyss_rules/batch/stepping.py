@@ -44,12 +44,15 @@ def legal(t: Tables, a: Arrays) -> Array:
     return mask
 
 
-def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -> Array:
+def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -> tuple[Array, int]:
     """Apply the legal action index `k[i]` of each live game's actor, reading the arrays `a` and
-    writing `w` (a copy of `a`, or `a` itself to step in place), up to the ends of the turns;
-    return the rows whose round ends now, for [`end_rounds`][abyss_rules.batch.rounds.end_rounds].
-    Entries of other games (finished, or waiting for the end of their round) are ignored; the
-    indices must be legal (the caller checks them)."""
+    writing `w` (a copy of `a`, or `a` itself to step in place), up to the ends of the turns.
+
+    Returns the rows whose round ends now, for
+    [`end_rounds`][abyss_rules.batch.rounds.end_rounds], and the number of turns that ended (as
+    `benchmarks/playouts.py` counts them: every action but a draw and an opening flip). Entries of
+    other games (finished, or waiting for the end of their round) are ignored; the indices must
+    be legal (the caller checks them)."""
     n = len(k)
     phase = a.phase
     live = phase < OVER
@@ -70,7 +73,7 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
         w.phase[g] = DRAWN
     g = np.flatnonzero(live & ~drawing & ~opening)
     if not len(g):
-        return g
+        return g, 0
     g_at, g_kind = at[g], kind[g]
     cards, disc = flat(w.cards), flat(w.disc)
     take = g_kind == TAKE
@@ -91,8 +94,8 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
         push(t, w, g[discard], w.drawn[g[discard]])
     turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
     flat(w.up)[g_at] = True
-    ended: Array = end_turns(t, w, g, seat[g], space[g], turned)
-    return ended
+    ended: Array = end_turns(t, w, g, seat[g], space[g], g_at, turned)
+    return ended, len(g)
 
 
 def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
@@ -107,7 +110,7 @@ def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at
     counts[owner] = made
     hidden = flat(w.hidden)
     hidden[owner] = hidden.take(owner) - 1
-    swallow_if_complete(t, w, g, seat, space)
+    swallow_if_complete(t, w, g, at, space)
     seat_done = made == t.flips
     w.actor[g] = seat + seat_done
     last = g[seat_done & (seat == t.players - 1)]
