@@ -76,7 +76,7 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
         ("  opening flips (stepping._opening_flips)", stepping, "_opening_flips"),
         ("ends of rounds (rounds.end_rounds)", playouts, "end_rounds"),
         ("legal masks (stepping.legal)", playouts, "legal"),
-        ("the random policy (playouts.choose_uniformly)", playouts, "choose_uniformly"),
+        ("the random policy (playouts._choose_from)", playouts, "_choose_from"),
     ]
     spent = [0.0] * len(parts)
     originals = [getattr(owner, name) for _, owner, name in parts]

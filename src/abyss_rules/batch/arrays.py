@@ -136,7 +136,7 @@ class Tables:
     """The fixed facts of a batch: its variant, player count and lookup tables."""
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
-                 "dtype", "unshuffled", "column", "column_offsets", "own_spaces", "kind_of", "space_of",
+                 "dtype", "unshuffled", "column", "column_offsets", "kind_of", "space_of",
                  "space", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
                  "max_rounds", "target", "previous_closer")
 
@@ -157,8 +157,6 @@ class Tables:
         # column_offsets[r, s]: the space in row r of the column of space s, minus s (add it to
         # the flat index of space s)
         self.column_offsets: Array = np.ascontiguousarray(self.column.T) - np.arange(variant.cells)
-        # own_spaces[c, 0]: space c of a seat, as a column to add to (N,) flat offsets
-        self.own_spaces: Array = np.arange(variant.cells, dtype=np.int64)[:, None]
         # Each action index's kind and space (rule 11.2; 0 for the draw).
         self.space = ActionSpace(variant)
         cells = variant.cells

@@ -56,9 +56,22 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
         ...                  np.random.default_rng(0)).tolist()
         [2, 0]
     """
-    size = mask.shape[1]
-    wide = size >= 255
-    seen = np.array(mask.T, dtype=np.int32 if wide else np.uint8, order="C")  # (size, N)
+    wide = mask.shape[1] >= 255
+    return _choose(np.array(mask.T, dtype=np.int32 if wide else np.uint8, order="C"), rng)
+
+
+def _choose_from(legal: Array, rng: np.random.Generator) -> Array:
+    """`choose_uniformly(legal.T, rng)` for a C-ordered `(size, N)` mask that is not needed
+    afterwards (it is overwritten: no copy)."""
+    if legal.shape[0] >= 255:
+        return choose_uniformly(legal.T, rng)
+    return _choose(legal.view(np.uint8), rng)
+
+
+def _choose(seen: Array, rng: np.random.Generator) -> Array:
+    """The work of `choose_uniformly` on `seen`, the `(size, N)` mask as integers, overwritten."""
+    size = seen.shape[0]
+    wide = seen.dtype != np.uint8
     add = np.add
     for index in range(1, size):  # seen[i]: the legal indices among 0..i
         add(seen[index - 1], seen[index], out=seen[index])
@@ -150,7 +163,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
             seeds = [seeds[i] for i in kept.tolist()]
             finished = 0
             continue
-        chosen = choose_uniformly(legal(t, w).T, rng)
+        chosen = _choose_from(legal(t, w), rng)
         if watch is not None:
             watch(t, w, chosen)
         ended, ending = advance(t, w, w, chosen, seeds)

@@ -26,13 +26,16 @@ def legal(t: Tables, a: Arrays) -> Array:
     """The legal action indices of each game's actor, as a `(space.size, N)` bool array: one row
     per index over all games, the fast layout for NumPy (rule 11.3;
     [`legal_actions`][abyss_rules.rules.legal.legal_actions]). All false for a finished game."""
-    n, cells = len(a.phase), t.cells
-    # The actor's spaces of every game, (cells, N), gathered from the flat arrays.
-    spaces = (np.arange(0, n * t.seats, t.seats) + np.maximum(a.actor, 0) * cells)[None, :] + t.own_spaces
-    up = flat(a.up).take(spaces)
-    gone = flat(a.gone).take(spaces)
-    down = ~(up | gone)
-    kept = ~gone
+    n, cells, players = len(a.phase), t.cells, t.players
+    # The actor's grid of every game, as (cells, N) codes: 0 face down, 1 face up, 2 swallowed.
+    # Gathered as whole rows of `cells` bytes (three times cheaper than space by space), then
+    # transposed once.
+    rows = np.arange(0, n * players, players) + np.maximum(a.actor, 0)
+    code = a.gone.reshape(n * players, cells).take(rows, axis=0).view(np.uint8) * np.uint8(2)
+    code |= a.up.reshape(n * players, cells).take(rows, axis=0).view(np.uint8)
+    code = np.ascontiguousarray(code.T)
+    down = code == 0
+    kept = code != 2
     phase = a.phase
     opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
     mask = np.empty((t.size, n), bool)
