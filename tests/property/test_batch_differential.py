@@ -185,8 +185,9 @@ def test_rejected_words_deal_and_reshuffle_like_the_reference(monkeypatch: pytes
 
 @pytest.mark.rule("9.4", "9.5")
 def test_deals_of_many_games_at_once_match_the_reference() -> None:
-    """From 512 games on, a deal's swaps run slice by slice over the batch: the deals of
-    600 games at once, and shuffles of 600 equal and unequal rows, against the reference."""
+    """The deals of 600 games at once, and shuffles of 1, 7 and 600 rows against the reference,
+    down each way of reading the words: every row at the same place of its blocks (a view),
+    equal rows at different places (a gather), rows of different lengths (padded)."""
     from abyss_rules.batch.shuffle import shuffle_rows
     from abyss_rules.randomness import normalize_seed, shuffled
 
@@ -194,13 +195,16 @@ def test_deals_of_many_games_at_once_match_the_reference() -> None:
     for i in range(0, 600, 7):
         assert b.state(i) == ar.new_game(3, ar.Variant.standard(), seed=7000 + i)
     rng = np.random.default_rng(14)
-    seeds = [normalize_seed(int(s)) for s in rng.integers(0, 2**62, 600)]
-    positions = rng.integers(0, 5000, 600)
-    items = rng.integers(-5, 50, (600, 12))
-    for lengths in (np.full(600, 9), rng.integers(0, 13, 600)):
-        rows, after = shuffle_rows(seeds, positions, items, lengths)
-        for g in range(600):
-            n = int(lengths[g])
-            again, position = shuffled(seeds[g], int(positions[g]), items[g, :n].tolist())
-            assert tuple(rows[g, :n].tolist()) == again and int(after[g]) == position
-            assert (rows[g, n:] == items[g, n:]).all()
+    for k in (1, 7, 600):
+        seeds = [normalize_seed(int(s)) for s in rng.integers(0, 2**62, k)]
+        items = rng.integers(-5, 50, (k, 12))
+        for positions, lengths in ((np.zeros(k, np.int64), np.full(k, 12)),
+                                   (np.full(k, 149), np.full(k, 12)),
+                                   (rng.integers(0, 5000, k), np.full(k, 9)),
+                                   (rng.integers(0, 5000, k), rng.integers(0, 13, k))):
+            rows, after = shuffle_rows(seeds, positions, items, lengths)
+            for g in range(k):
+                n = int(lengths[g])
+                again, position = shuffled(seeds[g], int(positions[g]), items[g, :n].tolist())
+                assert tuple(rows[g, :n].tolist()) == again and int(after[g]) == position
+                assert (rows[g, n:] == items[g, n:]).all()
