@@ -46,6 +46,8 @@ LIMIT: Final = 1 << 14
 """Entries per cache of column tables (shapes, values, gains); a full cache starts over."""
 
 NEG_INF: Final = float("-inf")
+_COUNTS: Final = 15
+"""The counts of one value `all_equal` fills its tables for at least (a standard deck's largest)."""
 # ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
 _PLAIN: Final = 0     # some face-down cards stay, other face-up cards: K - v, one equal value aside
 _EVERY: Final = 1     # some face-down cards stay, no other face-up card: any value may be matched
@@ -130,14 +132,20 @@ def all_equal(n: int, k: int, most: int) -> list[float]:
     """
     found = _EQUAL.get((n, k))
     if found is None or len(found) <= most:
-        found = found or []
-        for c in range(len(found), most + 1):
-            p = 1.0
-            for i in range(k):
-                p *= max(c - i, 0) / (n - i) if n - i > 0 else 0.0
-            found.append(p)
+        found = _chances(n, k, found or [], max(most, _COUNTS))
         _EQUAL.put((n, k), found, len(found))
     return found
+
+
+def _chances(n: int, k: int, found: list[float], most: int) -> list[float]:
+    """`found` (the chances of `all_equal(n, k, ...)` for the first counts) extended to `most`."""
+    counts = range(len(found), most + 1)
+    chances = [1.0] * len(counts)
+    for i in range(k):  # (every c at once, factor by factor: the same products)
+        d = n - i
+        chances = [p * ((c - i) / d if c > i else 0.0) for p, c in zip(chances, counts, strict=True)] \
+            if d > 0 else [p * 0.0 for p in chances]
+    return found + chances
 
 
 class ColumnClass:
@@ -383,34 +391,41 @@ class Model:
         by one with the computed best, and computed where they may count.
         """
         odds, w, delta, mean, value = self.odds, self.weight, self.delta, self.odds.mean, self.value
-        all_equal = odds.all_equal
+        all_equal, values_get = odds.all_equal, self._values.get
         entries: list[tuple[float, float, float, ColumnClass]] = []
         top_lo, top = NEG_INF, -1
         for shape in shapes:
             if shape is None:
                 continue
-            before = value(shape)
+            before = values_get(shape)
+            if before is None:
+                before = value(shape)
             for cls in shape.classes:
-                kind, h = cls.kind, cls.hidden_after
+                kind = cls.kind
                 if kind == _PLAIN:
+                    h = cls.hidden_after
                     k = before - cls.base - h * mean
                     eps = delta + w * all_equal(h)[cls.equal[0]] * cls.spread if cls.equal else delta
                 elif kind == _COMPLETE:
                     k, eps = before - cls.base, delta
                 elif kind == _EVERY:
+                    h = cls.hidden_after
                     k, eps = before - h * mean, delta + w * odds.max_equal(h) * cls.spread
                 else:  # (every value swallows: always computed)
                     k, eps = 0.0, float("inf")
                 if feed is not None and cls.gift >= 0:
                     k -= feed[cls.gift]
-                if k - eps > top_lo:
-                    top_lo, top = k - eps, len(entries)
-                entries.append((k + eps, k - eps, before, cls))
+                lo = k - eps
+                if lo > top_lo:
+                    top_lo, top = lo, len(entries)
+                entries.append((k + eps, lo, before, cls))
         if not entries:
             return [NEG_INF] * len(self.values)
         kept = [e for e in entries if e[0] >= top_lo]
         lists = [self._scores(e[2], e[3], feed) for e in kept]
-        best = list(map(max, *lists)) if len(lists) > 1 else lists[0]
+        best = lists[0]
+        for scores in lists[1:]:  # (max(a, b) is a unless b > a: the first best, as map(max) keeps)
+            best = [b if b > a else a for a, b in zip(best, scores, strict=True)]
         if len(kept) == len(entries):
             return best
         values, top_cls = self.values, entries[top][3]
@@ -419,7 +434,9 @@ class Model:
             if hi >= top_lo:
                 continue
             own = cls.equal if cls.kind == _COMPLETE else ()
-            for i in (*own, *[i for i in checked if i not in own and not best[i] > hi - values[i]]):
+            if checked:
+                own = (*own, *[i for i in checked if i not in own and not best[i] > hi - values[i]])
+            for i in own:
                 score = self.class_gain_at(before, cls, i)
                 gift = cls.gift_index[i]
                 if feed is not None and gift >= 0:
@@ -499,6 +516,7 @@ class Model:
         odds = self.odds
         if not odds.total:
             return 0.0
-        gains: float = sum(map(mul, odds.positive_counts,
-                               map(max, repeat(0.0), [best[i] for i in odds.positive])))
+        # count * max(0.0, best), value by value (max(0.0, b) is b only if b > 0.0)
+        gains: float = sum([c * b if (b := best[i]) > 0.0 else 0.0
+                            for c, i in zip(odds.positive_counts, odds.positive, strict=True)])
         return gains / odds.total

@@ -20,8 +20,8 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress, repeat
-from operator import add, attrgetter, itemgetter, sub
+from itertools import compress
+from operator import add, attrgetter, itemgetter
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
@@ -300,7 +300,8 @@ class Tables:
         seen: Iterable[int] = counted
         for info in grids:
             seen = map(add, seen, info.seen_counts())
-        key = tuple(map(max, map(sub, self.counts, seen), repeat(0)))
+        key = tuple([d if (d := c - s) >= 0 else 0  # max(d, 0)
+                     for c, s in zip(self.counts, seen, strict=True)])
         found = self._models.get(key)
         if found is None:
             found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index)

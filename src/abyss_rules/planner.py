@@ -190,11 +190,11 @@ def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[floa
     if not odds.total:
         return 0.0
     bests = model.best_scores(info.shapes, feed)
-    positive = odds.positive
-    flips = map(flip_bonus.__sub__, [feed[i] for i in positive])  # (discard it and flip)
-    chosen = list(map(max, [bests[i] for i in positive], flips))
-    # 0.0 + count * best, value by value (in order, as a loop adds them)
-    total: float = reduce(add, map(mul, odds.positive_counts, chosen), 0.0)
+    # count * max(best, flip), value by value, where flip is discarding the card and flipping
+    # (max(b, f) is b unless f > b); added up from 0.0 in order, as a loop adds them
+    products = [c * (f if (f := flip_bonus - feed[i]) > (b := bests[i]) else b)
+                for c, i in zip(odds.positive_counts, odds.positive, strict=True)]
+    total: float = reduce(add, products, 0.0)
     return total / odds.total
 
 
