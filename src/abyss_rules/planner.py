@@ -7,12 +7,16 @@ discard pile, the drawn card, whose turn it is. Nothing else reaches a bot.
 
 **Where the time goes.** What does not depend on the odds -- a column's shape, a grid's
 columns, the legal actions by kind -- is computed once per variant and kept. GreedyBot's odds
-(the whole deck) never change, so its gains are kept on each column shape and most of its
-decisions are a loop over four columns ([`choose`][abyss_rules.planner.choose]); an opening
-flip needs no odds at all. CountingBot's odds change with every card that turns up, so a
-[`Planner`][abyss_rules.planner.Planner] computes its gains afresh: a list per column class
-where every card value counts (the value of a draw, what a discard feeds the next player),
-one value per class where one card does (the drawn card, the top of the discard pile).
+(the whole deck) never change, so its best move for each card is kept on each grid it has
+read and most of its decisions are a look-up ([`choose`][abyss_rules.planner.choose]); an
+opening flip needs no odds at all. CountingBot's odds change with every card that turns up,
+so its take-or-draw and place-or-discard are scored afresh (`_counting`): the unseen model is
+found from kept counts, the next player's feed costs and its own value of a draw are the
+value-by-value best over the column classes that can reach it
+([`Model.best_scores`][abyss_rules.bot_model.Model.best_scores]), and one value per class
+where one card matters (the drawn card, the top of the discard pile). Moves that may close the
+round, and a round's hurry, go through a [`Planner`][abyss_rules.planner.Planner]: the same
+decisions, scored the long way.
 
 Examples:
     >>> import abyss_rules as ar
@@ -64,9 +68,9 @@ def choose(bot: Params, view: View) -> Action:
     """The action `bot` plays in `view` (the caller has checked that `view` is a seat's view
     with legal actions).
 
-    The common cases that need no card counting are decided here from kept tables: an
-    opening flip (the bot's grid alone decides it), and GreedyBot's turns when no move can
-    close the round (the deck's odds never change, so every gain is a look-up). Everything
+    The common cases are decided here: an opening flip (the bot's grid alone decides it),
+    GreedyBot's turns when no move can close the round (the deck's odds never change, so
+    every gain is a look-up), and CountingBot's in the same case (`_counting`). Everything
     else goes to a [`Planner`][abyss_rules.planner.Planner]; both make the same decisions.
     """
     tables = tables_of(view.variant)
