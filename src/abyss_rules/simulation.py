@@ -466,9 +466,10 @@ def simulate(
             if not futures:
                 break
             ready, _ = wait(futures, timeout=_PROGRESS_EVERY, return_when=FIRST_COMPLETED)
-            for future in ready:
-                n = futures.pop(future)
+            for future in ready:  # dropped from the tasks in flight once its games are kept
+                n = futures[future]
                 results[n] = future.result()
+                del futures[future]
                 done += len(results[n])
             if progress is not None:  # also when nothing finished: the caller's clock moves on
                 progress(done, games)

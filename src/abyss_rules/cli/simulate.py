@@ -15,7 +15,10 @@ import secrets
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import nullcontext
+from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
 from ..simulation import SimulationInterrupted, simulate
@@ -90,8 +93,17 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
     if call_queue is not None:
         call_queue.cancel_join_thread()
     executor.shutdown(wait=False, cancel_futures=True)
+    _end_processes(processes, kill=False)
+
+
+def _end_processes(processes: Sequence[BaseProcess], *, kill: bool) -> None:
+    """Signal every worker process (SIGKILL with `kill`, else SIGTERM), then reap each: a
+    process not joined stays a zombie of this process group."""
     for process in processes:
-        process.terminate()
+        if kill:
+            process.kill()
+        else:
+            process.terminate()
     for process in processes:
         process.join(timeout=1)
 
@@ -187,11 +199,7 @@ class _Dask:
                 # Its nannies are closing (they restart no worker now). Without this, a worker busy
                 # in a game, and Dask's own close at exit (10 s more), would keep this process
                 # alive for seconds after Ctrl-C.
-                workers = multiprocessing.active_children()
-                for process in workers:
-                    process.kill()
-                for process in workers:  # reaped here, or they stay zombies of this group
-                    process.join(timeout=1)
+                _end_processes(multiprocessing.active_children(), kill=True)
                 self.cluster.shutdown_on_close = False
 
 
@@ -222,13 +230,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         executor = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
     stopped: SimulationInterrupted | None = None
     try:
-        if executor is None:  # the games run in this thread: Ctrl-C stops them where they are
-            result = simulate(names, args.games, seed, None, variant=v, rotate=not args.fixed_seats,
-                              progress=progress)
-        else:
-            with _SafeInterrupts(progress) as checked:
-                result = simulate(names, args.games, seed, executor, variant=v,
-                                  rotate=not args.fixed_seats, progress=checked)
+        # Without an executor the games run in this thread: Ctrl-C stops them where they are.
+        guard = nullcontext(progress) if executor is None else _SafeInterrupts(progress)
+        with guard as checked:
+            result = simulate(names, args.games, seed, executor, variant=v, rotate=not args.fixed_seats,
+                              progress=checked)
     except SimulationInterrupted as error:
         stopped, result = error, error.result
     finally:
