@@ -147,7 +147,6 @@ class Tables:
         self.seats = players * variant.cells
         self.deck = variant.deck_size
         self.flips = variant.initial_flips
-        self.size = 4 * variant.cells + 1
         self.dtype = card_dtype(variant)
         self.unshuffled: Array = np.array(variant.unshuffled_deck, dtype=self.dtype)
         # column[s]: the spaces of the column of space s, top row first
@@ -158,9 +157,9 @@ class Tables:
         # the flat index of space s)
         self.column_offsets: Array = np.ascontiguousarray(self.column.T) - np.arange(variant.cells)
         # Each action index's kind and space (rule 11.2; 0 for the draw).
-        self.space = ActionSpace(variant)
-        cells = variant.cells
-        firsts = (0, cells, 2 * cells, 2 * cells + 1, 3 * cells + 1)
+        self.space = space = ActionSpace(variant)
+        self.size = space.size
+        firsts = (space.flip, space.take_discard, space.draw, space.place_drawn, space.discard_drawn)
         kinds = [sum(index >= first for first in firsts[1:]) for index in range(self.size)]
         self.kind_of: Array = np.array(kinds, dtype=np.int64)
         self.space_of: Array = np.array([0 if kind == DRAW else index - firsts[kind]

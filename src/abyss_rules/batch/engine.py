@@ -143,15 +143,6 @@ class Batch:
             log, dead = log.keep(w.gid), 0
         return Batch(t, w.freeze(), tuple(all_seeds), log, self._next_gid + len(rows), dead)
 
-    def _subset(self, rows: Array) -> Batch:
-        """Internal: a batch of the games at `rows` only (ascending), for
-        [`random_playouts`][abyss_rules.batch.random_playouts] to drop finished games from its
-        last steps. Their histories stay in the shared log."""
-        w = self._a.rows(rows)
-        seeds = tuple(self._seeds[i] for i in rows.tolist())
-        dead = self._dead + int(np.count_nonzero(np.isin(self._a.gid, w.gid, invert=True)))
-        return Batch(self._t, w.freeze(), seeds, self._log, self._next_gid, dead)
-
     # -- reading ----------------------------------------------------------------------
 
     def __len__(self) -> int:

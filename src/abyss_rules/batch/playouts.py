@@ -14,7 +14,7 @@ from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
 from .arrays import OVER, WAITING, Arrays, Tables
 from .engine import tables_for
 from .rounds import deal, end_rounds
-from .stepping import advance, legal, new_games
+from .stepping import advance, legal, new_games, restart
 
 __all__ = ["PlayoutStats", "choose_uniformly", "play", "random_playouts"]
 
@@ -130,8 +130,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
     t = tables_for(players, variant)
     w = t.empty(lanes)
     seeds = _seeds(root, 0, lanes)
-    new_games(t, w, np.arange(lanes), 0)
-    deal(t, w, np.arange(lanes), seeds)
+    restart(t, w, np.arange(lanes), 0, seeds)
     started = lanes
     turns = actions = rounds = steps = 0
     waiting = finished = 0  # lanes whose round ended, lanes whose game is over

@@ -75,7 +75,6 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
         return items.copy(), positions.copy()
     words = _words(seeds, positions, need)
     steps = words.shape[1]
-    t = np.arange(steps)
     same = bool((lengths == lengths[0]).all())
     # In 32 bits (twice as fast as 64): a word is rejected by rule 9.3 when it is at least
     # 2**32 - 2**32 % m, that is above highest[m] = 2**32 - 1 - 2**32 % m.
@@ -89,41 +88,40 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
         some = int(words.max()) > int(limits.min())
         rejected = (words > limits).any(axis=1) if some else np.zeros(k, bool)
     else:
+        t = np.arange(steps)
         valid = t[None, :] < need[:, None]
         moduli = np.where(valid, lengths[:, None] - t[None, :], 1).astype(np.uint32)
         over = valid & (words > highest.take(moduli))
         rejected = over.any(axis=1)
     draws = words % moduli
     every = np.arange(k)
+    # Transposed, so that position i of every row is one contiguous row of `cols`, a copy
+    # (items may be a read-only broadcast).
+    cols = np.array(items.T, order="C")  # (length, k)
+    flat = cols.reshape(-1)
     if same:
-        # Every row is as long (a deal). Transposed, so that position i of every row is one
-        # contiguous row of `cols`: swap i of every game is one gather and one scatter of the
-        # other ends (`j[step]`, flat indices) and one row copy. Fancy indexing, not take/put:
-        # `put` costs five times as much for thousands of indices.
-        cols = np.array(items.T, order="C")  # (length, k), a copy (items may be a read-only broadcast)
-        flat = cols.reshape(-1)
+        # Every row is as long (a deal): swap i of every game is one gather and one scatter of
+        # the other ends (`j[step]`, flat indices) and one row copy. Fancy indexing, not
+        # take/put: `put` costs five times as much for thousands of indices.
         j = np.ascontiguousarray(draws.T, dtype=np.intp)  # (steps, k)
         j *= k
         j += every
-        top = int(lengths[0]) - 1
+        last = int(lengths[0]) - 1
         for step in range(steps):
             other = j[step]
             taken = flat[other]
-            flat[other] = cols[top - step]
-            cols[top - step] = taken
-        out = np.ascontiguousarray(cols.T)
+            flat[other] = cols[last - step]
+            cols[last - step] = taken
     else:
-        # Rows of different lengths (reshuffles): transposed as above; each swap as one gather
-        # and one scatter of both ends (a game past its last swap swaps position 0 with itself).
-        cols = np.array(items.T, order="C")  # a copy (items may be a read-only broadcast)
-        flat = cols.reshape(-1)
+        # Rows of different lengths (reshuffles): each swap as one gather and one scatter of
+        # both ends (a game past its last swap swaps position 0 with itself).
         j = np.ascontiguousarray((np.where(valid, draws, 0).astype(np.intp) * k + every[:, None]).T)
         spot = np.where(valid, lengths[:, None] - 1 - t[None, :], 0)
         at = np.ascontiguousarray((spot * k + every[:, None]).T)
         ends, others = np.concatenate([at, j], axis=1), np.concatenate([j, at], axis=1)
         for step in range(steps):
             flat[ends[step]] = flat[others[step]]
-        out = np.ascontiguousarray(cols.T)
+    out = np.ascontiguousarray(cols.T)
     after = positions + need
     for g in np.flatnonzero(rejected).tolist():  # rule 9.3 rejected a word: the reference does it
         n = int(lengths[g])
