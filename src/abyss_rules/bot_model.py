@@ -265,7 +265,6 @@ class Shape:
         """`Model.best_rows` of the last model asked (other than the deck's)."""
         self.deck_rows: list[list[tuple[float, int]] | None] = [None, None]
         """`Model.best_rows` of the deck's model (GreedyBot's): `[everywhere, face-down only]`."""
-        """`Model.best_rows` of the last model asked."""
 
 
 class Model:

@@ -63,7 +63,7 @@ class GridInfo:
         shown, up = grid.cards, grid.face_up
         # A view's grid holds None on its face-down spaces already (rule 8.2); mask any other.
         if shown.count(None) != len(up) - sum(up) or None in compress(shown, up):
-            shown = tuple([v if u else None for v, u in zip(shown, up, strict=True)])
+            shown = grid.visible
         gone = grid.swallowed
         # (C-level maps: a grid is built for almost every decision)
         shapes: list[Shape | None] = list(map(tables._shapes.get, tables.columns_of(shown)))

@@ -28,6 +28,7 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from itertools import repeat
 from operator import add, mul, sub
@@ -86,7 +87,7 @@ def choose(bot: Params, view: View) -> Action:
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
         if info.hidden > 1:  # (no move closes the round, rule 6.1)
             layout = tables.layout(view.legal_actions)
-            hurry = view.turns >= bot.patience * view.players
+            hurry = _hurry(bot, view)
             remaining = info.remaining
             if phase is _TURN and layout.draw is not None:
                 top = view.top_discard
@@ -118,7 +119,7 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
     grids = [tables.grid(g) for g in view.grids]
     info = grids[me]
-    if info.hidden < 2 or view.turns >= bot.patience * view.players or phase is _OPENING:
+    if info.hidden < 2 or _hurry(bot, view):
         return None
     model = tables.unseen_model(view, grids)
     nxt = (me + 1) % view.players
@@ -152,9 +153,20 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
         return None
     action = max(options, key=_score)[1]
     if action is None:
-        row, col = flip_space(info.shapes, [(a.row, a.col) for a in layout.flips])
-        return next(a for a in layout.flips if (a.row, a.col) == (row, col))
+        return _flip_of(info.shapes, layout.flips)
     return action
+
+
+def _hurry(bot: Params, view: View) -> bool:
+    """Whether the round has lasted long enough (`patience` turns per player) for the bot to
+    reveal a card with every move."""
+    return view.turns >= bot.patience * view.players
+
+
+def _flip_of(shapes: tuple[Shape | None, ...], flips: Sequence[Flip]) -> Flip:
+    """The flip of `flips` on the space `flip_space` picks."""
+    row, col = flip_space(shapes, [(a.row, a.col) for a in flips])
+    return next(a for a in flips if (a.row, a.col) == (row, col))
 
 
 def _score(option: tuple[float, Action | None]) -> float:
@@ -236,7 +248,7 @@ class Planner:
         else:
             self.info = tables.grid(view.grids[self.me])
             self.model = tables.deck_model
-        self.hurry = view.turns >= bot.patience * view.players
+        self.hurry = _hurry(bot, view)
         self.mine = self.info.shapes
         self.my_hidden = self.info.hidden
         self._opponents: list[float] | None = None
@@ -310,7 +322,7 @@ class Planner:
             # Plain gains on every remaining space in index order: the best column by column.
             return self._best_gain(moves, card, hurry)
         best: tuple[float, Action] | None = None
-        mine, gains_of, i = self.mine, self._my_gains, self.index[card]
+        mine, i = self.mine, self.index[card]
         gain_at = self.model.gain_at
         kept: dict[tuple[int, int], float] = {}  # (without the lists: one value per class)
         closing = self.my_hidden == 1
@@ -324,9 +336,7 @@ class Planner:
             # The score of placing `card` at (row, col): the gain, minus the closer risk and
             # what it feeds the next player (the card it leaves on the discard pile).
             c = shape.row_class[row]
-            if gains_of is not None:
-                gain = gains_of[col][c][i]  # type: ignore[index]
-            elif (gain := kept.get((col, c))) is None:
+            if (gain := kept.get((col, c))) is None:
                 gain = kept[col, c] = gain_at(shape, c, i)
             score = gain
             if hidden and closing:
@@ -459,5 +469,4 @@ class Planner:
     # -- which card to flip --------------------------------------------------
 
     def flip_choice(self, flips: list[Flip]) -> Flip:
-        row, col = flip_space(self.mine, [(a.row, a.col) for a in flips])
-        return next(a for a in flips if (a.row, a.col) == (row, col))
+        return _flip_of(self.mine, flips)
