@@ -249,16 +249,14 @@ class Narrator:
                 self.say(f"      (closer penalty, rule 6.5: the closer's round score is multiplied by {m} "
                          "unless it is strictly the lowest or not above 0)")
         if ev.RoundScored in kinds:
-            self._round_end(before, events, after)
+            self._round_end(before, events, kinds, after)
 
-    def round_end(self, before: State, action: Action, after: State) -> None:
-        """Tell the end of the round that `action` ended (see [`action`][abyss_rules.cli.Narrator.action])."""
-        self._round_end(before, apply_with_events(before, action)[1], after)
-
-    def _round_end(self, before: State, events: Sequence[ev.Event], after: State) -> None:
+    def _round_end(self, before: State, events: Sequence[ev.Event], kinds: dict[type, ev.Event],
+                   after: State) -> None:
+        """`kinds`: the first of `events` of each kind. The history, totals and winners are
+        public (rule 8.1): read from `after` itself."""
         v = before.variant
-        public = view(after)
-        result = public.history[-1]
+        result = after.history[-1]
         self.say()
         if result.capped:
             self.say(f"Round {result.round} ends: the stalling cap of {v.max_turns_per_round} turns "
@@ -267,7 +265,8 @@ class Narrator:
             self.say(f"Round {result.round} ends after {result.turns} turns; "
                      f"seat {result.closer} closed it.")
         shown = _grids_after(view(before).grids, events)
-        reveal = next(event for event in events if isinstance(event, ev.FinalReveal))
+        reveal = kinds[ev.FinalReveal]
+        assert isinstance(reveal, ev.FinalReveal)
         if not reveal.cards:
             self.say("The final reveal changes nothing (no face-down card is left):")
             self.grids(shown)
@@ -277,16 +276,17 @@ class Narrator:
             swallows = " (and its swallows)" if v.swallow_on_final_reveal else ""
             self.say(f"After the final reveal{swallows}:")
             self.grids(result.grids)
-        scored = next(event for event in events if isinstance(event, ev.RoundScored))
+        scored = kinds[ev.RoundScored]
+        assert isinstance(scored, ev.RoundScored)
         self.say(f"Round scores: {round_scores_words(scored, v)}")
         totals = ", ".join(f"seat {p}: {t}" for p, t in enumerate(scored.totals))
         self.say(f"Totals after round {scored.round}: {totals}")
-        if public.is_over:
+        if after.is_over:
             self.say()
-            self.say(winners_line(public, self.names))
+            self.say(winners_line(after, self.names))
         else:
             self.round_start(after)
-            if ev.OpeningDone in {type(event) for event in events}:  # no opening flips: the opener plays
+            if ev.OpeningDone in kinds:  # no opening flips: the opener plays
                 self.opening_done(after)
 
 
