@@ -274,7 +274,7 @@ class Model:
                  "serial", "values", "weight")
 
     def __init__(self, odds: Odds, weight: float, rows: int, index: dict[int, int], *,
-                 deck: bool = False) -> None:
+                 deck: bool = False, delta: float | None = None) -> None:
         self.odds = odds
         self.deck = deck
         """Whether the odds are the whole deck's (they never change: GreedyBot's model)."""
@@ -283,8 +283,9 @@ class Model:
         self.rows = rows
         self.index = index
         self.values = odds.values
-        self.delta = 1e-9 * (1 + rows * max(map(abs, self.values), default=0))
-        """Far more than the rounding of any score (see `best_scores`)."""
+        self.delta = 1e-9 * (1 + rows * max(map(abs, self.values), default=0)) if delta is None else delta
+        """Far more than the rounding of any score (see `best_scores`); the same for every model
+        of a variant (`delta` passes it on)."""
         self.serial = next(_SERIALS)
         # (kept by shape: a shape is one per column of a variant's tables, and hashes fastest)
         self._values: dict[Shape, float] = {}
@@ -297,23 +298,23 @@ class Model:
         if shape is None:
             return 0.0
         found = self._values.get(shape)
-        if found is None:
-            found = self._value(shape.hidden, shape.total, shape.same)
-            if len(self._values) >= LIMIT:
-                self._values.clear()
-            self._values[shape] = found
-        return found
-
-    def _value(self, hidden: int, total: int, same: int | None) -> float:
+        if found is not None:
+            return found
+        hidden, total, same = shape.hidden, shape.total, shape.same
         if hidden == 0:
-            return 0.0 if same is not None else float(total)
-        odds, w = self.odds, self.weight
-        if hidden == self.rows:
-            return w * odds.hidden_column(hidden) + (1 - w) * hidden * odds.mean
-        expected = total + hidden * odds.mean
-        if same is not None:  # the hidden cards may match and swallow the column
-            expected -= w * odds.all_equal(hidden)[self.index[same]] * (total + hidden * same)
-        return expected
+            found = 0.0 if same is not None else float(total)
+        elif hidden == self.rows:
+            odds, w = self.odds, self.weight
+            found = w * odds.hidden_column(hidden) + (1 - w) * hidden * odds.mean
+        else:
+            odds = self.odds
+            found = total + hidden * odds.mean
+            if same is not None:  # the hidden cards may match and swallow the column
+                found -= self.weight * odds.all_equal(hidden)[self.index[same]] * (total + hidden * same)
+        if len(self._values) >= LIMIT:
+            self._values.clear()
+        self._values[shape] = found
+        return found
 
     def gains(self, shape: Shape) -> tuple[list[float], ...]:
         """Per class of `shape`, how much placing each card value there lowers the column's value.
@@ -390,10 +391,10 @@ class Model:
         by one with the computed best, and computed where they may count.
         """
         odds, w, delta, mean, value = self.odds, self.weight, self.delta, self.odds.mean, self.value
-        all_equal, values_get = odds.all_equal, self._values.get
+        all_equal, equal_get, values_get = odds.all_equal, odds._equal.get, self._values.get
         entries: list[tuple[float, float, float, ColumnClass]] = []
         top_lo, top = NEG_INF, -1
-        for shape in shapes:
+        for shape in dict.fromkeys(shapes):  # (a column like one before scores as it does)
             if shape is None:
                 continue
             before = values_get(shape)
@@ -404,7 +405,8 @@ class Model:
                 if kind == _PLAIN:
                     h = cls.hidden_after
                     k = before - cls.base - h * mean
-                    eps = delta + w * all_equal(h)[cls.equal[0]] * cls.spread if cls.equal else delta
+                    eps = delta + w * (equal_get(h) or all_equal(h))[cls.equal[0]] * cls.spread \
+                        if cls.equal else delta
                 elif kind == _COMPLETE:
                     k, eps = before - cls.base, delta
                 elif kind == _EVERY:

@@ -11,9 +11,9 @@ Examples:
     >>> t = tables_of(ar.Variant.standard())
     >>> state = ar.new_game(players=2, seed=5)
     >>> info = t.grid(ar.view(state, 0).grids[0])
-    >>> info.hidden, info.remaining == t.spaces, len(info.down(t.cols))
+    >>> info.hidden, info.remaining == t.spaces, len(info.down())
     (12, True, 12)
-    >>> info.flip(t.cols)                          # (row, col): the top card of the first column
+    >>> info.flip()                               # (row, col): the top card of the first column
     (0, 0)
 """
 
@@ -46,7 +46,6 @@ class GridInfo:
     __slots__ = (
         "_best",
         "_counts",
-        "_deck_best",
         "_down",
         "_flip",
         "_model",
@@ -74,7 +73,6 @@ class GridInfo:
         self.shapes: tuple[Shape | None, ...] = tuple(shapes)
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
-        self._deck_best: dict[tuple[int, bool], tuple[float, int]] = {}
         self.hidden: int = sum(map(HIDDEN, filter(None, shapes)))
         self._remaining: tuple[int, ...] | None = None
         self._tables = tables
@@ -104,23 +102,19 @@ class GridInfo:
             self._counts = tuple(map(self.seen().count, self._tables.values))
         return self._counts
 
-    def down(self, cols: int) -> tuple[int, ...]:
+    def down(self) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
         if self._down is None:
-            shapes = self.shapes
+            shapes, cols = self.shapes, self._tables.cols
             self._down = tuple(s for s in self.remaining
                                if shapes[s % cols].column[s // cols] is None)  # type: ignore[union-attr]
         return self._down
 
-    def flip(self, cols: int) -> tuple[int, int]:
-        """`flip_space` over every face-down space (there must be one): the first face-down
-        row of the first column with the most face-up cards among those with a face-down one."""
+    def flip(self) -> tuple[int, int]:
+        """`flip_space` over every face-down space (there must be one): kept."""
         if self._flip is None:
-            best, where = -1, -1
-            for col, shape in enumerate(self.shapes):
-                if shape is not None and shape.hidden and shape.known > best:
-                    best, where = shape.known, col
-            self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
+            cols = self._tables.cols
+            self._flip = flip_space(self.shapes, [divmod(s, cols) for s in self.down()])
         return self._flip
 
     def _use(self, model: Model) -> None:
@@ -136,29 +130,22 @@ class GridInfo:
             self._value = sum(map(model.value, self.shapes))
         return self._value
 
-    def best_space(self, model: Model, i: int, hidden_only: bool, cols: int) -> tuple[float, int]:
+    def best_space(self, model: Model, i: int, hidden_only: bool) -> tuple[float, int]:
         """The best gain of card `i` on this grid (only on face-down cards if `hidden_only`)
         and the first space (in index order) where it is reached: `(-inf, -1)` for none."""
         self._use(model)
         key = (i, hidden_only)
         found = self._best.get(key)
         if found is None:
-            best, where = NEG_INF, -1
+            best, where, cols, deck = NEG_INF, -1, self._tables.cols, model.deck
             for col, shape in enumerate(self.shapes):
                 if shape is None:
                     continue
-                gain, row = model.best_rows(shape, hidden_only)[i]
+                rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
+                gain, row = rows[i]
                 if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
                     best, where = gain, row * cols + col
             found = self._best[key] = (best, where)
-        return found
-
-
-    def deck_best(self, i: int, hidden_only: bool) -> tuple[float, int]:
-        """`best_space` under the deck's model (GreedyBot's, whose odds never change): kept."""
-        found = self._deck_best.get((i, hidden_only))
-        if found is None:
-            found = self._deck_best[i, hidden_only] = self._tables.deck_best(self.shapes, i, hidden_only)
         return found
 
 
@@ -235,17 +222,6 @@ class Tables:
             self._shapes[column] = found
         return found
 
-    def deck_best(self, shapes: tuple[Shape | None, ...], i: int, hidden_only: bool) -> tuple[float, int]:
-        """`GridInfo.best_space` under the deck's model."""
-        best, where, cols, model = NEG_INF, -1, self.cols, self.deck_model
-        for col, shape in enumerate(shapes):
-            if shape is None:
-                continue
-            gain, row = (shape.deck_rows[hidden_only] or model.best_rows(shape, hidden_only))[i]
-            if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
-                best, where = gain, row * cols + col
-        return best, where
-
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
         if None not in shapes:
@@ -304,7 +280,8 @@ class Tables:
                      for c, s in zip(self.counts, seen, strict=True)])
         found = self._models.get(key)
         if found is None:
-            found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index)
+            found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index,
+                          delta=self.deck_model.delta)
             if len(self._models) >= 64:
                 self._models.clear()
             self._models[key] = found

@@ -79,9 +79,9 @@ def choose(bot: Params, view: View) -> Action:
     if phase is _OPENING:
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
         legal, cols = view.legal_actions, tables.cols
-        down = info.down(cols)
+        down = info.down()
         if info.hidden and tuple([a.row * cols + a.col if type(a) is Flip else -1 for a in legal]) == down:
-            row, col = info.flip(cols)  # (every face-down card may be flipped: the kept choice)
+            row, col = info.flip()  # (every face-down card may be flipped: the kept choice)
             return legal[down.index(row * cols + col)]
     elif not bot.counts_cards:
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
@@ -94,17 +94,15 @@ def choose(bot: Params, view: View) -> Action:
                 if top is None:
                     return layout.draw
                 if layout.take_spaces == remaining:
-                    best, where = info.deck_best(tables.index[top], hurry)
+                    best, where = info.best_space(tables.deck_model, tables.index[top], hurry)
                     if where >= 0 and best >= bot.take_threshold:
                         return layout.takes[remaining.index(where)][0]
                     return layout.draw
             elif phase is _DRAWN and layout.place_spaces == remaining and layout.discards:
-                best, where = info.deck_best(tables.index[view.drawn], hurry)  # type: ignore[index]
-                down = info.down(tables.cols)
-                if layout.discard_spaces == down:
+                best, where = info.best_space(tables.deck_model, tables.index[view.drawn], hurry)  # type: ignore[index]
+                if layout.discard_spaces == info.down():
                     if where < 0 or bot.flip_bonus > best:
-                        row, col = info.flip(tables.cols)
-                        return layout.discard_actions[down.index(row * tables.cols + col)]
+                        return _discard(info, layout)
                     return layout.places[remaining.index(where)][0]
     elif bot.feed_weight and (found := _counting(bot, view, tables, phase)) is not None:
         return found
@@ -128,16 +126,12 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     else:
         feed = tables.no_feed
     layout = tables.layout(view.legal_actions)
-    index, cols = tables.index, tables.cols
+    index = tables.index
     if phase is _DRAWN:
         i = index[view.drawn]  # type: ignore[index]
         best = _best_move(layout.places, info.shapes, model, i, feed)
         if layout.discards and (best is None or bot.flip_bonus - feed[i] > best[0]):
-            if layout.discard_spaces == info.down(cols):
-                row, col = info.flip(cols)
-            else:
-                row, col = flip_space(info.shapes, layout.discards)
-            return layout.discard_actions[layout.discards.index((row, col))]
+            return _discard(info, layout)
         return None if best is None else best[1]
     options: list[tuple[float, Action | None]] = []
     if layout.draw is not None:
@@ -155,6 +149,16 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     if action is None:
         return _flip_of(info.shapes, layout.flips)
     return action
+
+
+def _discard(info: GridInfo, layout: Layout) -> DiscardDrawn:
+    """The discard of the drawn card that flips the space `flip_space` picks (the one kept on
+    `info` when every face-down space may be flipped)."""
+    if layout.discard_spaces == info.down():
+        row, col = info.flip()
+    else:
+        row, col = flip_space(info.shapes, layout.discards)
+    return layout.discard_actions[layout.discards.index((row, col))]
 
 
 def _hurry(bot: Params, view: View) -> bool:
@@ -183,13 +187,13 @@ def _best_move(moves: list[tuple[Action, int, int]], shapes: tuple[Shape | None,
     best: tuple[float, Action] | None = None
     done = set()
     befores = list(map(model.value, shapes))
-    gain_at = model.class_gain_at
+    gain_at, cols = model.class_gain_at, len(shapes)
     for a, row, col in moves:
         shape = shapes[col]
         c = shape.row_class[row]  # type: ignore[union-attr]
-        if (col, c) in done:
+        if (key := c * cols + col) in done:  # (one int per column and class)
             continue
-        done.add((col, c))
+        done.add(key)
         cls = shape.classes[c]  # type: ignore[union-attr]
         score = gain_at(befores[col], cls, i)
         gift = cls.gift_index[i]
@@ -295,14 +299,9 @@ class Planner:
         """The best of placing `card` and discarding it to flip a card; placing wins a tie."""
         best = self.best_place(layout.places, layout.place_spaces, card)
         if layout.discards:
-            info, cols = self.info, self.tables.cols
-            if layout.discard_spaces == info.down(cols):
-                row, col = info.flip(cols)
-            else:
-                row, col = flip_space(self.mine, layout.discards)
             flip = self.flip_score(discarded=card)
             if best is None or flip > best[0]:
-                return DiscardDrawn(self.me, row, col)
+                return _discard(self.info, layout)
         if best is None:  # in a hurry with no face-down card left: place it where it helps most
             best = self.best_place(layout.places, layout.place_spaces, card, hurry=False)
             assert best is not None
@@ -352,7 +351,7 @@ class Planner:
     def _best_gain(self, moves: list[tuple[Action, int, int]], card: int,
                    hurry: bool) -> tuple[float, Action] | None:
         info = self.info
-        best, where = info.best_space(self.model, self.index[card], hurry, self.tables.cols)
+        best, where = info.best_space(self.model, self.index[card], hurry)
         if where < 0:
             return None
         return best, moves[info.remaining.index(where)][0]
