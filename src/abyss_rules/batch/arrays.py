@@ -136,7 +136,7 @@ class Tables:
     """The fixed facts of a batch: its variant, player count and lookup tables."""
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
-                 "dtype", "unshuffled", "column", "column_offsets", "kind_of", "space_of",
+                 "dtype", "unshuffled", "column", "column_offsets", "next_seat", "kind_of", "space_of",
                  "space", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
                  "max_rounds", "target", "previous_closer")
 
@@ -156,6 +156,7 @@ class Tables:
         # column_offsets[r, s]: the space in row r of the column of space s, minus s (add it to
         # the flat index of space s)
         self.column_offsets: Array = np.ascontiguousarray(self.column.T) - np.arange(variant.cells)
+        self.next_seat: Array = np.roll(np.arange(players, dtype=np.int64), -1)  # who plays after seat s
         # Each action index's kind and space (rule 11.2; 0 for the draw).
         self.space = space = ActionSpace(variant)
         self.size = space.size

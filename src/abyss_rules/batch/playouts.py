@@ -13,8 +13,8 @@ from ..errors import Code, ConfigError
 from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
 from .arrays import OVER, WAITING, Arrays, Tables
 from .engine import tables_for
-from .rounds import deal, end_rounds
-from .stepping import advance, legal, new_games, restart
+from .rounds import deal, end_rounds, lay_out, shuffled_decks
+from .stepping import advance, legal, new_games
 
 __all__ = ["PlayoutStats", "choose_uniformly", "play", "random_playouts"]
 
@@ -89,6 +89,36 @@ def _seeds(root: bytes, first: int, count: int) -> list[bytes]:
     return [data[at:at + SEED_BYTES] for at in range(0, len(data), SEED_BYTES)]
 
 
+class _Starts:
+    """The first deals of the games still to start, made ahead `chunk` games at a time: one
+    large shuffle (rule 9.4) instead of a small one at every service. Game `n`'s seed is block
+    `n` of `root`'s stream; its first round is shuffled at position 0 (rule 9.5)."""
+
+    __slots__ = ("t", "root", "games", "chunk", "made", "used", "seeds", "orders", "positions")
+
+    def __init__(self, t: Tables, root: bytes, games: int, chunk: int) -> None:
+        self.t, self.root, self.games, self.chunk = t, root, games, chunk
+        self.made = self.used = 0  # games shuffled so far; of those, games taken
+        self.seeds: list[bytes] = []
+        self.orders: Array = np.empty((0, t.deck), t.dtype)
+        self.positions: Array = np.empty(0, np.int64)
+
+    def take(self, count: int) -> tuple[list[bytes], Array, Array]:
+        """The seeds, shuffled decks and stream positions of the next `count` games."""
+        if self.used + count > self.made:
+            at = self.used - (self.made - len(self.seeds))  # the first unused one, in the arrays
+            more = min(max(self.chunk, count), self.games - self.made)
+            seeds = _seeds(self.root, self.made, more)
+            orders, positions = shuffled_decks(self.t, seeds, np.zeros(more, np.int64))
+            self.seeds = self.seeds[at:] + seeds
+            self.orders = np.concatenate([self.orders[at:], orders])
+            self.positions = np.concatenate([self.positions[at:], positions])
+            self.made += more
+        at = self.used - (self.made - len(self.seeds))
+        self.used += count
+        return (self.seeds[at:at + count], self.orders[at:at + count], self.positions[at:at + count])
+
+
 def random_playouts(games: int, players: int = 2, variant: Variant | None = None, seed: Seed = 0, *,
                     width: int | None = None) -> PlayoutStats:
     """Play `games` games to the end with uniformly random legal actions, `width` at a time.
@@ -97,10 +127,11 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
     `seed`. The games are stepped in place, by the functions that
     [`Batch.step`][abyss_rules.batch.Batch.step] uses, without a history. A game whose round
-    ends waits (its lane idle) until a sixteenth of the lanes (at least one) wait -- rounds
+    ends waits (its lane idle) until a quarter of the lanes (at least one) wait -- rounds
     ended, or games finished while there are games left to start --; then those rounds are
-    scored, and the next rounds and the new games dealt, all at once: a few large deals instead
-    of many small ones. Once every game has been started, the finished games are dropped from
+    scored and their next rounds dealt, and the new games take their place, their first deals
+    shuffled ahead `width` games at a time: a few large shuffles instead of many small ones.
+    Once every game has been started, the finished games are dropped from
     the lanes whenever half the lanes are idle, so that the last games do not step idle lanes.
 
     Args:
@@ -129,26 +160,32 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
     rng = np.random.default_rng(int.from_bytes(root, "big"))
     t = tables_for(players, variant)
     w = t.empty(lanes)
-    seeds = _seeds(root, 0, lanes)
-    restart(t, w, np.arange(lanes), 0, seeds)
+    starts = _Starts(t, root, games, lanes)
+    seeds, order, position = starts.take(lanes)
+    every = np.arange(lanes)
+    new_games(t, w, every, 0)
+    lay_out(t, w, every, order, position)
     started = lanes
     turns = actions = rounds = steps = 0
     waiting = finished = 0  # lanes whose round ended, lanes whose game is over
     while True:
         spare = games - started
         idle = waiting + min(finished, spare)
-        if idle and (idle >= max(1, len(seeds) // 16) or waiting + finished == len(seeds)):
+        if idle and (idle >= max(1, len(seeds) // 4) or waiting + finished == len(seeds)):
             # Score the waiting rounds, then deal their next rounds and the new games at once.
             _, going = end_rounds(t, w, np.flatnonzero(w.phase == WAITING), None)
             done = w.phase == OVER
             fresh = np.flatnonzero(done)[:spare]
             rounds += int(w.round[fresh].sum())
             actions += int(w.seq[fresh].sum())
-            for row, new in zip(fresh.tolist(), _seeds(root, started, len(fresh)), strict=True):
-                seeds[row] = new
-            new_games(t, w, fresh, started)
+            deal(t, w, going, seeds)
+            if len(fresh):
+                more, order, position = starts.take(len(fresh))
+                for row, seed in zip(fresh.tolist(), more, strict=True):
+                    seeds[row] = seed
+                new_games(t, w, fresh, started)
+                lay_out(t, w, fresh, order, position)
             started += len(fresh)
-            deal(t, w, np.union1d(going, fresh), seeds)
             waiting, finished = 0, int(np.count_nonzero(done)) - len(fresh)
             continue
         if not spare and 2 * finished >= len(seeds):  # the last games: drop the finished ones

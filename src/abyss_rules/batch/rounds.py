@@ -17,8 +17,8 @@ import numpy as np
 from .arrays import OPENING, OVER, TURN, Arrays, Tables, flat
 from .shuffle import shuffle_rows
 
-__all__ = ["Chunk", "HistoryLog", "deal", "draw", "end_rounds", "end_turns", "opener", "push",
-           "swallow_if_complete"]
+__all__ = ["Chunk", "HistoryLog", "deal", "draw", "end_rounds", "end_turns", "lay_out", "opener", "push",
+           "shuffled_decks", "swallow_if_complete"]
 
 Array = np.ndarray[Any, Any]
 
@@ -147,9 +147,21 @@ def deal(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     [`deal_round`][abyss_rules.rules.dealing.deal_round]). `seeds` are the games' seeds, by row."""
     if not len(g):
         return
-    k = len(g)
-    order, position = shuffle_rows([seeds[i] for i in g.tolist()], w.position[g],
-                                   np.broadcast_to(t.unshuffled, (k, t.deck)), np.full(k, t.deck))
+    order, position = shuffled_decks(t, [seeds[i] for i in g.tolist()], w.position[g])
+    lay_out(t, w, g, order, position)
+
+
+def shuffled_decks(t: Tables, seeds: Sequence[bytes], positions: Array) -> tuple[Array, Array]:
+    """The complete deck shuffled from each seed's stream at its position (rules 9.4, 9.5), as
+    `(orders, positions after)`: row `i` of `orders` is the list `d` of rule 1.4."""
+    k = len(seeds)
+    return shuffle_rows(seeds, positions, np.broadcast_to(t.unshuffled, (k, t.deck)), np.full(k, t.deck))
+
+
+def lay_out(t: Tables, w: Arrays, g: Array, order: Array, position: Array) -> None:
+    """Deal the rounds of `g` from the shuffled decks `order` (one row per game, as
+    [`shuffled_decks`][abyss_rules.batch.rounds.shuffled_decks] makes them), the stream then
+    standing at `position` (rule 1.4)."""
     w.own("position")[g] = position
     dealt = t.seats
     w.cards[g] = order[:, :dealt]
@@ -227,14 +239,13 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Arr
     w.closer[g] = closer
     turns = w.turns[g] + 1
     w.turns[g] = turns
-    following = seat + 1
-    following[following == t.players] = 0
+    following = t.next_seat.take(seat)
     ends = following == closer
     if t.max_turns:
         ends |= turns == t.max_turns
-    going = ~ends
-    w.phase[g[going]] = TURN
-    w.actor[g[going]] = following[going]
+    # The rows whose round ends are the caller's to set (it scores them, then deals or ends them).
+    w.phase[g] = TURN
+    w.actor[g] = following
     ended: Array = g[ends]
     return ended
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import DISCARD, DRAW, DRAWN, OPENING, OVER, PLACE, TAKE, TURN, Arrays, Tables, flat
-from .rounds import deal, draw, end_turns, opener, push, swallow_if_complete
+from .arrays import DISCARD, DRAW, DRAWN, FLIP, OPENING, OVER, TAKE, TURN, Arrays, Tables, flat
+from .rounds import deal, draw, end_turns, opener, swallow_if_complete
 
 __all__ = ["advance", "legal", "new_games", "restart"]
 
@@ -78,23 +78,22 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
     if not len(g):
         return g, 0
     g_at, g_kind = at[g], kind[g]
+    # One pass for the three kinds that move cards (a flip in a turn moves none): a take swaps
+    # the space's card with the top discard; a place puts the drawn card on the space and the
+    # replaced card on the discard pile; a discard puts the drawn card there and leaves the
+    # space's card.
+    moving = g_kind != FLIP
+    r, r_at, r_kind = (g, g_at, g_kind) if moving.all() else (g[moving], g_at[moving], g_kind[moving])
     cards, disc = flat(w.cards), flat(w.disc)
-    take = g_kind == TAKE
-    if take.any():
-        r, p = g[take], g_at[take]
-        top = r * t.deck + w.disc_len[r] - 1
-        replaced = cards.take(p)
-        cards[p] = disc.take(top)
-        disc[top] = replaced
-    place = g_kind == PLACE
-    if place.any():
-        r, p = g[place], g_at[place]
-        replaced = cards.take(p)
-        cards[p] = w.drawn[r]
-        push(t, w, r, replaced)
-    discard = g_kind == DISCARD
-    if discard.any():
-        push(t, w, g[discard], w.drawn[g[discard]])
+    take = r_kind == TAKE
+    keep = r_kind == DISCARD
+    length = w.disc_len[r]
+    top = r * t.deck + length - 1  # the flat index of each top discard
+    old = cards.take(r_at)
+    drawn = w.drawn[r]
+    cards[r_at] = np.where(keep, old, np.where(take, disc.take(top), drawn))
+    disc[top + ~take] = np.where(keep, drawn, old)  # over the taken card, or on top
+    w.disc_len[r] = length + ~take
     turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
     flat(w.up)[g_at] = True
     ended: Array = end_turns(t, w, g, seat[g], space[g], g_at, turned)
