@@ -2,13 +2,18 @@
 
 Plays uniformly random legal games of the standard variant with
 ``abyss_rules.batch.random_playouts`` at N = 256, 1,024, 4,096 and 16,384 games in lockstep,
-and with the reference engine (``legal_actions`` + ``apply``, as ``benchmarks/playouts.py``
-does) before and after each batch size, and prints turns/s, games/s, the ratio to the mean of
-the two reference runs around it (by wall-clock time and by CPU time) and the peak memory of
-each batch size. Turns are counted as in ``benchmarks/playouts.py``: a draw and the action after it
+``--per-lane`` games per lane (8: ``8 * N`` games per run, so that the ramp-down at the end,
+when the last games step fewer and fewer lanes, is a small part of the run), and with the
+reference engine (``legal_actions`` + ``apply``, as ``benchmarks/playouts.py`` does) before the
+first batch run and after each one. Each size runs ``--repeat`` times (5), alternating with the
+reference runs; each batch run's ratio is taken against the mean of the two reference runs
+around it (by wall-clock time and by CPU time), and the table shows the median run of each size
+(by its wall-clock ratio) with every ratio listed below it. Peak memory is that of one run of
+``N`` games. Turns are counted as in ``benchmarks/playouts.py``: a draw and the action after it
 are one turn; opening flips are not turns.
 
-    python benchmarks/batch.py [--players 2] [--seconds 5] [--sizes 256 1024 4096 16384] [--profile]
+    python benchmarks/batch.py [--players 2] [--seconds 3] [--sizes 256 1024 4096 16384]
+                               [--per-lane 8] [--repeat 5] [--profile]
 
 ``--profile`` also runs the playouts of N = 4,096 once more and prints where their CPU time goes
 (hashing, the shuffles, the deals, the steps, the masks, the random policy), each part timed
@@ -67,19 +72,21 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
     hashing, which makes one call per block)."""
     from abyss_rules.batch import playouts, rounds, shuffle, stepping
 
-    parts = [  # (label, module, attribute): the name each caller looks up
-        ("SHA-256 blocks (randomness.many_stream_blocks)", shuffle, "many_stream_blocks"),
-        ("shuffles, hashing included (shuffle.shuffle_rows)", rounds, "shuffle_rows"),
-        ("deals, shuffles included (rounds.deal)", playouts, "deal"),
-        ("steps up to the ends of turns (stepping.advance)", playouts, "advance"),
-        ("  ends of turns (rounds.end_turns)", stepping, "end_turns"),
-        ("  opening flips (stepping._opening_flips)", stepping, "_opening_flips"),
-        ("ends of rounds (rounds.end_rounds)", playouts, "end_rounds"),
-        ("legal masks (stepping.legal)", playouts, "legal"),
-        ("the random policy (playouts._choose_from)", playouts, "_choose_from"),
+    parts = [  # (label, the names its callers look up: (module, attribute) pairs)
+        ("SHA-256 blocks (randomness.many_stream_blocks)",
+         [(shuffle, "many_stream_blocks"), (playouts, "many_stream_blocks")]),
+        ("shuffles, hashing included (shuffle.shuffle_rows)", [(rounds, "shuffle_rows")]),
+        ("deals, shuffles included (rounds.deal, shuffled_decks, lay_out)",
+         [(playouts, "deal"), (playouts, "shuffled_decks"), (playouts, "lay_out")]),
+        ("steps up to the ends of turns (stepping.advance)", [(playouts, "advance")]),
+        ("  ends of turns (rounds.end_turns)", [(stepping, "end_turns")]),
+        ("  opening flips (stepping._opening_flips)", [(stepping, "_opening_flips")]),
+        ("ends of rounds (rounds.end_rounds)", [(playouts, "end_rounds")]),
+        ("legal masks (stepping.legal)", [(playouts, "legal")]),
+        ("the random policy (playouts._choose_from)", [(playouts, "_choose_from")]),
     ]
     spent = [0.0] * len(parts)
-    originals = [getattr(owner, name) for _, owner, name in parts]
+    originals = [(owner, name, getattr(owner, name)) for _, names in parts for owner, name in names]
 
     def timed(n: int, function: Any) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -90,49 +97,60 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
                 spent[n] += process_time() - start
         return wrapper
 
-    for n, ((_, owner, name), original) in enumerate(zip(parts, originals, strict=True)):
-        setattr(owner, name, timed(n, original))
+    for n, (_, names) in enumerate(parts):
+        for owner, name in names:
+            setattr(owner, name, timed(n, getattr(owner, name)))
     try:
         start = process_time()
         batch.random_playouts(games=games, players=players, seed=seed, width=width)
         total = max(process_time() - start, 1e-9)
     finally:
-        for (_, owner, name), original in zip(parts, originals, strict=True):
+        for owner, name, original in originals:
             setattr(owner, name, original)
     print(f"\nwhere the CPU time goes, N = {width:,}, {games:,} games ({total:.2f} s of CPU in all):")
-    for (label, _, _), seconds in zip(parts, spent, strict=True):
+    for (label, _), seconds in zip(parts, spent, strict=True):
         print(f"  {label:<60} {100 * seconds / total:5.1f} %")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0, help="length of the reference run")
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of each reference run")
     parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024, 4096, 16384])
-    parser.add_argument("--rounds", type=int, default=2, help="games per lane of each batch run")
+    parser.add_argument("--per-lane", "--rounds", dest="per_lane", type=int, default=8,
+                        help="games per lane of each batch run (N * per-lane games)")
+    parser.add_argument("--repeat", type=int, default=5, help="batch runs per size")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", action="store_true", help="also profile one run at N = 4,096")
     args = parser.parse_args(argv)
     print(f"abyss-rules {ar.__version__}, NumPy {np.__version__}, Python {platform.python_version()} "
           f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
-    print(f"random playouts of the standard variant, {args.players} players")
+    print(f"random playouts of the standard variant, {args.players} players, {args.per_lane} games per lane, "
+          f"{args.repeat} runs per size")
     refs = [reference(args.players, args.seconds, args.seed)]
     print(f"{'engine':>16}  {'turns/s':>10}  {'games/s':>9}  {'x ref':>6}  {'x ref CPU':>9}  {'peak MiB':>8}")
     print(f"{'reference':>16}  {refs[0][0]:>10,.0f}  {refs[0][1]:>9,.1f}  {1:>6.2f}  {1:>9.2f}  {'':>8}")
+    every: list[str] = []
     for width in args.sizes:
-        turns, games, per_cpu = batched(args.players, width, width * args.rounds, args.seed)
-        refs.append(reference(args.players, args.seconds, args.seed + len(refs)))
-        # Against the mean of the reference runs just before and just after this one.
-        ref_wall = (refs[-2][0] + refs[-1][0]) / 2
-        ref_cpu = (refs[-2][2] + refs[-1][2]) / 2
+        runs = []
+        for _ in range(args.repeat):
+            turns, games, per_cpu = batched(args.players, width, width * args.per_lane, args.seed)
+            refs.append(reference(args.players, args.seconds, args.seed + len(refs)))
+            # Against the mean of the reference runs just before and just after this one.
+            ref_wall = (refs[-2][0] + refs[-1][0]) / 2
+            ref_cpu = (refs[-2][2] + refs[-1][2]) / 2
+            runs.append((turns / ref_wall, per_cpu / ref_cpu, turns, games))
+        runs.sort()
+        wall, cpu, turns, games = runs[len(runs) // 2]
         memory = peak_memory(args.players, width, args.seed)
-        print(f"{f'batch N={width:,}':>16}  {turns:>10,.0f}  {games:>9,.1f}  {turns / ref_wall:>6.2f}  "
-              f"{per_cpu / ref_cpu:>9.2f}  {memory:>8.1f}")
-    print("reference runs (turns/s; a run before and after each batch size, whose mean each ratio uses): "
-          + ", ".join(f"{wall:,.0f}" for wall, _, _ in refs))
-    print("reference turns per CPU second: " + ", ".join(f"{cpu:,.0f}" for _, _, cpu in refs))
+        print(f"{f'batch N={width:,}':>16}  {turns:>10,.0f}  {games:>9,.1f}  {wall:>6.2f}  "
+              f"{cpu:>9.2f}  {memory:>8.1f}")
+        every.append(f"N={width:,}: " + ", ".join(f"{w:.2f} ({c:.2f})" for w, c, _, _ in runs))
+    print("every run's ratio, by wall-clock time (by CPU time): " + "; ".join(every))
+    print("reference runs (turns/s; one before the first batch run and one after each, the two around "
+          "each batch run averaged for its ratio): " + ", ".join(f"{wall:,.0f}" for wall, _, _ in refs))
     if args.profile:
-        profile(args.players, 4096, 4096 * args.rounds, args.seed)
+        profile(args.players, 4096, 4096 * args.per_lane, args.seed)
     return 0
 
 
