@@ -227,7 +227,8 @@ def _reshuffle(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
 def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array, turned: Array) -> Array:
     """Finish the turns of `seat` whose card was placed or turned at `space` (flat index `at`;
     `turned`: where it was face down): swallow, close, pass the turn, and return the rows whose
-    round ends now (rules 3.1, 4.1, 6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
+    round ends now, whose phase and actor the caller sets when it scores them (rules 3.1, 4.1,
+    6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
     swallow_if_complete(t, w, g, at, space)  # a swallowed column was face up: `hidden` holds
     hidden = flat(w.hidden)
     owner = g * t.players + seat
@@ -243,7 +244,6 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Arr
     ends = following == closer
     if t.max_turns:
         ends |= turns == t.max_turns
-    # The rows whose round ends are the caller's to set (it scores them, then deals or ends them).
     w.phase[g] = TURN
     w.actor[g] = following
     ended: Array = g[ends]
