@@ -136,7 +136,7 @@ class Tables:
     """The fixed facts of a batch: its variant, player count and lookup tables."""
 
     __slots__ = ("variant", "players", "rows", "cols", "cells", "seats", "deck", "flips", "size",
-                 "dtype", "unshuffled", "column", "column_offsets", "next_seat", "kind_of", "space_of",
+                 "dtype", "unshuffled", "row_start", "row_offsets", "next_seat", "kind_of", "space_of",
                  "space", "flip_turn", "keeps_top", "final_swallow", "multiplier", "max_turns",
                  "max_rounds", "target", "previous_closer")
 
@@ -149,13 +149,11 @@ class Tables:
         self.flips = variant.initial_flips
         self.dtype = card_dtype(variant)
         self.unshuffled: Array = np.array(variant.unshuffled_deck, dtype=self.dtype)
-        # column[s]: the spaces of the column of space s, top row first
         rows, cols = variant.rows, variant.cols
-        self.column: Array = np.array(
-            [[r * cols + s % cols for r in range(rows)] for s in range(variant.cells)], dtype=np.int64)
-        # column_offsets[r, s]: the space in row r of the column of space s, minus s (add it to
-        # the flat index of space s)
-        self.column_offsets: Array = np.ascontiguousarray(self.column.T) - np.arange(variant.cells)
+        # row_start[s]: the first space of the row of space s, that is s minus the top space of
+        # its column; row_offsets[r, 0]: the space in row r of a column, minus its top space
+        self.row_start: Array = np.arange(variant.cells, dtype=np.int64) // cols * cols
+        self.row_offsets: Array = np.arange(rows, dtype=np.int64)[:, None] * cols
         self.next_seat: Array = np.roll(np.arange(players, dtype=np.int64), -1)  # who plays after seat s
         # Each action index's kind and space (rule 11.2; 0 for the draw).
         self.space = space = ActionSpace(variant)

@@ -387,7 +387,7 @@ def tables_for(players: object, variant: object) -> Tables:
     found = _TABLES.get(key)
     if found is None:
         found = Tables(variant, players)
-        _TABLES.put(key, found, found.unshuffled.size + found.column.size)
+        _TABLES.put(key, found, found.unshuffled.size + found.kind_of.size)
     return found
 
 

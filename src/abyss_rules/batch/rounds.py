@@ -112,13 +112,14 @@ def swallow_if_complete(t: Tables, w: Arrays, g: Array, at: Array, space: Array)
     of that space in the `(N, seats)` arrays (rules 4.1, 4.2;
     [`swallow_column`][abyss_rules.rules.columns.swallow_column])."""
     # (rows, k): the flat indices of the column's spaces, top row first
-    spaces = at[None, :] + t.column_offsets.take(space, axis=1)
+    spaces = (at - t.row_start.take(space))[None, :] + t.row_offsets
     cards, up = flat(w.cards), flat(w.up)
     values = cards.take(spaces)
     hit = np.logical_and.reduce(up.take(spaces), axis=0) & np.logical_and.reduce(values == values[0], axis=0)
     if not hit.any():
         return
-    g, spaces, value = g[hit], spaces[:, hit], values[0, hit]
+    which = np.flatnonzero(hit)
+    g, spaces, value = g.take(which), spaces.take(which, axis=1), values[0].take(which)
     cards[spaces] = 0
     up[spaces] = False
     flat(w.gone)[spaces] = True

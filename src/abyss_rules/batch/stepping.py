@@ -78,22 +78,23 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
     if not len(g):
         return g, 0
     g_at, g_kind = at[g], kind[g]
-    # One pass for the three kinds that move cards (a flip in a turn moves none): a take swaps
-    # the space's card with the top discard; a place puts the drawn card on the space and the
-    # replaced card on the discard pile; a discard puts the drawn card there and leaves the
-    # space's card.
-    moving = g_kind != FLIP
-    r, r_at, r_kind = (g, g_at, g_kind) if moving.all() else (g[moving], g_at[moving], g_kind[moving])
+    # One pass for every kind: a take swaps the space's card with the top discard; a place puts
+    # the drawn card on the space and the replaced card on the discard pile; a discard puts the
+    # drawn card there and leaves the space's card; a flip in a turn moves no card (it writes
+    # the top discard over itself).
     cards, disc = flat(w.cards), flat(w.disc)
-    take = r_kind == TAKE
-    keep = r_kind == DISCARD
-    length = w.disc_len[r]
-    top = r * t.deck + length - 1  # the flat index of each top discard
-    old = cards.take(r_at)
-    drawn = w.drawn[r]
-    cards[r_at] = np.where(keep, old, np.where(take, disc.take(top), drawn))
-    disc[top + ~take] = np.where(keep, drawn, old)  # over the taken card, or on top
-    w.disc_len[r] = length + ~take
+    flip = g_kind == FLIP
+    take = g_kind == TAKE
+    keep = (g_kind == DISCARD) | flip  # the space keeps its card
+    stay = take | flip  # the discard pile keeps its length
+    length = w.disc_len[g]
+    top = g * t.deck + length - 1  # the flat index of each top discard
+    old = cards.take(g_at)
+    drawn = w.drawn[g]
+    top_card = disc.take(top)
+    cards[g_at] = np.where(keep, old, np.where(take, top_card, drawn))
+    disc[top + ~stay] = np.where(flip, top_card, np.where(keep, drawn, old))  # over the top, or on it
+    w.disc_len[g] = length + ~stay
     turned = ~flat(a.up).take(g_at)  # face down before (a legal index's space is not swallowed)
     flat(w.up)[g_at] = True
     ended: Array = end_turns(t, w, g, seat[g], space[g], g_at, turned)
