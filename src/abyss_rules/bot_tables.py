@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import compress
-from operator import add, attrgetter, itemgetter
+from operator import add, itemgetter
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
@@ -35,7 +35,6 @@ __all__: list[str] = []  # private: the bots module is the public face
 
 RECENT: Final = 1 << 10
 """Entries per cache of recent objects (grids, legal-action tuples)."""
-HIDDEN: Final = attrgetter("hidden")
 
 
 class GridInfo:
@@ -61,33 +60,37 @@ class GridInfo:
     def __init__(self, grid: Grid, tables: Tables) -> None:
         shown, up = grid.cards, grid.face_up
         # A view's grid holds None on its face-down spaces already (rule 8.2); mask any other.
-        if shown.count(None) != len(up) - sum(up) or None in compress(shown, up):
+        down = shown.count(None)
+        if down != up.count(False) or None in compress(shown, up):
             shown = grid.visible
-        gone = grid.swallowed
+            down = shown.count(None)
         # (C-level maps: a grid is built for almost every decision)
-        shapes: list[Shape | None] = list(map(tables._shapes.get, tables.columns_of(shown)))
+        shapes: tuple[Shape | None, ...] = tuple(map(tables._shapes.get, tables.columns_of(shown)))
         if None in shapes:
-            shapes = [s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)]
-        if True in gone:
-            shapes = [None if gone[c] else s for c, s in enumerate(shapes)]
-        self.shapes: tuple[Shape | None, ...] = tuple(shapes)
+            shapes = tuple([s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)])
+        gone = grid.swallowed
+        if True in gone:  # (a swallowed column is face down, and gone: rule 4.1)
+            shapes = tuple([None if gone[c] else s for c, s in enumerate(shapes)])
+            down -= gone.count(True)
+            self._remaining: tuple[int, ...] = tables.remaining(shapes)
+        else:
+            self._remaining = tables.spaces
+        self.shapes = shapes
+        self.hidden: int = down
+        """The face-down cards outside swallowed columns."""
+        self.shown: tuple[int | None, ...] = shown
+        self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
-        self.hidden: int = sum(map(HIDDEN, filter(None, shapes)))
-        self._remaining: tuple[int, ...] | None = None
-        self._tables = tables
         self._down: tuple[int, ...] | None = None
         self._flip: tuple[int, int] | None = None
         self._model = -1
         self._value: float | None = None
-        self._best: dict[tuple[int, bool], tuple[float, int]] = {}
-        self.shown: tuple[int | None, ...] = shown
+        self._best: dict[tuple[int, bool], tuple[float, int]] | None = None
 
     @property
     def remaining(self) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
-        if self._remaining is None:
-            self._remaining = self._tables.remaining(self.shapes)
         return self._remaining
 
     def seen(self) -> tuple[int, ...]:
@@ -121,7 +124,7 @@ class GridInfo:
         """Keep what is kept per model for `model` (the last one asked, by its serial number:
         a grid does not keep a model alive)."""
         if self._model != model.serial:
-            self._model, self._value, self._best = model.serial, None, {}
+            self._model, self._value, self._best = model.serial, None, None
 
     def value(self, model: Model) -> float:
         """The expected score of the grid under `model`."""
@@ -135,7 +138,10 @@ class GridInfo:
         and the first space (in index order) where it is reached: `(-inf, -1)` for none."""
         self._use(model)
         key = (i, hidden_only)
-        found = self._best.get(key)
+        kept = self._best
+        if kept is None:
+            kept = self._best = {}
+        found = kept.get(key)
         if found is None:
             best, where, cols, deck = NEG_INF, -1, self._tables.cols, model.deck
             for col, shape in enumerate(self.shapes):
@@ -145,7 +151,7 @@ class GridInfo:
                 gain, row = rows[i]
                 if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
                     best, where = gain, row * cols + col
-            found = self._best[key] = (best, where)
+            found = kept[key] = (best, where)
         return found
 
 
@@ -254,7 +260,7 @@ class Tables:
         """The legal actions sorted by kind, kept by the tuple's identity (the engine shares them)."""
         found = self._layouts.get(id(legal))
         if found is None or found.legal is not legal:
-            found = Layout(legal, self.cols)
+            found = Layout(legal, self.cols, self.spaces)
             if len(self._layouts) >= RECENT:
                 self._layouts.clear()
             self._layouts[id(legal)] = found
@@ -320,7 +326,7 @@ class Layout:
         "takes",
     )
 
-    def __init__(self, legal: tuple[Action, ...], cols: int) -> None:
+    def __init__(self, legal: tuple[Action, ...], cols: int, spaces: tuple[int, ...] = ()) -> None:
         self.legal = legal
         self.takes: list[tuple[Action, int, int]] = []
         self.places: list[tuple[Action, int, int]] = []
@@ -340,8 +346,14 @@ class Layout:
             elif isinstance(a, DiscardDrawn):
                 self.discards.append((a.row, a.col))
                 self.discard_actions.append(a)
+        # (every space, as the very tuple `spaces`: `GridInfo.remaining` of a grid with no
+        # swallowed column is that tuple too, so the planner's tests are identity tests)
         self.take_spaces = tuple(r * cols + c for _, r, c in self.takes)
+        if self.take_spaces == spaces:
+            self.take_spaces = spaces
         self.place_spaces = tuple(r * cols + c for _, r, c in self.places)
+        if self.place_spaces == spaces:
+            self.place_spaces = spaces
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
 
 

@@ -90,15 +90,17 @@ def choose(bot: Params, view: View) -> Action:
             hurry = _hurry(bot, view)
             remaining = info.remaining
             if phase is _TURN and layout.draw is not None:
-                top = view.top_discard
-                if top is None:
+                pile = view.discard_pile
+                if not pile:
                     return layout.draw
-                if layout.take_spaces == remaining:
+                top = pile[0]
+                if layout.take_spaces is remaining or layout.take_spaces == remaining:
                     best, where = info.best_space(tables.deck_model, tables.index[top], hurry)
                     if where >= 0 and best >= bot.take_threshold:
                         return layout.takes[remaining.index(where)][0]
                     return layout.draw
-            elif phase is _DRAWN and layout.place_spaces == remaining and layout.discards:
+            elif phase is _DRAWN and layout.discards and (layout.place_spaces is remaining
+                                                          or layout.place_spaces == remaining):
                 best, where = info.best_space(tables.deck_model, tables.index[view.drawn], hurry)  # type: ignore[index]
                 if layout.discard_spaces == info.down():
                     if where < 0 or bot.flip_bonus > best:
