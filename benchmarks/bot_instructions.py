@@ -12,13 +12,15 @@ instructions alone. `--warm N` plays N other games with the same bots first, in 
 so that the tables a bot keeps per variant are filled (what a long simulation sees).
 
     PYTHONHASHSEED=0 python benchmarks/bot_instructions.py --old OLD_BOTS.py [--warm 60]
-    python benchmarks/bot_instructions.py --old OLD_BOTS.py --time [--games 120]
+    python benchmarks/bot_instructions.py --old OLD_BOTS.py --time [--play] [--games 120]
 
 `--old` is the `bots.py` of an older version (for instance
 `git show d9a8905:src/abyss_rules/bots.py > /work/scratch-bots/old_bots.py`, the bots before
 any speed work), loaded as a module of today's package, so both versions run on today's engine.
 `--time` interleaves the two versions decision by decision in one process (the machine's load
-moves both alike) and prints their CPU time (`time.process_time`) by phase, and the ratio.
+moves both alike) and prints their CPU time (`time.process_time`) by phase, and the ratio;
+with `--play` each game is instead played for real by each version in turn (the engine
+building the views between decisions, as in `simulate`), and only the bots' time is summed.
 
 Not a test: read the figures.
 """
@@ -166,6 +168,36 @@ def times(args: argparse.Namespace) -> None:
               f"{total['new']:.2f} s, {total['old'] / total['new']:.2f}x ({parts})", flush=True)
 
 
+def played(args: argparse.Namespace) -> None:
+    """`--time --play`: every game is played for real twice, by the old bots and by the new
+    ones (which goes first alternates), the engine building each view between decisions as
+    `simulate` does; the bots' CPU time is summed around `choose`."""
+    old = load_old(args.old)
+    for lineup in args.lineups:
+        spent = {"old": 0.0, "new": 0.0}
+        for seed in range(args.games):
+            versions = [("old", old), ("new", new_bots)]
+            games = {}
+            for version, module in versions if seed % 2 else versions[::-1]:
+                state = ar.new_game(2, seed=seed)
+                players = [module.BOTS[lineup](), module.BOTS[lineup]()]
+                actions, t = [], 0.0
+                while not state.is_over:
+                    seat = state.to_act[0]
+                    v = ar.view(state, seat)
+                    start = process_time()
+                    action = players[seat].choose(v)
+                    t += process_time() - start
+                    actions.append(action)
+                    state = ar.apply(state, action)
+                spent[version] += t
+                games[version] = actions
+            if games["old"] != games["new"]:
+                raise SystemExit(f"{lineup} bots: game {seed} differs between the versions")
+        print(f"{lineup} vs {lineup}, {args.games} games played, CPU: old {spent['old']:.2f} s, new "
+              f"{spent['new']:.2f} s, {spent['old'] / spent['new']:.2f}x", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", help="an older bots.py to compare with")
@@ -173,6 +205,8 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=0, help="games played first (instructions)")
     parser.add_argument("--lineups", nargs="+", choices=LINEUPS, default=list(LINEUPS))
     parser.add_argument("--time", action="store_true", help="CPU time, old and new interleaved")
+    parser.add_argument("--play", action="store_true",
+                        help="with --time: play each game for real, old and new game by game")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recorded", help=argparse.SUPPRESS)
@@ -186,7 +220,7 @@ def main() -> None:
         if not args.old:
             parser.error("--time needs --old")
         args.games = args.games or 120
-        times(args)
+        (played if args.play else times)(args)
     else:
         args.games = args.games or 10
         instructions(args)

@@ -43,7 +43,6 @@ class GridInfo:
     flip first (see `flip_space`), and the best column for each card (`best_space`)."""
 
     __slots__ = (
-        "_best",
         "_counts",
         "_down",
         "_flip",
@@ -86,7 +85,6 @@ class GridInfo:
         self._flip: tuple[int, int] | None = None
         self._model = -1
         self._value: float | None = None
-        self._best: dict[tuple[int, bool], tuple[float, int]] | None = None
 
     @property
     def remaining(self) -> tuple[int, ...]:
@@ -114,45 +112,38 @@ class GridInfo:
         return self._down
 
     def flip(self) -> tuple[int, int]:
-        """`flip_space` over every face-down space (there must be one): kept."""
+        """`flip_space` over every face-down space (there must be one), column by column: the
+        first face-down row of the first column with the most face-up cards among those with
+        a face-down one; kept."""
         if self._flip is None:
-            cols = self._tables.cols
-            self._flip = flip_space(self.shapes, [divmod(s, cols) for s in self.down()])
+            best, where = -1, -1
+            for col, shape in enumerate(self.shapes):
+                if shape is not None and shape.hidden and shape.known > best:
+                    best, where = shape.known, col
+            self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
         return self._flip
 
-    def _use(self, model: Model) -> None:
-        """Keep what is kept per model for `model` (the last one asked, by its serial number:
-        a grid does not keep a model alive)."""
-        if self._model != model.serial:
-            self._model, self._value, self._best = model.serial, None, None
-
     def value(self, model: Model) -> float:
-        """The expected score of the grid under `model`."""
-        self._use(model)
-        if self._value is None:
-            self._value = sum(map(model.value, self.shapes))
+        """The expected score of the grid under `model` (kept for the last model asked, by its
+        serial number: a grid does not keep a model alive)."""
+        if self._model != model.serial or self._value is None:
+            self._model, self._value = model.serial, sum(map(model.value, self.shapes))
         return self._value
 
     def best_space(self, model: Model, i: int, hidden_only: bool) -> tuple[float, int]:
         """The best gain of card `i` on this grid (only on face-down cards if `hidden_only`)
-        and the first space (in index order) where it is reached: `(-inf, -1)` for none."""
-        self._use(model)
-        key = (i, hidden_only)
-        kept = self._best
-        if kept is None:
-            kept = self._best = {}
-        found = kept.get(key)
-        if found is None:
-            best, where, cols, deck = NEG_INF, -1, self._tables.cols, model.deck
-            for col, shape in enumerate(self.shapes):
-                if shape is None:
-                    continue
-                rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-                gain, row = rows[i]
-                if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
-                    best, where = gain, row * cols + col
-            found = kept[key] = (best, where)
-        return found
+        and the first space (in index order) where it is reached: `(-inf, -1)` for none.
+
+        (Not kept: a grid is rarely asked twice about one card; its columns keep their rows.)"""
+        best, where, cols, deck = NEG_INF, -1, self._tables.cols, model.deck
+        for col, shape in enumerate(self.shapes):
+            if shape is None:
+                continue
+            rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
+            gain, row = rows[i]
+            if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
+                best, where = gain, row * cols + col
+        return best, where
 
 
 def flip_space(shapes: tuple[Shape | None, ...], spaces: list[tuple[int, int]]) -> tuple[int, int]:
