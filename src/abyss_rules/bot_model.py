@@ -46,6 +46,8 @@ LIMIT: Final = 1 << 14
 """Entries per cache of column tables (shapes, values, gains); a full cache starts over."""
 
 NEG_INF: Final = float("-inf")
+Rows = tuple[list[float], list[int]]
+"""`Model.best_rows` of a column: for each card value, its best gain and the first row of it."""
 _COUNTS: Final = 15
 """The counts of one value `all_equal` fills its tables for at least (a standard deck's largest)."""
 # ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
@@ -261,9 +263,9 @@ class Shape:
             row_class.append(of[card])
         self.row_class = tuple(row_class)
         self.classes = tuple(classes)
-        self.best: tuple[Model, list[list[tuple[float, int]] | None]] | None = None
+        self.best: tuple[Model, list[Rows | None]] | None = None
         """`Model.best_rows` of the last model asked (other than the deck's)."""
-        self.deck_rows: list[list[tuple[float, int]] | None] = [None, None]
+        self.deck_rows: list[Rows | None] = [None, None]
         """`Model.best_rows` of the deck's model (GreedyBot's): `[everywhere, face-down only]`."""
 
 
@@ -457,10 +459,10 @@ class Model:
                 scores[i] -= feed[gift_index[i]]
         return scores
 
-    def best_rows(self, shape: Shape, hidden_only: bool) -> list[tuple[float, int]]:
+    def best_rows(self, shape: Shape, hidden_only: bool) -> Rows:
         """For each card value, its best gain on one column and the first row where it is
-        reached (`-inf, -1` if no row qualifies); kept on the shape (for the deck's model in
-        `deck_rows`, else for the last model asked)."""
+        reached (`-inf` and `-1` if no row qualifies), as two lists; kept on the shape (for the
+        deck's model in `deck_rows`, else for the last model asked)."""
         if self.deck:
             found = shape.deck_rows[hidden_only]
             if found is None:
@@ -474,18 +476,25 @@ class Model:
             found = kept[1][hidden_only] = self._rows(shape, hidden_only)
         return found
 
-    def _rows(self, shape: Shape, hidden_only: bool) -> list[tuple[float, int]]:
-        # The first row of each class is the first where its gain is reached: the best of
-        # (gain, -row) over them, value by value (C-level maps), is the best gain and its first row.
-        gains, firsts, seen = self.gains(shape), [], set()
+    def _rows(self, shape: Shape, hidden_only: bool) -> Rows:
+        # The first row of each class is the first where its gain is reached, and the classes
+        # come in the order of their first rows: a later one must gain more to take a value.
+        gains, seen = self.gains(shape), -1
+        best: list[float] | None = None
+        rows: list[int] = []
         for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
-            if c not in seen and not (hidden_only and card is not None):
-                seen.add(c)
-                firsts.append(zip(gains[c], repeat(-row)))
-        if not firsts:
-            return [(NEG_INF, -1)] * len(self.values)
-        best = map(max, *firsts) if len(firsts) > 1 else firsts[0]
-        return [(g, -r) for g, r in best]
+            if c > seen and not (hidden_only and card is not None):
+                seen, scores = c, gains[c]
+                if best is None:
+                    best, rows = scores, [row] * len(scores)  # (never changed in place)
+                    continue
+                better = list(map(float.__gt__, scores, best))
+                if True in better:
+                    best = [g if t else b for g, b, t in zip(scores, best, better, strict=True)]
+                    rows = [row if t else r for r, t in zip(rows, better, strict=True)]
+        if best is None:
+            return [NEG_INF] * len(self.values), [-1] * len(self.values)
+        return best, rows
 
     def best_gains(self, shapes: tuple[Shape | None, ...]) -> list[float]:
         """For each card value, the best gain of placing it anywhere on these columns (kept:

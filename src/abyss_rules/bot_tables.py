@@ -139,8 +139,8 @@ class GridInfo:
         for col, shape in enumerate(self.shapes):
             if shape is None:
                 continue
-            rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-            gain, row = rows[i]
+            gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
+            gain, row = gains[i], rows[i]
             if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
                 best, where = gain, row * cols + col
         return best, where
