@@ -20,8 +20,8 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress
-from operator import add, itemgetter
+from itertools import compress, repeat
+from operator import add, is_, itemgetter
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
@@ -105,10 +105,10 @@ class GridInfo:
 
     def down(self) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
-        if self._down is None:
-            shapes, cols = self.shapes, self._tables.cols
-            self._down = tuple(s for s in self.remaining
-                               if shapes[s % cols].column[s // cols] is None)  # type: ignore[union-attr]
+        if self._down is None:  # (the remaining spaces that show None; C-level maps)
+            remaining = self._remaining
+            self._down = tuple(compress(remaining, map(is_, map(self.shown.__getitem__, remaining),
+                                                       repeat(None))))
         return self._down
 
     def flip(self) -> tuple[int, int]:
@@ -235,7 +235,8 @@ class Tables:
             return found[1]
         cards, up, gone = grid.cards, grid.face_up, grid.swallowed
         same = self._by_cards.get(cards)
-        if same is not None and same[0] == up and same[1] == gone:
+        # (the engine shares its flag tuples: mostly identity tests)
+        if same is not None and (same[0] is up or same[0] == up) and (same[1] is gone or same[1] == gone):
             info = same[2]
         else:
             info = GridInfo(grid, self)

@@ -104,7 +104,7 @@ def choose(bot: Params, view: View) -> Action:
                 best, where = info.best_space(tables.deck_model, tables.index[view.drawn], hurry)  # type: ignore[index]
                 if layout.discard_spaces == info.down():
                     if where < 0 or bot.flip_bonus > best:
-                        return _discard(info, layout)
+                        return _discard(info, layout, everywhere=True)
                     return layout.places[remaining.index(where)][0]
     elif bot.feed_weight and (found := _counting(bot, view, tables, phase)) is not None:
         return found
@@ -153,10 +153,10 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     return action
 
 
-def _discard(info: GridInfo, layout: Layout) -> DiscardDrawn:
+def _discard(info: GridInfo, layout: Layout, everywhere: bool = False) -> DiscardDrawn:
     """The discard of the drawn card that flips the space `flip_space` picks (the one kept on
-    `info` when every face-down space may be flipped)."""
-    if layout.discard_spaces == info.down():
+    `info` when every face-down space may be flipped, as the caller may know: `everywhere`)."""
+    if everywhere or layout.discard_spaces == info.down():
         row, col = info.flip()
     else:
         row, col = flip_space(info.shapes, layout.discards)
@@ -325,7 +325,8 @@ class Planner:
         best: tuple[float, Action] | None = None
         mine, i = self.mine, self.index[card]
         gain_at = self.model.gain_at
-        kept: dict[tuple[int, int], float] = {}  # (without the lists: one value per class)
+        kept: dict[int, float] = {}  # (without the lists: one value per column and class)
+        cols = self.tables.cols
         closing = self.my_hidden == 1
         feed = self.feed_costs() if self.bot.feed_weight else None
         for a, row, col in moves:
@@ -337,8 +338,8 @@ class Planner:
             # The score of placing `card` at (row, col): the gain, minus the closer risk and
             # what it feeds the next player (the card it leaves on the discard pile).
             c = shape.row_class[row]
-            if (gain := kept.get((col, c))) is None:
-                gain = kept[col, c] = gain_at(shape, c, i)
+            if (gain := kept.get(key := c * cols + col)) is None:
+                gain = kept[key] = gain_at(shape, c, i)
             score = gain
             if hidden and closing:
                 score -= self.closing_cost(self.my_value - gain)
