@@ -273,6 +273,34 @@ def test_random_playouts_are_the_reference_games(players: int, variant: ar.Varia
     assert stats == batch.random_playouts(games=games, players=players, variant=variant, seed=11, width=width)
 
 
+@pytest.mark.parametrize(("players", "variant"), [
+    (2, STANDARD), (3, TINY), (4, STANDARD.replace(flip_turn=False)),
+    (2, ar.Variant(rows=4, cols=16, max_players=2, deck=((1, 100), (4, 100)))),
+])
+def test_random_playouts_choose_what_choose_uniformly_chooses_on_the_legal_mask(players: int,
+                                                                               variant: ar.Variant) -> None:
+    """`random_playouts` ranks the legal indices on a folded mask (half the rows); before every
+    step of a run its choice is `choose_uniformly`'s on the whole mask from the same random
+    numbers (the last variant's grid is the widest that rule 10.4 allows: its whole mask ranks
+    in 32 bits, the folded one in bytes)."""
+    from abyss_rules.batch.playouts import _choose_legal, play
+    from abyss_rules.batch.stepping import legal
+
+    compared = 0
+
+    def watch(t: object, w: object, chosen: np.ndarray) -> None:  # type: ignore[type-arg]
+        nonlocal compared
+        state = np.random.default_rng(compared).bit_generator.state
+        ours, theirs = np.random.default_rng(), np.random.default_rng()
+        ours.bit_generator.state = theirs.bit_generator.state = state
+        mask = legal(t, w).T  # type: ignore[arg-type]
+        assert (_choose_legal(t, w, ours) == choose_uniformly(mask, theirs)).all()  # type: ignore[arg-type]
+        compared += 1
+
+    play(60, players, variant, normalize_seed(5), 24, watch)
+    assert compared > 20
+
+
 @pytest.mark.parametrize("kwargs", [{"games": 0}, {"games": 2.0}, {"games": 4, "width": 0}])
 def test_random_playouts_refuses_bad_counts(kwargs: dict[str, object]) -> None:
     with pytest.raises(ar.ConfigError) as caught:

@@ -14,7 +14,7 @@ from ..randomness import SEED_BYTES, Seed, many_stream_blocks, normalize_seed
 from .arrays import OVER, WAITING, Arrays, Tables
 from .engine import tables_for
 from .rounds import deal, end_rounds, lay_out, shuffled_decks
-from .stepping import advance, legal, new_games
+from .stepping import advance, legal_folded, new_games
 
 __all__ = ["PlayoutStats", "choose_uniformly", "play", "random_playouts"]
 
@@ -60,12 +60,14 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
     return _choose(np.array(mask.T, dtype=np.int32 if wide else np.uint8, order="C"), rng)
 
 
-def _choose_from(legal: Array, rng: np.random.Generator) -> Array:
-    """`choose_uniformly(legal.T, rng)` for a C-ordered `(size, N)` mask that is not needed
-    afterwards (it is overwritten: no copy)."""
-    if legal.shape[0] >= 255:
-        return choose_uniformly(legal.T, rng)
-    return _choose(legal.view(np.uint8), rng)
+def _choose_legal(t: Tables, a: Arrays, rng: np.random.Generator) -> Array:
+    """`choose_uniformly(legal(t, a).T, rng)`: the same indices from the same random numbers,
+    ranked on the folded mask of [`legal_folded`][abyss_rules.batch.stepping.legal_folded] (the
+    legal indices in the same order, half the rows to count)."""
+    folded, drawn = legal_folded(t, a)
+    chosen = _choose(folded.view(np.uint8), rng)  # at most 129 rows (rule 10.4): counts fit bytes
+    chosen[drawn] += t.space.place_drawn
+    return chosen
 
 
 def _choose(seen: Array, rng: np.random.Generator) -> Array:
@@ -199,7 +201,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
             seeds = [seeds[i] for i in kept.tolist()]
             finished = 0
             continue
-        chosen = _choose_from(legal(t, w), rng)
+        chosen = _choose_legal(t, w, rng)
         if watch is not None:
             watch(t, w, chosen)
         ended, ending = advance(t, w, w, chosen, seeds)

@@ -14,18 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import DISCARD, DRAW, DRAWN, FLIP, OPENING, OVER, TAKE, TURN, Arrays, Tables, flat
+from .arrays import DISCARD, DRAW, DRAWN, FLIP, KINDS, OPENING, OVER, PLACE, TAKE, TURN, Arrays, Tables, flat
 from .rounds import deal, draw, end_turns, opener, swallow_if_complete
 
-__all__ = ["advance", "legal", "new_games", "restart"]
+__all__ = ["advance", "legal", "legal_folded", "legal_parts", "new_games", "restart"]
 
 Array = np.ndarray[Any, Any]
 
 
-def legal(t: Tables, a: Arrays) -> Array:
-    """The legal action indices of each game's actor, as a `(space.size, N)` bool array: one row
-    per index over all games, the fast layout for NumPy (rule 11.3;
-    [`legal_actions`][abyss_rules.rules.legal.legal_actions]). All false for a finished game."""
+def legal_parts(t: Tables, a: Arrays) -> tuple[Array, Array, Array]:
+    """What makes each game's actor's action indices legal (rule 11.3;
+    [`legal_actions`][abyss_rules.rules.legal.legal_actions]): `(down, kept, open)`. `down` and
+    `kept` are `(cells, N)` bool arrays, the actor's face-down spaces and its spaces not
+    swallowed; `open` is `(len(KINDS), N)`, whether each kind's block of the layout (rule 11.2) is
+    open. Index `i` of the `FLIP` or `DISCARD` block is legal when the block is open and space
+    `i` is face down; of the `TAKE` or `PLACE` block, when the block is open and space `i` is
+    kept; the draw, when its block is open. Every block is closed for a finished game."""
     n, cells, players = len(a.phase), t.cells, t.players
     # The actor's grid of every game, as (cells, N) codes: 0 face down, 1 face up, 2 swallowed.
     # Gathered as whole rows of `cells` bytes (three times cheaper than space by space), then
@@ -34,17 +38,50 @@ def legal(t: Tables, a: Arrays) -> Array:
     code = a.gone.reshape(n * players, cells).take(rows, axis=0).view(np.uint8) * np.uint8(2)
     code |= a.up.reshape(n * players, cells).take(rows, axis=0).view(np.uint8)
     code = np.ascontiguousarray(code.T)
-    down = code == 0
-    kept = code != 2
     phase = a.phase
-    opening, turn, drawn = phase == OPENING, phase == TURN, phase == DRAWN
-    mask = np.empty((t.size, n), bool)
-    np.logical_and(down, opening | (turn & t.flip_turn), out=mask[:cells])
-    np.logical_and(kept, turn & (a.disc_len > 0), out=mask[cells:2 * cells])
-    mask[2 * cells] = turn & ((a.draw_len > 0) | (a.disc_len >= 2))
-    np.logical_and(kept, drawn, out=mask[2 * cells + 1:3 * cells + 1])
-    np.logical_and(down, drawn, out=mask[3 * cells + 1:])
+    turn, drawn = phase == TURN, phase == DRAWN
+    blocks = np.empty((len(KINDS), n), bool)
+    np.logical_or(phase == OPENING, turn & t.flip_turn, out=blocks[FLIP])
+    np.logical_and(turn, a.disc_len > 0, out=blocks[TAKE])
+    np.logical_and(turn, (a.draw_len > 0) | (a.disc_len >= 2), out=blocks[DRAW])
+    blocks[PLACE] = drawn
+    blocks[DISCARD] = drawn
+    return code == 0, code != 2, blocks
+
+
+def legal(t: Tables, a: Arrays) -> Array:
+    """The legal action indices of each game's actor, as a `(space.size, N)` bool array: one row
+    per index over all games, the fast layout for NumPy (rule 11.3;
+    [`legal_actions`][abyss_rules.rules.legal.legal_actions]), laid out from
+    [`legal_parts`][abyss_rules.batch.stepping.legal_parts]. All false for a finished game."""
+    down, kept, blocks = legal_parts(t, a)
+    cells = t.cells
+    mask = np.empty((t.size, len(a.phase)), bool)
+    np.logical_and(down, blocks[FLIP], out=mask[:cells])
+    np.logical_and(kept, blocks[TAKE], out=mask[cells:2 * cells])
+    mask[2 * cells] = blocks[DRAW]
+    np.logical_and(kept, blocks[PLACE], out=mask[2 * cells + 1:3 * cells + 1])
+    np.logical_and(down, blocks[DISCARD], out=mask[3 * cells + 1:])
     return mask
+
+
+def legal_folded(t: Tables, a: Arrays) -> tuple[Array, Array]:
+    """The legal mask of [`legal`][abyss_rules.batch.stepping.legal] folded to `2 * cells + 1`
+    rows, and which games hold a drawn card. No phase opens blocks of both halves of the layout
+    (rule 11.2): before a draw only flips, takes and the draw are open, after it only places and
+    discards. So row `r` of a game that holds a drawn card is index `space.place_drawn + r`, and
+    row `r` of any other game is index `r`: the legal indices in the same order, with half the
+    rows."""
+    down, kept, blocks = legal_parts(t, a)
+    cells = t.cells
+    drawn = blocks[PLACE]
+    folded = np.empty((2 * cells + 1, len(a.phase)), bool)
+    swap = down ^ kept
+    swap &= drawn  # where a drawn card is held, the halves trade places (bitwise: no np.where)
+    np.logical_and(down ^ swap, blocks[FLIP] | drawn, out=folded[:cells])
+    np.logical_and(kept ^ swap, blocks[TAKE] | drawn, out=folded[cells:2 * cells])
+    folded[2 * cells] = blocks[DRAW]
+    return folded, drawn
 
 
 def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -> tuple[Array, int]:
