@@ -68,9 +68,9 @@ class GridInfo:
         if None in shapes:
             shapes = tuple([s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)])
         gone = grid.swallowed
-        if True in gone:  # (a swallowed column is face down, and gone: rule 4.1)
+        if True in gone:  # (a swallowed column is gone, rule 4.1: count what is left)
             shapes = tuple([None if gone[c] else s for c, s in enumerate(shapes)])
-            down -= gone.count(True)
+            down = sum([s.hidden for s in shapes if s is not None])
             self._remaining: tuple[int, ...] = tables.remaining(shapes)
         else:
             self._remaining = tables.spaces

@@ -7,16 +7,16 @@ discard pile, the drawn card, whose turn it is. Nothing else reaches a bot.
 
 **Where the time goes.** What does not depend on the odds -- a column's shape, a grid's
 columns, the legal actions by kind -- is computed once per variant and kept. GreedyBot's odds
-(the whole deck) never change, so its best move for each card is kept on each grid it has
-read and most of its decisions are a look-up ([`choose`][abyss_rules.planner.choose]); an
-opening flip needs no odds at all. CountingBot's odds change with every card that turns up,
-so its take-or-draw and place-or-discard are scored afresh (`_counting`): the unseen model is
-found from kept counts, the next player's feed costs and its own value of a draw are the
-value-by-value best over the column classes that can reach it
-([`Model.best_scores`][abyss_rules.bot_model.Model.best_scores]), and one value per class
-where one card matters (the drawn card, the top of the discard pile). Moves that may close the
-round, and a round's hurry, go through a [`Planner`][abyss_rules.planner.Planner]: the same
-decisions, scored the long way.
+(the whole deck) never change, so each column shape keeps its best gain and first row for
+every card and most of its decisions are the best of a few kept rows
+([`choose`][abyss_rules.planner.choose]); an opening flip needs no odds at all. CountingBot's
+odds change with every card that turns up, so its take-or-draw and place-or-discard are
+scored afresh (`_counting`): the unseen model is found from kept counts, the next player's
+feed costs and its own value of a draw are the value-by-value best over the column classes
+that can reach it ([`Model.best_scores`][abyss_rules.bot_model.Model.best_scores]), and one
+value per class where one card matters (the drawn card, the top of the discard pile). Moves
+that may close the round, and a round's hurry, go through a
+[`Planner`][abyss_rules.planner.Planner]: the same decisions, scored the long way.
 
 Examples:
     >>> import abyss_rules as ar
