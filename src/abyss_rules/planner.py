@@ -122,11 +122,7 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     if info.hidden < 2 or _hurry(bot, view):
         return None
     model = tables.unseen_model(view, grids)
-    nxt = (me + 1) % view.players
-    if nxt != me and nxt != view.closer:
-        feed = model.feed(grids[nxt].shapes, bot.feed_weight)
-    else:
-        feed = tables.no_feed
+    feed = _feed_costs(bot, view, tables, grids, model)
     layout = tables.layout(view.legal_actions)
     index = tables.index
     if phase is _DRAWN:
@@ -151,6 +147,17 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     if action is None:
         return _flip_of(info.shapes, layout.flips)
     return action
+
+
+def _feed_costs(bot: Params, view: View, tables: Tables, grids: list[GridInfo], model: Model) -> list[float]:
+    """For each card value, how much leaving it on the discard pile helps the next player (more
+    than a draw would, `Model.feed`); all 0.0 when nobody takes it next (the next seat is the
+    bot's own or the closer's, rule 6.2)."""
+    me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
+    nxt = (me + 1) % view.players
+    if nxt != me and nxt != view.closer:
+        return model.feed(grids[nxt].shapes, bot.feed_weight)
+    return tables.no_feed
 
 
 def _discard(info: GridInfo, layout: Layout, everywhere: bool = False) -> DiscardDrawn:
@@ -460,12 +467,7 @@ class Planner:
         """For each card value, how much leaving it on the discard pile helps the next player
         (more than a draw would)."""
         if self._feed is None:
-            view = self.view
-            nxt = (self.me + 1) % view.players
-            if nxt != self.me and nxt != view.closer:
-                self._feed = self.model.feed(self.seats()[nxt].shapes, self.bot.feed_weight)
-            else:
-                self._feed = [0.0] * len(self.index)
+            self._feed = _feed_costs(self.bot, self.view, self.tables, self.seats(), self.model)
         return self._feed
 
     # -- which card to flip --------------------------------------------------
