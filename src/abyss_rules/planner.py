@@ -334,6 +334,7 @@ class Planner:
         gain_at = self.model.gain_at
         kept: dict[int, float] = {}  # (without the lists: one value per column and class)
         cols = self.tables.cols
+        lists = self.my_gains() if self.model.deck else None  # (the deck's model keeps them)
         closing = self.my_hidden == 1
         feed = self.feed_costs() if self.bot.feed_weight else None
         for a, row, col in moves:
@@ -345,7 +346,9 @@ class Planner:
             # The score of placing `card` at (row, col): the gain, minus the closer risk and
             # what it feeds the next player (the card it leaves on the discard pile).
             c = shape.row_class[row]
-            if (gain := kept.get(key := c * cols + col)) is None:
+            if lists is not None:
+                gain = lists[col][c][i]  # type: ignore[index]
+            elif (gain := kept.get(key := c * cols + col)) is None:
                 gain = kept[key] = gain_at(shape, c, i)
             score = gain
             if hidden and closing:
