@@ -82,8 +82,8 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
         ("  ends of turns (rounds.end_turns)", [(stepping, "end_turns")]),
         ("  opening flips (stepping._opening_flips)", [(stepping, "_opening_flips")]),
         ("ends of rounds (rounds.end_rounds)", [(playouts, "end_rounds")]),
-        ("legal masks (stepping.legal)", [(playouts, "legal")]),
-        ("the random policy (playouts._choose_from)", [(playouts, "_choose_from")]),
+        ("legal masks, folded (stepping.legal_folded)", [(playouts, "legal_folded")]),
+        ("the random policy (playouts._choose)", [(playouts, "_choose")]),
     ]
     spent = [0.0] * len(parts)
     originals = [(owner, name, getattr(owner, name)) for _, names in parts for owner, name in names]

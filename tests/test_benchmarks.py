@@ -1,0 +1,27 @@
+"""The benchmark scripts still run (tiny sizes): a benchmark that breaks is found by the suite,
+not by the next person who measures."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+pytest.importorskip("numpy")
+
+
+def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports playouts.py from beside it
+    monkeypatch.setattr(sys, "argv", ["batch.py", "--seconds", "0.05", "--sizes", "16", "--per-lane", "1",
+                                      "--repeat", "1", "--profile"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    assert "batch N=16" in out and "every run's ratio" in out
+    assert "where the CPU time goes" in out and "SHA-256 blocks" in out
