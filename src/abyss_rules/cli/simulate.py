@@ -168,11 +168,13 @@ class _Dask:
         self.client: Any = None
         try:
             if address == "local":
-                # silence_logs: the workers' WARNING lines (a task cancelled by Ctrl-C) are noise
-                # on the user's terminal; errors still show.
+                # silence_logs: the workers' WARNING lines (a task cancelled by Ctrl-C) and the
+                # ERROR a worker logs, traceback included, when its scheduler stops first (a
+                # heartbeat that fails after Ctrl-C) are noise on the user's terminal. A task's
+                # own error still reaches the user: it is raised through its future.
                 self.cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                                         host="127.0.0.1", dashboard_address=None,
-                                                        silence_logs=logging.ERROR)
+                                                        silence_logs=logging.CRITICAL)
                 self.client = distributed.Client(self.cluster)
                 # The workers share the terminal's process group: a Ctrl-C reaches them too, and
                 # each would print a KeyboardInterrupt traceback. This process stops them.
