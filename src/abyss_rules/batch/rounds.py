@@ -17,7 +17,7 @@ import numpy as np
 from .arrays import OPENING, OVER, TURN, Arrays, Tables, flat
 from .shuffle import shuffle_rows
 
-__all__ = ["Chunk", "HistoryLog", "deal", "draw", "end_rounds", "end_turns", "lay_out", "opener", "push",
+__all__ = ["Chunk", "HistoryLog", "deal", "draw", "end_rounds", "end_turns", "lay_out", "opener",
            "shuffled_decks", "swallow_if_complete"]
 
 Array = np.ndarray[Any, Any]
@@ -98,13 +98,6 @@ class HistoryLog:
         merged = {name: np.concatenate([c.arrays[name] for c in chunks]) for name in names}
         kept = np.isin(merged["gid"], gids)
         return HistoryLog(Chunk({name: values[kept] for name, values in merged.items()}), None)
-
-
-def push(t: Tables, w: Arrays, g: Array, values: Array) -> None:
-    """Put one card on top of each game's discard pile."""
-    at = w.disc_len[g]
-    flat(w.disc)[g * t.deck + at] = values
-    w.disc_len[g] = at + 1
 
 
 def swallow_if_complete(t: Tables, w: Arrays, g: Array, at: Array, space: Array) -> None:
