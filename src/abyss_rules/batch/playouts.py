@@ -96,27 +96,27 @@ class _Starts:
     large shuffle (rule 9.4) instead of a small one at every service. Game `n`'s seed is block
     `n` of `root`'s stream; its first round is shuffled at position 0 (rule 9.5)."""
 
-    __slots__ = ("t", "root", "games", "chunk", "made", "used", "seeds", "orders", "positions")
+    __slots__ = ("t", "root", "games", "chunk", "first", "used", "seeds", "orders", "positions")
 
     def __init__(self, t: Tables, root: bytes, games: int, chunk: int) -> None:
         self.t, self.root, self.games, self.chunk = t, root, games, chunk
-        self.made = self.used = 0  # games shuffled so far; of those, games taken
+        self.first = self.used = 0  # the game of the arrays' first row; the games taken
         self.seeds: list[bytes] = []
         self.orders: Array = np.empty((0, t.deck), t.dtype)
         self.positions: Array = np.empty(0, np.int64)
 
     def take(self, count: int) -> tuple[list[bytes], Array, Array]:
         """The seeds, shuffled decks and stream positions of the next `count` games."""
-        if self.used + count > self.made:
-            at = self.used - (self.made - len(self.seeds))  # the first unused one, in the arrays
-            more = min(max(self.chunk, count), self.games - self.made)
-            seeds = _seeds(self.root, self.made, more)
+        at = self.used - self.first  # the first unused row
+        if at + count > len(self.seeds):  # shuffle more, and drop the rows already taken
+            made = self.first + len(self.seeds)
+            more = min(max(self.chunk, count), self.games - made)
+            seeds = _seeds(self.root, made, more)
             orders, positions = shuffled_decks(self.t, seeds, np.zeros(more, np.int64))
             self.seeds = self.seeds[at:] + seeds
             self.orders = np.concatenate([self.orders[at:], orders])
             self.positions = np.concatenate([self.positions[at:], positions])
-            self.made += more
-        at = self.used - (self.made - len(self.seeds))
+            self.first, at = self.used, 0
         self.used += count
         return (self.seeds[at:at + count], self.orders[at:at + count], self.positions[at:at + count])
 
