@@ -25,3 +25,14 @@ def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out
     assert "batch N=16" in out and "every run's ratio" in out
     assert "where the CPU time goes" in out and "SHA-256 blocks" in out
+
+
+@pytest.mark.parametrize("option", ["--repeat", "--per-lane", "--sizes"])
+def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.setattr(sys, "argv", ["batch.py", option, "0"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 2  # argparse's usage error, before any run
+    assert f"argument {option}" in capsys.readouterr().err
