@@ -8,7 +8,7 @@ import random
 import pytest
 
 import abyss_rules as ar
-from abyss_rules import bot_tables, planner
+from abyss_rules import bot_tables, caches, planner
 from abyss_rules.bots import CountingBot, GreedyBot
 
 STD = ar.Variant.standard()
@@ -118,3 +118,50 @@ def test_the_best_scores_skip_only_classes_that_cannot_reach_the_best(variant: a
             classes = sum(len(s.classes) for s in info.shapes if s is not None)
             skipped += classes > 1
     assert skipped > 20
+
+
+def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_its_columns() -> None:
+    """GreedyBot's rows read each class's gains from the class (`ColumnClass.deck_gains`,
+    shared by every column of the class): they must be `Model.gains` of every one of them."""
+    tables = bot_tables.tables_of(STD)
+    model = tables.deck_model
+    checked = 0
+    for v in _views(STD, 3, 6)[::2]:
+        for grid in v.grids:
+            for shape in tables.grid(grid).shapes:
+                if shape is None:
+                    continue
+                for hidden_only in (False, True):
+                    model.best_rows(shape, hidden_only)
+                for c, cls in enumerate(shape.classes):
+                    if cls.deck_gains is not None:
+                        assert cls.deck_gains == model.gains(shape)[c]
+                        checked += 1
+    assert checked > 200
+
+
+def test_the_grid_memo_gives_each_grid_its_own_reading() -> None:
+    """`Tables.grid` keeps readings by the grid's identity: a reading kept under the id of
+    another grid (as after that grid is gone and its id reused) is never returned."""
+    tables = bot_tables.tables_of(STD)
+    views = _views(STD, 2, 7)
+    first, other = views[0].grids[0], views[-1].grids[1]
+    assert first.cards != other.cards
+    tables._grids[id(first)] = bot_tables.GridInfo(other, tables)
+    info = tables.grid(first)
+    assert info.grid is first and info.shown == first.cards
+    for v in views:
+        for grid in v.grids:
+            info = tables.grid(grid)
+            assert info.grid is grid and info.shown == grid.visible
+            assert tables.grid(grid) is info
+
+
+def test_the_tables_of_a_variant_are_its_own_and_go_with_clear_caches() -> None:
+    other = STD.replace(rows=2, cols=3)
+    kept = bot_tables.tables_of(STD)
+    for _ in range(2):
+        assert bot_tables.tables_of(other).variant is other
+        assert bot_tables.tables_of(STD) is kept
+    caches.clear_caches()
+    assert bot_tables.tables_of(STD) is not kept and bot_tables.tables_of(STD).variant is STD

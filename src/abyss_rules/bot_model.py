@@ -165,6 +165,7 @@ class ColumnClass:
     __slots__ = (
         "all_gifted",
         "base",
+        "deck_gains",
         "equal",
         "every",
         "gift",
@@ -183,6 +184,10 @@ class ColumnClass:
                  hidden_after: int, replaced: int | None) -> None:
         self.hidden = replaced is None
         self.replaced = replaced
+        self.deck_gains: list[float] | None = None
+        """`Model.class_gains` of the class under the deck's model (GreedyBot's; the model's
+        odds never change, and a class fixes its column's face-up cards and face-down count,
+        so the value of the column before the move too): kept, shared by its columns."""
         self.hidden_after = hidden_after
         # (C-level maps over the values: a class is built for every new column shape)
         self.base = base = sum(rest)
@@ -479,12 +484,22 @@ class Model:
     def _rows(self, shape: Shape, hidden_only: bool) -> Rows:
         # The first row of each class is the first where its gain is reached, and the classes
         # come in the order of their first rows: a later one must gain more to take a value.
-        gains, seen = self.gains(shape), -1
+        # (The deck's model keeps each class's gains on the class: `gains(shape)[c]` is
+        # `class_gains(value(shape), classes[c])`, and the class fixes the value.)
+        gains = None if self.deck else self.gains(shape)
+        before: float | None = None
+        seen = -1
         best: list[float] | None = None
         rows: list[int] = []
         for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
             if c > seen and not (hidden_only and card is not None):
-                seen, scores = c, gains[c]
+                seen = c
+                if gains is not None:
+                    scores = gains[c]
+                elif (scores := shape.classes[c].deck_gains) is None:  # type: ignore[assignment]
+                    if before is None:
+                        before = self.value(shape)
+                    scores = shape.classes[c].deck_gains = self.class_gains(before, shape.classes[c])
                 if best is None:
                     best, rows = scores, [row] * len(scores)  # (never changed in place)
                     continue

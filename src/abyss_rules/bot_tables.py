@@ -47,10 +47,11 @@ class GridInfo:
         "_down",
         "_flip",
         "_model",
-        "_remaining",
         "_seen",
         "_value",
+        "grid",
         "hidden",
+        "remaining",
         "shapes",
         "shown",
         "_tables",
@@ -64,20 +65,25 @@ class GridInfo:
             shown = grid.visible
             down = shown.count(None)
         # (C-level maps: a grid is built for almost every decision)
-        shapes: tuple[Shape | None, ...] = tuple(map(tables._shapes.get, tables.columns_of(shown)))
+        shapes: tuple[Shape | None, ...] = tuple(map(tables.shape_of, tables.columns_of(shown)))
         if None in shapes:
             shapes = tuple([s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)])
         gone = grid.swallowed
         if True in gone:  # (a swallowed column is gone, rule 4.1: count what is left)
             shapes = tuple([None if gone[c] else s for c, s in enumerate(shapes)])
             down = sum([s.hidden for s in shapes if s is not None])
-            self._remaining: tuple[int, ...] = tables.remaining(shapes)
+            remaining = tables.remaining(shapes)
         else:
-            self._remaining = tables.spaces
+            remaining = tables.spaces
+        self.grid = grid
+        """The grid read (a memo of grids by identity holds it)."""
         self.shapes = shapes
         self.hidden: int = down
         """The face-down cards outside swallowed columns."""
         self.shown: tuple[int | None, ...] = shown
+        self.remaining: tuple[int, ...] = remaining
+        """The spaces of the columns that are not swallowed, in index order (the very tuple
+        `Tables.spaces` when none is)."""
         self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
@@ -85,11 +91,6 @@ class GridInfo:
         self._flip: tuple[int, int] | None = None
         self._model = -1
         self._value: float | None = None
-
-    @property
-    def remaining(self) -> tuple[int, ...]:
-        """The spaces of the columns that are not swallowed, in index order."""
-        return self._remaining
 
     def seen(self) -> tuple[int, ...]:
         """The face-up values."""
@@ -106,7 +107,7 @@ class GridInfo:
     def down(self) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
         if self._down is None:  # (the remaining spaces that show None; C-level maps)
-            remaining = self._remaining
+            remaining = self.remaining
             self._down = tuple(compress(remaining, map(is_, map(self.shown.__getitem__, remaining),
                                                        repeat(None))))
         return self._down
@@ -140,8 +141,8 @@ class GridInfo:
             if shape is None:
                 continue
             gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-            gain, row = gains[i], rows[i]
-            if row >= 0 and (gain > best or (gain == best and row * cols + col < where)):
+            if (row := rows[i]) >= 0 and ((gain := gains[i]) > best
+                                          or (gain == best and row * cols + col < where)):
                 best, where = gain, row * cols + col
         return best, where
 
@@ -164,7 +165,6 @@ class Tables:
     """What one variant's bots keep whatever the odds: shapes, grids, the deck's odds."""
 
     __slots__ = (
-        "_by_cards",
         "_classes",
         "_grids",
         "_layouts",
@@ -180,6 +180,7 @@ class Tables:
         "index",
         "no_feed",
         "rows",
+        "shape_of",
         "spaces",
         "values",
         "variant",
@@ -201,10 +202,11 @@ class Tables:
         self.columns_of: Callable[[tuple[int | None, ...]], tuple[Column, ...]] = (
             itemgetter(*self.column_slices) if self.cols > 1 else lambda cards: (cards,))
         self._shapes: dict[Column, Shape] = {}
+        self.shape_of = self._shapes.get
+        """The kept shape of a column, or `None` (`shape` makes one)."""
         self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
         self._piles: dict[tuple[int, ...], list[int]] = {}
-        self._grids: dict[int, tuple[Grid, GridInfo]] = {}
-        self._by_cards: dict[Column, tuple[tuple[bool, ...], tuple[bool, ...], GridInfo]] = {}
+        self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
         self.deck_model = Model(Odds(list(self.deck.values()), self.values), self.weight, self.rows,
@@ -228,25 +230,16 @@ class Tables:
 
     def grid(self, grid: Grid) -> GridInfo:
         """What the planner reads of `grid`, kept by the grid's identity (grids are immutable,
-        and the memo holds the grid: the views of one game share their grid snapshots) and
-        by its cards."""
+        and the memo holds the grid: the views of one game share their grid snapshots, and a
+        turn's two views share the mover's)."""
         found = self._grids.get(id(grid))
-        if found is not None and found[0] is grid:
-            return found[1]
-        cards, up, gone = grid.cards, grid.face_up, grid.swallowed
-        same = self._by_cards.get(cards)
-        # (the engine shares its flag tuples: mostly identity tests)
-        if same is not None and (same[0] is up or same[0] == up) and (same[1] is gone or same[1] == gone):
-            info = same[2]
-        else:
-            info = GridInfo(grid, self)
-            if len(self._by_cards) >= 4 * RECENT:
-                self._by_cards.clear()
-            self._by_cards[cards] = (up, gone, info)
+        if found is not None and found.grid is grid:
+            return found
+        found = GridInfo(grid, self)
         if len(self._grids) >= RECENT:
             self._grids.clear()
-        self._grids[id(grid)] = (grid, info)
-        return info
+        self._grids[id(grid)] = found
+        return found
 
     def layout(self, legal: tuple[Action, ...]) -> Layout:
         """The legal actions sorted by kind, kept by the tuple's identity (the engine shares them)."""
@@ -307,6 +300,7 @@ class Layout:
 
     __slots__ = (
         "discard_actions",
+        "discard_at",
         "discard_spaces",
         "discards",
         "draw",
@@ -347,15 +341,24 @@ class Layout:
         if self.place_spaces == spaces:
             self.place_spaces = spaces
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
+        self.discard_at = dict(zip(self.discards[::-1], self.discard_actions[::-1], strict=True))
+        """The first discard on each `(row, col)`."""
 
 
 # One of the library's bounded caches (caches.py); each variant's tables bound their own by LIMIT.
-TABLES: Final = BoundedCache[int, Tables]("planner.tables", max_entries=64, max_size=64)
+# `_LAST` holds the tables asked last (the views of a game share their variant); emptied with it.
+_LAST: Final[list[Tables | None]] = [None]
+TABLES: Final = BoundedCache[int, Tables]("planner.tables", max_entries=64, max_size=64,
+                                          on_clear=lambda _: _LAST.__setitem__(0, None))
 
 
 def tables_of(variant: Variant) -> Tables:
     """The tables of `variant` (kept by its identity: the views of a game share their variant)."""
+    found = _LAST[0]
+    if found is not None and found.variant is variant:
+        return found
     found = TABLES.get(id(variant))
     if found is None or found.variant is not variant:
         found = TABLES.put(id(variant), Tables(variant))
+    _LAST[0] = found
     return found

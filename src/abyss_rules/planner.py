@@ -108,7 +108,7 @@ def choose(bot: Params, view: View) -> Action:
                     return layout.places[remaining.index(where)][0]
     elif bot.feed_weight and (found := _counting(bot, view, tables, phase)) is not None:
         return found
-    return Planner(bot, view).choose()
+    return Planner(bot, view, tables).choose()
 
 
 def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action | None:
@@ -167,7 +167,7 @@ def _discard(info: GridInfo, layout: Layout, everywhere: bool = False) -> Discar
         row, col = info.flip()
     else:
         row, col = flip_space(info.shapes, layout.discards)
-    return layout.discard_actions[layout.discards.index((row, col))]
+    return layout.discard_at[row, col]
 
 
 def _hurry(bot: Params, view: View) -> bool:
@@ -247,11 +247,11 @@ class Planner:
         "view",
     )
 
-    def __init__(self, bot: Params, view: View) -> None:
+    def __init__(self, bot: Params, view: View, tables: Tables | None = None) -> None:
         self.bot = bot
         self.view = view
         self.me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
-        self.tables = tables = tables_of(view.variant)
+        self.tables = tables = tables_of(view.variant) if tables is None else tables
         self.index = tables.index
         self.grids: list[GridInfo] | None = None
         if bot.counts_cards:
