@@ -66,13 +66,13 @@ class Odds:
     """
 
     __slots__ = (
+        "_chances",
         "_equal",
         "_hidden_column",
-        "_max_equal",
         "by_index",
+        "_positive",
         "mean",
-        "positive",
-        "positive_counts",
+        "most",
         "total",
         "values",
     )
@@ -80,38 +80,61 @@ class Odds:
     def __init__(self, by_index: list[int], values: tuple[int, ...]) -> None:
         self.by_index = by_index
         self.values = values
-        self.positive = list(compress(range(len(by_index)), by_index))
-        self.positive_counts = list(compress(by_index, by_index))
+        self._positive: tuple[list[int], list[int]] | None = None
         self.total = total = sum(by_index)
+        self.most = max(by_index, default=0)
         # (integer sums: the values without a card add nothing)
         self.mean = sum(map(mul, values, by_index)) / total if total else 0.0
+        self._chances: dict[int, list[float]] = {}
         self._equal: dict[int, list[float]] = {}
         self._hidden_column: dict[int, float] = {}
-        self._max_equal: dict[int, float] = {}
+
+    @property
+    def positive(self) -> list[int]:
+        """The indices of the values with at least one unseen card, in the deck's order."""
+        return self._positives()[0]
+
+    @property
+    def positive_counts(self) -> list[int]:
+        """The counts of those values (`by_index` without its zeros)."""
+        return self._positives()[1]
+
+    def _positives(self) -> tuple[list[int], list[int]]:
+        if self._positive is None:
+            by_index = self.by_index
+            self._positive = (list(compress(range(len(by_index)), by_index)),
+                              list(compress(by_index, by_index)))
+        return self._positive
+
+    def chances(self, k: int) -> list[float]:
+        """For each count `c` of one value (up to the largest count), the chance that `k` unseen
+        cards are all of a value with `c` cards (`all_equal` of the unseen total): `all_equal(k)[i]`
+        is `chances(k)[by_index[i]]`."""
+        found = self._chances.get(k)
+        if found is None:
+            found = self._chances[k] = all_equal(self.total, k, self.most)
+        return found
 
     def all_equal(self, k: int) -> list[float]:
         """For each card value (in the deck's order), the chance that `k` unseen cards (drawn
         without replacement) are all that value (see `all_equal`)."""
         found = self._equal.get(k)
         if found is None:
-            table = all_equal(self.total, k, max(self.by_index, default=0))
-            found = self._equal[k] = list(map(table.__getitem__, self.by_index))
+            found = self._equal[k] = list(map(self.chances(k).__getitem__, self.by_index))
         return found
 
     def max_equal(self, k: int) -> float:
-        """The largest of `all_equal(k)`."""
-        found = self._max_equal.get(k)
-        if found is None:
-            found = self._max_equal[k] = max(self.all_equal(k), default=0.0)
-        return found
+        """The largest of `all_equal(k)`: the chance of the largest count (a chance never falls
+        as the count grows, rounding included: each factor grows with it)."""
+        return self.chances(k)[self.most]
 
     def hidden_column(self, k: int) -> float:
         """The expected score of a column of `k` face-down cards (swallowing included)."""
         found = self._hidden_column.get(k)
         if found is None:
-            equal, values = self.all_equal(k), self.values
-            chance = [equal[i] for i in self.positive]
-            worth = map(mul, map(mul, chance, repeat(k)), [values[i] for i in self.positive])
+            # chance * k * value, value by value (a value without a card adds 0.0: its chance is
+            # 0.0, and adding 0.0 changes no sum of these terms, which starts from 0)
+            worth = map(mul, map(mul, self.all_equal(k), repeat(k)), self.values)
             found = self._hidden_column[k] = k * self.mean - sum(worth)
         return found
 
@@ -247,7 +270,8 @@ def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[
 class Shape:
     """What a column is, whatever the odds: its face-down count, face-up sum and classes."""
 
-    __slots__ = ("best", "classes", "column", "deck_rows", "hidden", "known", "row_class", "same", "total")
+    __slots__ = ("best", "classes", "column", "deck_rows", "firsts", "hidden", "known", "row_class", "same",
+                 "total")
 
     def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int],
                  kept: dict[tuple[int | None, ...], ColumnClass] | None = None) -> None:
@@ -268,6 +292,8 @@ class Shape:
             row_class.append(of[card])
         self.row_class = tuple(row_class)
         self.classes = tuple(classes)
+        self.firsts = tuple([(cls, row_class.index(c)) for c, cls in enumerate(classes)])
+        """Each class with the first row of it (the classes come in the order of their first rows)."""
         self.best: tuple[Model, list[Rows | None]] | None = None
         """`Model.best_rows` of the last model asked (other than the deck's)."""
         self.deck_rows: list[Rows | None] = [None, None]
@@ -317,7 +343,8 @@ class Model:
             odds = self.odds
             found = total + hidden * odds.mean
             if same is not None:  # the hidden cards may match and swallow the column
-                found -= self.weight * odds.all_equal(hidden)[self.index[same]] * (total + hidden * same)
+                chance = odds.chances(hidden)[odds.by_index[self.index[same]]]
+                found -= self.weight * chance * (total + hidden * same)
         if len(self._values) >= LIMIT:
             self._values.clear()
         self._values[shape] = found
@@ -398,7 +425,7 @@ class Model:
         by one with the computed best, and computed where they may count.
         """
         odds, w, delta, mean, value = self.odds, self.weight, self.delta, self.odds.mean, self.value
-        all_equal, equal_get, values_get = odds.all_equal, odds._equal.get, self._values.get
+        chances, by_index, values_get = odds.chances, odds.by_index, self._values.get
         entries: list[tuple[float, float, float, ColumnClass]] = []
         top_lo, top = NEG_INF, -1
         for shape in dict.fromkeys(shapes):  # (a column like one before scores as it does)
@@ -412,8 +439,7 @@ class Model:
                 if kind == _PLAIN:
                     h = cls.hidden_after
                     k = before - cls.base - h * mean
-                    eps = delta + w * (equal_get(h) or all_equal(h))[cls.equal[0]] * cls.spread \
-                        if cls.equal else delta
+                    eps = delta + w * chances(h)[by_index[cls.equal[0]]] * cls.spread if cls.equal else delta
                 elif kind == _COMPLETE:
                     k, eps = before - cls.base, delta
                 elif kind == _EVERY:
@@ -541,7 +567,7 @@ class Model:
         odds = self.odds
         if not odds.total:
             return 0.0
-        # count * max(0.0, best), value by value (max(0.0, b) is b only if b > 0.0)
-        gains: float = sum([c * b if (b := best[i]) > 0.0 else 0.0
-                            for c, i in zip(odds.positive_counts, odds.positive, strict=True)])
+        # count * max(0.0, best), value by value (max(0.0, b) is b only if b > 0.0; a value
+        # without a card adds 0.0, which changes no sum of these terms)
+        gains: float = sum([c * b if b > 0.0 else 0.0 for c, b in zip(odds.by_index, best, strict=True)])
         return gains / odds.total

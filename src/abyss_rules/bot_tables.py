@@ -19,9 +19,9 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import compress, repeat
-from operator import add, is_, itemgetter
+from operator import is_, itemgetter, sub
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
@@ -258,36 +258,36 @@ class Tables:
         `GridInfo`) and the discard pile's (kept by the pile, from the pile under its top card).
         """
         pile = view.discard_pile
-        counted = self._piles.get(pile)
-        if counted is None:
-            counted = self.pile_counts(pile)
-        if view.drawn is not None and view.drawn in self.index:
-            counted = list(counted)
-            counted[self.index[view.drawn]] += 1
-        seen: Iterable[int] = counted
+        kept = unseen = self._piles.get(pile) or self.pile_rest(pile)
         for info in grids:
-            seen = map(add, seen, info.seen_counts())
-        key = tuple([d if (d := c - s) >= 0 else 0  # max(d, 0)
-                     for c, s in zip(self.counts, seen, strict=True)])
+            unseen = list(map(sub, unseen, info.seen_counts()))
+        if unseen is kept:  # (no grid: the kept counts must not change)
+            unseen = list(kept)
+        drawn = view.drawn
+        if drawn is not None and drawn in self.index:
+            unseen[self.index[drawn]] -= 1
+        if min(unseen) < 0:  # (more cards shown than the deck has: none of them is unseen)
+            unseen = [c if c > 0 else 0 for c in unseen]
+        key = tuple(unseen)
         found = self._models.get(key)
         if found is None:
-            found = Model(Odds(list(key), self.values), self.weight, self.rows, self.index,
+            found = Model(Odds(unseen, self.values), self.weight, self.rows, self.index,
                           delta=self.deck_model.delta)
             if len(self._models) >= 64:
                 self._models.clear()
             self._models[key] = found
         return found
 
-    def pile_counts(self, pile: tuple[int, ...]) -> list[int]:
-        """How many cards of each value `pile` holds (kept; a pile is usually the one before
-        with a card more or less on top)."""
+    def pile_rest(self, pile: tuple[int, ...]) -> list[int]:
+        """How many cards of each value the deck holds outside `pile` (kept; a pile is usually
+        the one before with a card more or less on top)."""
         under = self._piles.get(pile[1:]) if pile else None
         if under is not None:
             found = list(under)
             if pile[0] in self.index:
-                found[self.index[pile[0]]] += 1
+                found[self.index[pile[0]]] -= 1
         else:
-            found = list(map(pile.count, self.values))
+            found = list(map(sub, self.counts, map(pile.count, self.values)))
         if len(self._piles) >= RECENT:
             self._piles.clear()
         self._piles[pile] = found

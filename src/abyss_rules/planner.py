@@ -127,7 +127,7 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     index = tables.index
     if phase is _DRAWN:
         i = index[view.drawn]  # type: ignore[index]
-        best = _best_move(layout.places, info.shapes, model, i, feed)
+        best = _best_move(layout.places, layout.place_spaces, info, model, i, feed)
         if layout.discards and (best is None or bot.flip_bonus - feed[i] > best[0]):
             return _discard(info, layout)
         return None if best is None else best[1]
@@ -135,8 +135,10 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
     if layout.draw is not None:
         draw = (_draw_value(bot.flip_bonus, model, info, feed), layout.draw)  # (fills the kept gains)
     top = view.top_discard
-    if top is not None and (take := _best_move(layout.takes, info.shapes, model, index[top], feed)):
-        options.append(take)
+    if top is not None:
+        take = _best_move(layout.takes, layout.take_spaces, info, model, index[top], feed)
+        if take is not None:
+            options.append(take)
     if layout.draw is not None:
         options.append(draw)
     if layout.flips:
@@ -186,31 +188,49 @@ def _score(option: tuple[float, Action | None]) -> float:
     return option[0]
 
 
-def _best_move(moves: list[tuple[Action, int, int]], shapes: tuple[Shape | None, ...], model: Model,
+def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], info: GridInfo, model: Model,
                i: int, feed: list[float]) -> tuple[float, Action] | None:
     """`Planner.best_place` without closer risk or hurry: the first best of `moves` (placing
-    card `i`), each scored by its gain less what the card it leaves feeds the next player.
+    card `i` on `spaces`, in their order), each scored by its gain less what the card it leaves
+    feeds the next player.
 
     A move of a class already scored (same column, same class) scores the same and cannot
-    beat the first one, so each class is scored once."""
-    best: tuple[float, Action] | None = None
+    beat the first one, so each class is scored once: when the moves are every remaining space
+    in index order (as in a turn without hurry), class by class from the columns' kept first
+    rows, the lowest space winning a tie (the first in the moves' order).
+    """
+    remaining, shapes = info.remaining, info.shapes
+    value, gain_at = model.value, model.class_gain_at
+    if spaces is remaining or spaces == remaining:
+        best, where, cols = NEG_INF, -1, len(shapes)
+        for col, shape in enumerate(shapes):
+            if shape is None:
+                continue
+            before = value(shape)
+            for cls, row in shape.firsts:
+                score = gain_at(before, cls, i)
+                gift = cls.gift_index[i]
+                if gift >= 0:
+                    score -= feed[gift]
+                if score > best or (score == best and row * cols + col < where):
+                    best, where = score, row * cols + col
+        return None if where < 0 else (best, moves[remaining.index(where)][0])
+    found: tuple[float, Action] | None = None
     done = set()
-    befores = list(map(model.value, shapes))
-    gain_at, cols = model.class_gain_at, len(shapes)
     for a, row, col in moves:
         shape = shapes[col]
         c = shape.row_class[row]  # type: ignore[union-attr]
-        if (key := c * cols + col) in done:  # (one int per column and class)
+        if (key := c * len(shapes) + col) in done:  # (one int per column and class)
             continue
         done.add(key)
         cls = shape.classes[c]  # type: ignore[union-attr]
-        score = gain_at(befores[col], cls, i)
+        score = gain_at(value(shape), cls, i)
         gift = cls.gift_index[i]
         if gift >= 0:
             score -= feed[gift]
-        if best is None or score > best[0]:
-            best = (score, a)
-    return best
+        if found is None or score > found[0]:
+            found = (score, a)
+    return found
 
 
 def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[float]) -> float:
@@ -220,9 +240,10 @@ def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[floa
         return 0.0
     bests = model.best_scores(info.shapes, feed)
     # count * max(best, flip), value by value, where flip is discarding the card and flipping
-    # (max(b, f) is b unless f > b); added up from 0.0 in order, as a loop adds them
-    products = [c * (f if (f := flip_bonus - feed[i]) > (b := bests[i]) else b)
-                for c, i in zip(odds.positive_counts, odds.positive, strict=True)]
+    # (max(b, f) is b unless f > b); added up from 0.0 in order, as a loop adds them (a value
+    # without a card adds 0.0, as the flip is finite, which changes no sum from 0.0)
+    products = [c * (f if (f := flip_bonus - g) > b else b)
+                for c, b, g in zip(odds.by_index, bests, feed, strict=True)]
     total: float = reduce(add, products, 0.0)
     return total / odds.total
 
