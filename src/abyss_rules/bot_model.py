@@ -32,7 +32,7 @@ Examples:
 from __future__ import annotations
 
 from itertools import compress, count, repeat
-from operator import add, mul, sub
+from operator import gt, mul, sub
 from typing import Final
 
 from .caches import BoundedCache
@@ -212,9 +212,16 @@ class ColumnClass:
         odds never change, and a class fixes its column's face-up cards and face-down count,
         so the value of the column before the move too): kept, shared by its columns."""
         self.hidden_after = hidden_after
-        # (C-level maps over the values: a class is built for every new column shape)
+        # (The value-sized tuples are kept in _PARTS by what they depend on: a class is built
+        # for every new column shape, and a 15-value tuple costs as much as the rest.)
         self.base = base = sum(rest)
-        self.sums = sums = tuple(map(base.__add__, values))
+        key: tuple[object, ...] = (values, base, hidden_after)
+        parts = _PARTS.get(key)
+        if parts is None:
+            sums = tuple([base + v for v in values])
+            swallowed = tuple([s + hidden_after * v for s, v in zip(sums, values, strict=True)])
+            parts = _PARTS.put(key, (sums, swallowed))
+        self.sums, self.swallowed_sums = parts
         n = len(values)
         if not rest:
             equal: tuple[int, ...] = tuple(range(n))
@@ -224,16 +231,19 @@ class ColumnClass:
             equal = ()
         self.equal = equal
         self.every = not rest
-        self.swallowed_sums: tuple[int, ...] = tuple(map(add, sums, map(hidden_after.__mul__, values)))
         whole = hidden_after == 0 and len(equal) == n  # (every card swallows the column)
         self.gift = gift = -1 if replaced is None or whole else index[replaced]
         """The card it leaves on the pile away from a swallow (`-1` for none)."""
-        gift_index = [gift] * n
-        if hidden_after == 0:
-            for i in equal:  # the column is then swallowed: the placed card is left on the pile
-                gift_index[i] = i
-        self.gift_index = tuple(gift_index)
-        self.gifted = tuple(compress(range(n), map((-1).__lt__, gift_index)))
+        key = (n, gift, equal if hidden_after == 0 else ())
+        parts = _PARTS.get(key)
+        if parts is None:
+            gift_index = [gift] * n
+            if hidden_after == 0:
+                for i in equal:  # the column is then swallowed: the placed card is left on the pile
+                    gift_index[i] = i
+            gifted = tuple([i for i, g in enumerate(gift_index) if g > -1])
+            parts = _PARTS.put(key, (tuple(gift_index), gifted))
+        self.gift_index, self.gifted = parts
         self.all_gifted = len(self.gifted) == n
         # What `Model.best_scores` reads: every score of the class is `K - values[i]` for a K
         # of its own, give or take `spread` times a chance of all-equal cards (and rounding),
@@ -246,6 +256,13 @@ class ColumnClass:
         else:
             self.kind = _PLAIN
             self.spread = abs(self.swallowed_sums[equal[0]]) if equal else 0
+
+
+# One of the library's bounded caches (caches.py): the value-sized tuples of column classes,
+# `(sums, swallowed_sums)` by `(values, base, hidden_after)` and `(gift_index, gifted)` by
+# `(len(values), gift, equal or ())`; many classes share them.
+_PARTS: Final = BoundedCache[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]](
+    "planner.class_parts", max_entries=LIMIT, max_size=LIMIT)
 
 
 def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[int, ...],
@@ -529,8 +546,12 @@ class Model:
                 if best is None:
                     best, rows = scores, [row] * len(scores)  # (never changed in place)
                     continue
-                better = list(map(float.__gt__, scores, best))
-                if True in better:
+                # (`gt` is `>` on two floats; a later class often gains more on every value,
+                # or on none: then no list is built value by value)
+                better = list(map(gt, scores, best))
+                if False not in better:
+                    best, rows = scores, [row] * len(scores)
+                elif True in better:
                     best = [g if t else b for g, b, t in zip(scores, best, better, strict=True)]
                     rows = [row if t else r for r, t in zip(rows, better, strict=True)]
         if best is None:
