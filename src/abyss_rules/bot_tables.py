@@ -141,9 +141,10 @@ class GridInfo:
             if shape is None:
                 continue
             gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-            if (row := rows[i]) >= 0 and ((gain := gains[i]) > best
-                                          or (gain == best and row * cols + col < where)):
-                best, where = gain, row * cols + col
+            # (a gain is -inf exactly where there is no row: never above `best`, and equal to
+            # it only while nothing is found, `where` -1)
+            if (gain := gains[i]) > best or (gain == best and where >= 0 and rows[i] * cols + col < where):
+                best, where = gain, rows[i] * cols + col
         return best, where
 
 
