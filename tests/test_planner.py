@@ -120,6 +120,29 @@ def test_the_best_scores_skip_only_classes_that_cannot_reach_the_best(variant: a
     assert skipped > 20
 
 
+def test_the_best_take_scores_what_the_draws_value_has_for_the_top_card() -> None:
+    """CountingBot's turn reads the best take's score from the draw's per-value best scores
+    (`_draw_value`): it is the score of the move `_best_move` finds, bit for bit, with the real
+    feed costs and with random ones."""
+    tables = bot_tables.tables_of(STD)
+    rng = random.Random(8)
+    compared = 0
+    for v in _views(STD, 4, 9):
+        if v.phase is not ar.Phase.TURN or v.top_discard is None:
+            continue
+        grids = [tables.grid(g) for g in v.grids]
+        info, model = grids[v.viewer], tables.unseen_model(v, grids)  # type: ignore[index]
+        layout, top = tables.layout(v.legal_actions), tables.index[v.top_discard]
+        real = planner._feed_costs(CountingBot(), v, tables, grids, model)
+        for feed in [real, [rng.choice([0.0, 0.5, 3.0, 9.0]) for _ in tables.values]]:
+            _, bests = planner._draw_value(0.5, model, info, feed)
+            move = planner._best_move(layout.takes, layout.take_spaces, info, model, top, feed)
+            assert bests is not None and move is not None
+            assert bests[top] == move[0]
+            compared += 1
+    assert compared > 100
+
+
 def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_its_columns() -> None:
     """GreedyBot's rows read each class's gains from the class (`ColumnClass.deck_gains`,
     shared by every column of the class): they must be `Model.gains` of every one of them."""

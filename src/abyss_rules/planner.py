@@ -131,24 +131,31 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
         if layout.discards and (best is None or bot.flip_bonus - feed[i] > best[0]):
             return _discard(info, layout)
         return None if best is None else best[1]
-    options: list[tuple[float, Action | None]] = []
-    if layout.draw is not None:
-        draw = (_draw_value(bot.flip_bonus, model, info, feed), layout.draw)  # (fills the kept gains)
+    draw, bests = (0.0, None) if layout.draw is None else _draw_value(bot.flip_bonus, model, info, feed)
+    # The options in order, the first best winning (as max() keeps it): take, draw, flip.
+    kind, best_score, take = None, NEG_INF, None
     top = view.top_discard
-    if top is not None:
-        take = _best_move(layout.takes, layout.take_spaces, info, model, index[top], feed)
-        if take is not None:
-            options.append(take)
-    if layout.draw is not None:
-        options.append(draw)
-    if layout.flips:
-        options.append((bot.flip_bonus, None))  # (the flip's score: its bonus, nothing is discarded)
-    if not options:
-        return None
-    action = max(options, key=_score)[1]
-    if action is None:
+    if top is not None and layout.takes:
+        t, spaces = index[top], layout.take_spaces
+        if bests is not None and (spaces is info.remaining or spaces == info.remaining):
+            # (the best take's score is the best score of placing the top card, which the draw's
+            # value has: the same classes, the same operations; its move is found if it wins)
+            kind, best_score = "take", bests[t]
+        elif (take := _best_move(layout.takes, layout.take_spaces, info, model, t, feed)) is not None:
+            kind, best_score = "take", take[0]
+    if layout.draw is not None and (kind is None or draw > best_score):
+        kind, best_score = "draw", draw
+    if layout.flips and (kind is None or bot.flip_bonus > best_score):
+        kind = "flip"  # (the flip's score: its bonus, nothing is discarded)
+    if kind == "take":
+        if take is None:
+            take = _best_move(layout.takes, layout.take_spaces, info, model, index[top], feed)  # type: ignore[index]
+        return take[1] if take is not None else None
+    if kind == "draw":
+        return layout.draw
+    if kind == "flip":
         return _flip_of(info.shapes, layout.flips)
-    return action
+    return None
 
 
 def _feed_costs(bot: Params, view: View, tables: Tables, grids: list[GridInfo], model: Model) -> list[float]:
@@ -233,11 +240,14 @@ def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], in
     return found
 
 
-def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[float]) -> float:
-    """`Planner.draw_value` without closer risk or hurry, for a grid with a face-down card."""
+def _draw_value(flip_bonus: float, model: Model, info: GridInfo,
+                feed: list[float]) -> tuple[float, list[float] | None]:
+    """`Planner.draw_value` without closer risk or hurry, for a grid with a face-down card, and
+    the best score of placing each card value (`Model.best_scores` with `feed`; `None` when no
+    card is unseen)."""
     odds = model.odds
     if not odds.total:
-        return 0.0
+        return 0.0, None
     bests = model.best_scores(info.shapes, feed)
     # count * max(best, flip), value by value, where flip is discarding the card and flipping
     # (max(b, f) is b unless f > b); added up from 0.0 in order, as a loop adds them (a value
@@ -245,7 +255,7 @@ def _draw_value(flip_bonus: float, model: Model, info: GridInfo, feed: list[floa
     products = [c * (f if (f := flip_bonus - g) > b else b)
                 for c, b, g in zip(odds.by_index, bests, feed, strict=True)]
     total: float = reduce(add, products, 0.0)
-    return total / odds.total
+    return total / odds.total, bests
 
 
 class Planner:
