@@ -13,6 +13,7 @@ so that the tables a bot keeps per variant are filled (what a long simulation se
 
     PYTHONHASHSEED=0 python benchmarks/bot_instructions.py --old OLD_BOTS.py [--warm 60]
     python benchmarks/bot_instructions.py --old OLD_BOTS.py --time [--play] [--games 120]
+    python benchmarks/bot_instructions.py --opcodes [--games 10] [--top 12]
 
 `--old` is the `bots.py` of an older version (for instance
 `git show d9a8905:src/abyss_rules/bots.py > /work/scratch-bots/old_bots.py`, the bots before
@@ -21,6 +22,8 @@ any speed work), loaded as a module of today's package, so both versions run on 
 moves both alike) and prints their CPU time (`time.process_time`) by phase, and the ratio;
 with `--play` each game is instead played for real by each version in turn (the engine
 building the views between decisions, as in `simulate`), and only the bots' time is summed.
+`--opcodes` counts the Python opcodes of this checkout's bots per decision, by phase and by
+function (`sys.settrace`): deterministic, quick, and where to look first.
 
 Not a test: read the figures.
 """
@@ -35,9 +38,11 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from time import process_time
-from types import ModuleType
+from types import FrameType, ModuleType
+from typing import Any
 
 import abyss_rules as ar
 from abyss_rules import bots as new_bots
@@ -198,6 +203,55 @@ def played(args: argparse.Namespace) -> None:
               f"{spent['new']:.2f} s, {spent['old'] / spent['new']:.2f}x", flush=True)
 
 
+def count_opcodes(lineup: str, games: int) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """Per phase, the opcodes and the decisions of `games` recorded games of `lineup`, and the
+    opcodes per function (`module:function`)."""
+    phases: Counter[str] = Counter()
+    decisions: Counter[str] = Counter()
+    functions: Counter[str] = Counter()
+    current = [""]
+
+    def trace(frame: FrameType, event: str, arg: object) -> Any:
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        if event == "opcode":
+            phases[current[0]] += 1
+            code = frame.f_code
+            functions[f"{os.path.basename(code.co_filename)}:{code.co_name}"] += 1
+        return trace
+
+    for seed, chosen in enumerate(record(lineup, range(games))):
+        players = [new_bots.BOTS[lineup](), new_bots.BOTS[lineup]()]
+        for seat, v, action in replay(seed, chosen):
+            current[0] = v.phase.value
+            decisions[current[0]] += 1
+            before = sys.gettrace()
+            sys.settrace(trace)
+            try:
+                got = players[seat].choose(v)
+            finally:
+                sys.settrace(before)
+            if got != action:
+                raise SystemExit(f"{lineup} bot: a different decision in game {seed}")
+    return phases, decisions, functions
+
+
+def opcodes(args: argparse.Namespace) -> None:
+    """`--opcodes`: the Python opcodes the bots run per decision (a `sys.settrace` hook with
+    `f_trace_opcodes`), by phase, and the functions that run most of them. Deterministic and
+    quick (no valgrind); an opcode is not a fixed cost (a C call inside one can be long), but
+    it shows where a decision goes."""
+    for lineup in args.lineups:
+        phases, decisions, functions = count_opcodes(lineup, args.games)
+        total = sum(decisions.values())
+        parts = ", ".join(f"{p} {phases[p] / n:,.0f} ({n})" for p, n in decisions.items())
+        print(f"{lineup} vs {lineup}, {args.games} games, {total} decisions: "
+              f"{sum(phases.values()) / total:,.0f} opcodes per decision; by phase (decisions): {parts}",
+              flush=True)
+        for name, n in functions.most_common(args.top):
+            print(f"  {n / total:8,.1f}  {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", help="an older bots.py to compare with")
@@ -207,6 +261,9 @@ def main() -> None:
     parser.add_argument("--time", action="store_true", help="CPU time, old and new interleaved")
     parser.add_argument("--play", action="store_true",
                         help="with --time: play each game for real, old and new game by game")
+    parser.add_argument("--opcodes", action="store_true",
+                        help="Python opcodes per decision, by phase and function (sys.settrace)")
+    parser.add_argument("--top", type=int, default=12, help="with --opcodes: functions listed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recorded", help=argparse.SUPPRESS)
@@ -216,6 +273,10 @@ def main() -> None:
         _child(args)
         return
     print(f"abyss-rules {ar.__version__}, Python {sys.version.split()[0]}", flush=True)
+    if args.opcodes:
+        args.games = args.games or 10
+        opcodes(args)
+        return
     if args.time:
         if not args.old:
             parser.error("--time needs --old")

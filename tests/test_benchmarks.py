@@ -11,11 +11,24 @@ import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
-pytest.importorskip("numpy")
+
+def test_the_bot_benchmark_counts_opcodes_by_phase(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`bot_instructions.py --opcodes` replays recorded games (checking every decision) and
+    prints opcodes per decision by phase and the functions that run most."""
+    monkeypatch.setattr(sys, "argv", ["bot_instructions.py", "--opcodes", "--games", "1", "--top", "3"])
+    runpy.run_path(str(BENCHMARKS / "bot_instructions.py"), run_name="__main__")
+    lines = capsys.readouterr().out.splitlines()
+    heads = [line for line in lines if "opcodes per decision" in line]
+    assert [h.split()[0] for h in heads] == ["greedy", "counting"]
+    assert all("opening" in h and "turn" in h and "drawn" in h for h in heads)
+    listed = [line for line in lines if line.startswith("  ")]
+    assert len(listed) == 6 and any("planner.py:" in line for line in listed)
 
 
 def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
     monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports playouts.py from beside it
     monkeypatch.setattr(sys, "argv", ["batch.py", "--seconds", "0.05", "--sizes", "16", "--per-lane", "1",
                                       "--repeat", "1", "--profile"])
@@ -30,6 +43,7 @@ def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
 @pytest.mark.parametrize("option", ["--repeat", "--per-lane", "--sizes"])
 def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     monkeypatch.setattr(sys, "argv", ["batch.py", option, "0"])
     with pytest.raises(SystemExit) as ended:
