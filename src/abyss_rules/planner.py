@@ -357,9 +357,18 @@ class Planner:
         per-column bests (`GridInfo.best_space`); `shortcut=False` scores every move.
         """
         hurry = self.hurry if hurry is None else hurry
-        if shortcut and not self.bot.feed_weight and self.my_hidden != 1 and spaces == self.info.remaining:
+        if shortcut and not self.bot.feed_weight and spaces == self.info.remaining:
             # Plain gains on every remaining space in index order: the best column by column.
-            return self._best_gain(moves, card, hurry)
+            if self.my_hidden != 1:
+                return self._best_gain(moves, card, hurry)
+            # With one face-down card, its score is its gain less the closer risk, which is
+            # never negative (rule 6.5: a multiplier of at least 1): when the best gain is on a
+            # face-up card (the first space with it), no score beats or ties it before it.
+            if not hurry:
+                info = self.info
+                top, where = info.best_space(self.model, self.index[card], False)
+                if where >= 0 and info.shown[where] is not None:
+                    return top, moves[info.remaining.index(where)][0]
         best: tuple[float, Action] | None = None
         mine, i = self.mine, self.index[card]
         gain_at = self.model.gain_at
