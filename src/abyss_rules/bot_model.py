@@ -531,18 +531,16 @@ class Model:
         # `class_gains(value(shape), classes[c])`, and the class fixes the value.)
         gains = None if self.deck else self.gains(shape)
         before: float | None = None
-        seen = -1
         best: list[float] | None = None
         rows: list[int] = []
-        for row, (card, c) in enumerate(zip(shape.column, shape.row_class, strict=True)):
-            if c > seen and not (hidden_only and card is not None):
-                seen = c
+        for c, (cls, row) in enumerate(shape.firsts):
+            if not hidden_only or cls.hidden:
                 if gains is not None:
                     scores = gains[c]
-                elif (scores := shape.classes[c].deck_gains) is None:  # type: ignore[assignment]
+                elif (scores := cls.deck_gains) is None:  # type: ignore[assignment]
                     if before is None:
                         before = self.value(shape)
-                    scores = shape.classes[c].deck_gains = self.class_gains(before, shape.classes[c])
+                    scores = cls.deck_gains = self.class_gains(before, cls)
                 if best is None:
                     best, rows = scores, [row] * len(scores)  # (never changed in place)
                     continue
