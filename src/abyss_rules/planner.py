@@ -133,7 +133,7 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
         return None if best is None else best[1]
     draw, bests = (0.0, None) if layout.draw is None else _draw_value(bot.flip_bonus, model, info, feed)
     # The options in order, the first best winning (as max() keeps it): take, draw, flip.
-    kind, best_score, take = None, NEG_INF, None
+    kind, best_score, take, t = None, NEG_INF, None, -1
     top = view.top_discard
     if top is not None and layout.takes:
         t, spaces = index[top], layout.take_spaces
@@ -149,7 +149,7 @@ def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action |
         kind = "flip"  # (the flip's score: its bonus, nothing is discarded)
     if kind == "take":
         if take is None:
-            take = _best_move(layout.takes, layout.take_spaces, info, model, index[top], feed)  # type: ignore[index]
+            take = _best_move(layout.takes, layout.take_spaces, info, model, t, feed)
         return take[1] if take is not None else None
     if kind == "draw":
         return layout.draw
