@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import abyss_rules as ar
@@ -119,6 +120,24 @@ def test_the_best_scores_skip_only_classes_that_cannot_reach_the_best(variant: a
             classes = sum(len(s.classes) for s in info.shapes if s is not None)
             skipped += classes > 1
     assert skipped > 20
+
+
+def test_an_opening_flip_is_the_planners_whatever_flips_are_legal() -> None:
+    """The kept flip of a grid decides an opening when it is legal, also among some of the
+    face-down spaces only (views with fewer legal flips, made here): the Planner's choice."""
+    rng = random.Random(12)
+    compared = 0
+    for v in _views(STD, 6, 13):
+        if v.phase is not ar.Phase.OPENING:
+            continue
+        for _ in range(4):
+            legal = tuple(a for a in v.legal_actions if rng.random() < 0.6) or v.legal_actions[:1]
+            narrowed = attrs.evolve(v, legal_actions=legal)
+            for bot in (GreedyBot(), CountingBot()):
+                tables = bot_tables.tables_of(STD)
+                assert planner.choose(bot, narrowed) == planner.Planner(bot, narrowed, tables).choose()
+                compared += 1
+    assert compared > 100
 
 
 def test_the_best_take_scores_what_the_draws_value_has_for_the_top_card() -> None:

@@ -78,11 +78,13 @@ def choose(bot: Params, view: View) -> Action:
     phase = view.phase
     if phase is _OPENING:
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
-        legal, cols = view.legal_actions, tables.cols
-        down = info.down()
-        if info.hidden and tuple([a.row * cols + a.col if type(a) is Flip else -1 for a in legal]) == down:
-            row, col = info.flip()  # (every face-down card may be flipped: the kept choice)
-            return legal[down.index(row * cols + col)]
+        if info.hidden:
+            # The kept flip is the best face-down space of the grid (`flip_space` over all of
+            # them), so it is the best of any legal flips that include it.
+            row, col = info.flip()
+            for a in view.legal_actions:
+                if type(a) is Flip and a.row == row and a.col == col:
+                    return a
     elif not bot.counts_cards:
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
         if info.hidden > 1:  # (no move closes the round, rule 6.1)
