@@ -193,10 +193,6 @@ def _flip_of(shapes: tuple[Shape | None, ...], flips: Sequence[Flip]) -> Flip:
     return next(a for a in flips if (a.row, a.col) == (row, col))
 
 
-def _score(option: tuple[float, Action | None]) -> float:
-    return option[0]
-
-
 def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], info: GridInfo, model: Model,
                i: int, feed: list[float]) -> tuple[float, Action] | None:
     """`Planner.best_place` without closer risk or hurry: the first best of `moves` (placing
