@@ -164,8 +164,9 @@ def test_the_best_take_scores_what_the_draws_value_has_for_the_top_card() -> Non
 
 
 def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_its_columns() -> None:
-    """GreedyBot's rows read each class's gains from the class (`ColumnClass.deck_gains`,
-    shared by every column of the class): they must be `Model.gains` of every one of them."""
+    """GreedyBot's rows and `Model.gains` read each class's gains from the class
+    (`ColumnClass.deck_gains`, shared by every column of the class): they must be the gains of
+    every one of them, computed afresh from that column's value."""
     tables = bot_tables.tables_of(STD)
     model = tables.deck_model
     checked = 0
@@ -178,7 +179,8 @@ def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_it
                     model.best_rows(shape, hidden_only)
                 for c, cls in enumerate(shape.classes):
                     if cls.deck_gains is not None:
-                        assert cls.deck_gains == model.gains(shape)[c]
+                        assert cls.deck_gains == model.class_gains(model.value(shape), cls)
+                        assert model.gains(shape)[c] is cls.deck_gains
                         checked += 1
     assert checked > 200
 

@@ -377,11 +377,23 @@ class Model:
         found = self._gains.get(shape)
         if found is not None:
             return found
-        before = self.value(shape)
-        found = tuple([self.class_gains(before, cls) for cls in shape.classes])
+        if self.deck:  # (the lists kept on the classes, shared by their columns)
+            found = tuple([self.deck_class_gains(shape, cls) for cls in shape.classes])
+        else:
+            before = self.value(shape)
+            found = tuple([self.class_gains(before, cls) for cls in shape.classes])
         if len(self._gains) >= LIMIT:
             self._gains.clear()
         self._gains[shape] = found
+        return found
+
+    def deck_class_gains(self, shape: Shape, cls: ColumnClass) -> list[float]:
+        """`class_gains` of `cls`, a class of `shape`, under the deck's model, kept on the class
+        (`ColumnClass.deck_gains`): the deck's odds never change, and a class fixes its
+        column's face-up cards and face-down count, so the column's value before the move."""
+        found = cls.deck_gains
+        if found is None:
+            found = cls.deck_gains = self.class_gains(self.value(shape), cls)
         return found
 
     def class_gains(self, before: float, cls: ColumnClass) -> list[float]:
@@ -527,20 +539,13 @@ class Model:
     def _rows(self, shape: Shape, hidden_only: bool) -> Rows:
         # The first row of each class is the first where its gain is reached, and the classes
         # come in the order of their first rows: a later one must gain more to take a value.
-        # (The deck's model keeps each class's gains on the class: `gains(shape)[c]` is
-        # `class_gains(value(shape), classes[c])`, and the class fixes the value.)
+        # (The deck's model reads only the classes it needs, kept on each class.)
         gains = None if self.deck else self.gains(shape)
-        before: float | None = None
         best: list[float] | None = None
         rows: list[int] = []
         for c, (cls, row) in enumerate(shape.firsts):
             if not hidden_only or cls.hidden:
-                if gains is not None:
-                    scores = gains[c]
-                elif (scores := cls.deck_gains) is None:  # type: ignore[assignment]
-                    if before is None:
-                        before = self.value(shape)
-                    scores = cls.deck_gains = self.class_gains(before, cls)
+                scores = gains[c] if gains is not None else self.deck_class_gains(shape, cls)
                 if best is None:
                     best, rows = scores, [row] * len(scores)  # (never changed in place)
                     continue
