@@ -34,6 +34,7 @@ from time import perf_counter, process_time
 from typing import Any
 
 import numpy as np
+from arguments import at_least  # benchmarks/arguments.py, beside this script
 from playouts import playouts  # benchmarks/playouts.py, beside this script
 
 import abyss_rules as ar
@@ -112,21 +113,14 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
         print(f"  {label:<60} {100 * seconds / total:5.1f} %")
 
 
-def _at_least_one(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=_at_least_one, default=2)
+    parser.add_argument("--players", type=at_least(1), default=2)
     parser.add_argument("--seconds", type=float, default=3.0, help="length of each reference run")
-    parser.add_argument("--sizes", type=_at_least_one, nargs="+", default=[256, 1024, 4096, 16384])
-    parser.add_argument("--per-lane", "--rounds", dest="per_lane", type=_at_least_one, default=8,
+    parser.add_argument("--sizes", type=at_least(1), nargs="+", default=[256, 1024, 4096, 16384])
+    parser.add_argument("--per-lane", "--rounds", dest="per_lane", type=at_least(1), default=8,
                         help="games per lane of each batch run (N * per-lane games)")
-    parser.add_argument("--repeat", type=_at_least_one, default=5, help="batch runs per size")
+    parser.add_argument("--repeat", type=at_least(1), default=5, help="batch runs per size")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", action="store_true", help="also profile one run at N = 4,096")
     args = parser.parse_args(argv)

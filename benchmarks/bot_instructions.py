@@ -44,6 +44,8 @@ from time import process_time
 from types import FrameType, ModuleType
 from typing import Any
 
+from arguments import at_least  # benchmarks/arguments.py, beside this script
+
 import abyss_rules as ar
 from abyss_rules import bots as new_bots
 
@@ -255,15 +257,16 @@ def opcodes(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", help="an older bots.py to compare with")
-    parser.add_argument("--games", type=int, default=None, help="recorded games (10; 120 with --time)")
-    parser.add_argument("--warm", type=int, default=0, help="games played first (instructions)")
+    parser.add_argument("--games", type=at_least(1), default=None,
+                        help="recorded games (10; 120 with --time)")
+    parser.add_argument("--warm", type=at_least(0), default=0, help="games played first (instructions)")
     parser.add_argument("--lineups", nargs="+", choices=LINEUPS, default=list(LINEUPS))
     parser.add_argument("--time", action="store_true", help="CPU time, old and new interleaved")
     parser.add_argument("--play", action="store_true",
                         help="with --time: play each game for real, old and new game by game")
     parser.add_argument("--opcodes", action="store_true",
                         help="Python opcodes per decision, by phase and function (sys.settrace)")
-    parser.add_argument("--top", type=int, default=12, help="with --opcodes: functions listed")
+    parser.add_argument("--top", type=at_least(1), default=12, help="with --opcodes: functions listed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recorded", help=argparse.SUPPRESS)

@@ -16,6 +16,7 @@ def test_the_bot_benchmark_counts_opcodes_by_phase(monkeypatch: pytest.MonkeyPat
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`bot_instructions.py --opcodes` replays recorded games (checking every decision) and
     prints opcodes per decision by phase and the functions that run most."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports arguments.py from beside it
     monkeypatch.setattr(sys, "argv", ["bot_instructions.py", "--opcodes", "--games", "1", "--top", "3"])
     runpy.run_path(str(BENCHMARKS / "bot_instructions.py"), run_name="__main__")
     lines = capsys.readouterr().out.splitlines()
@@ -24,6 +25,18 @@ def test_the_bot_benchmark_counts_opcodes_by_phase(monkeypatch: pytest.MonkeyPat
     assert all("opening" in h and "turn" in h and "drawn" in h for h in heads)
     listed = [line for line in lines if line.startswith("  ")]
     assert len(listed) == 6 and any("planner.py:" in line for line in listed)
+
+
+@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--top", "0"), ("--warm", "-1")])
+def test_the_bot_benchmark_refuses_counts_below_their_least(option: str, value: str,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.setattr(sys, "argv", ["bot_instructions.py", "--opcodes", option, value])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "bot_instructions.py"), run_name="__main__")
+    assert ended.value.code == 2  # argparse's usage error, before any game is recorded
+    assert f"argument {option}" in capsys.readouterr().err
 
 
 def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
