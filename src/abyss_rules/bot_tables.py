@@ -19,7 +19,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import compress, repeat
 from operator import is_, itemgetter, sub
 from typing import Final
@@ -259,11 +259,10 @@ class Tables:
         `GridInfo`) and the discard pile's (kept by the pile, from the pile under its top card).
         """
         pile = view.discard_pile
-        kept = unseen = self._piles.get(pile) or self.pile_rest(pile)
-        for info in grids:
-            unseen = list(map(sub, unseen, info.seen_counts()))
-        if unseen is kept:  # (no grid: the kept counts must not change)
-            unseen = list(kept)
+        counts: Iterable[int] = self._piles.get(pile) or self.pile_rest(pile)
+        for info in grids:  # (one list at the end: the maps are chained)
+            counts = map(sub, counts, info.seen_counts())
+        unseen = list(counts)  # (a new list: the kept counts never change)
         drawn = view.drawn
         if drawn is not None and drawn in self.index:
             unseen[self.index[drawn]] -= 1
