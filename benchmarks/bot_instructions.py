@@ -45,6 +45,7 @@ from types import FrameType, ModuleType
 from typing import Any
 
 from arguments import at_least  # benchmarks/arguments.py, beside this script
+from compiled import describe, rerun_compiled  # benchmarks/compiled.py
 
 import abyss_rules as ar
 from abyss_rules import bots as new_bots
@@ -267,6 +268,8 @@ def main() -> None:
     parser.add_argument("--opcodes", action="store_true",
                         help="Python opcodes per decision, by phase and function (sys.settrace)")
     parser.add_argument("--top", type=at_least(1), default=12, help="with --opcodes: functions listed")
+    parser.add_argument("--compiled", action="store_true",
+                        help="measure the compiled bots (the wheel's build), not the sources")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recorded", help=argparse.SUPPRESS)
@@ -275,7 +278,9 @@ def main() -> None:
     if args.child:
         _child(args)
         return
-    print(f"abyss-rules {ar.__version__}, Python {sys.version.split()[0]}", flush=True)
+    if args.compiled:
+        raise SystemExit(rerun_compiled([__file__, *[a for a in sys.argv[1:] if a != "--compiled"]]))
+    print(f"abyss-rules {ar.__version__}, Python {sys.version.split()[0]}; {describe()}", flush=True)
     if args.opcodes:
         args.games = args.games or 10
         opcodes(args)

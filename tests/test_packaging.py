@@ -33,10 +33,23 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
     os.chdir(ROOT)  # the backend builds the project in the current directory
     try:
         sdist = out / hatchling_build.build_sdist(str(out))
-        wheel = out / hatchling_build.build_wheel(str(out))
+        # (a pure wheel, as ABYSS_RULES_PURE=1 asks; tests/test_compiled.py builds the compiled one)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ABYSS_RULES_PURE", "1")
+            wheel = out / hatchling_build.build_wheel(str(out))
     finally:
         os.chdir(here)
     yield sdist, wheel
+
+
+def test_abyss_rules_pure_gives_a_pure_wheel_that_keeps_the_build_hook_in_the_sdist(
+        dists: tuple[Path, Path]) -> None:
+    sdist, wheel = dists
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as z:
+        assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
+    with tarfile.open(sdist) as t:  # (an sdist builds its wheel with the same hook)
+        assert any(n.endswith("/hatch_build.py") for n in t.getnames())
 
 
 def _metadata(wheel: Path) -> Message:

@@ -28,13 +28,14 @@ import random
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
-from . import planner
+from . import bot_model, bot_tables, planner
 from .actions import Action
 from .errors import BotError, Code
 from .views import View
 
 __all__ = [
     "BOTS",
+    "COMPILED",
     "Bot",
     "BotError",
     "BotFactory",
@@ -66,6 +67,12 @@ class Bot(Protocol):
         """The action to play in `view` (one of `view.legal_actions`)."""
         ...
 
+
+COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in (bot_model, bot_tables, planner))
+"""Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
+compiled ones: a wheel's build compiles them from their sources with mypyc (same decisions, several
+times faster); an editable install, `ABYSS_RULES_PURE=1` or a build without a C compiler runs the
+sources (see the Performance page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
