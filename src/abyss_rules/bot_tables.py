@@ -58,37 +58,49 @@ class GridInfo:
     )
 
     def __init__(self, grid: Grid, tables: Tables) -> None:
-        shown, up = grid.cards, grid.face_up
-        # A view's grid holds None on its face-down spaces already (rule 8.2); mask any other.
-        down = shown.count(None)
-        if down != up.count(False) or None in compress(shown, up):
-            shown = grid.visible
+        shown, up, gone = grid.cards, grid.face_up, grid.swallowed
+        kept = tables._masks.get(id(up))
+        masks = kept[2] if kept is not None and kept[0] is up and kept[1] is gone else tables.masks(up, gone)
+        # A view's grid holds None exactly on its face-down and swallowed spaces (rule 8.2): then
+        # what depends only on where those are is its masks' (`Masks`, kept per pair of masks).
+        if not (masks is not None and len(shown) == masks.cells and shown.count(None) == masks.closed
+                and masks.pick(shown) == masks.blank):
+            masks = None
             down = shown.count(None)
+            if down != up.count(False) or None in compress(shown, up):  # mask any other (rule 8.2)
+                shown = grid.visible
+                down = shown.count(None)
         # (C-level maps: a grid is built for almost every decision)
         shapes: tuple[Shape | None, ...] = tuple(map(tables.shape_of, tables.columns_of(shown)))
         if None in shapes:
             shapes = tuple([s or tables.shape(shown[c::tables.cols]) for c, s in enumerate(shapes)])
-        gone = grid.swallowed
-        if True in gone:  # (a swallowed column is gone, rule 4.1: count what is left)
-            shapes = tuple([None if gone[c] else s for c, s in enumerate(shapes)])
-            down = sum([s.hidden for s in shapes if s is not None])
-            remaining = tables.remaining(shapes)
+        if masks is not None:
+            if masks.gone:  # (a swallowed column is gone, rule 4.1)
+                shapes = tuple([None if c in masks.gone else s for c, s in enumerate(shapes)])
+            self.hidden: int = masks.hidden
+            """The face-down cards outside swallowed columns."""
+            self.remaining: tuple[int, ...] = masks.remaining
+            """The spaces of the columns that are not swallowed, in index order (the very tuple
+            `Tables.spaces` when none is)."""
+            self._down: tuple[int, ...] | None = masks.down
+            self._flip: tuple[int, int] | None = masks.flip
         else:
-            remaining = tables.spaces
+            if True in gone:  # (a swallowed column is gone, rule 4.1: count what is left)
+                shapes = tuple([None if gone[c] else s for c, s in enumerate(shapes)])
+                down = sum([s.hidden for s in shapes if s is not None])
+                self.remaining = tables.remaining(shapes)
+            else:
+                self.remaining = tables.spaces
+            self.hidden = down
+            self._down = None
+            self._flip = None
         self.grid = grid
         """The grid read (a memo of grids by identity holds it)."""
         self.shapes = shapes
-        self.hidden: int = down
-        """The face-down cards outside swallowed columns."""
         self.shown: tuple[int | None, ...] = shown
-        self.remaining: tuple[int, ...] = remaining
-        """The spaces of the columns that are not swallowed, in index order (the very tuple
-        `Tables.spaces` when none is)."""
         self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
-        self._down: tuple[int, ...] | None = None
-        self._flip: tuple[int, int] | None = None
         self._model = -1
         self._value: float | None = None
 
@@ -136,8 +148,9 @@ class GridInfo:
         and the first space (in index order) where it is reached: `(-inf, -1)` for none.
 
         (Not kept: a grid is rarely asked twice about one card; its columns keep their rows.)"""
-        best, where, cols, deck = NEG_INF, -1, self._tables.cols, model.deck
-        for col, shape in enumerate(self.shapes):
+        best, where, cols, deck, col = NEG_INF, -1, self._tables.cols, model.deck, -1
+        for shape in self.shapes:
+            col += 1
             if shape is None:
                 continue
             gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
@@ -146,6 +159,42 @@ class GridInfo:
             if (gain := gains[i]) > best or (gain == best and where >= 0 and rows[i] * cols + col < where):
                 best, where = gain, rows[i] * cols + col
         return best, where
+
+
+class Masks:
+    """What every grid whose face-down and swallowed spaces are the `False` spaces of one
+    face-up mask (a public grid, rule 8.2) shares, with one swallowed mask (kept by
+    `Tables.masks`): where its cards must hold None, its swallowed columns (read on the top
+    row, rule 4.1), its remaining and face-down spaces and the space it would flip first.
+    """
+
+    __slots__ = ("blank", "cells", "closed", "down", "flip", "gone", "hidden", "pick", "remaining")
+
+    def __init__(self, up: tuple[bool, ...], gone: tuple[bool, ...], tables: Tables) -> None:
+        cols, spaces = tables.cols, tables.spaces
+        self.cells = len(spaces)
+        closed = [s for s in spaces if not up[s]]
+        self.closed = len(closed)
+        """How many spaces must hold None."""
+        # (itemgetter: one space gives the card itself, none a slice's empty tuple)
+        self.pick: Callable[[tuple[int | None, ...]], object] = itemgetter(*closed) if closed else \
+            itemgetter(slice(0, 0))
+        self.blank: object = None if len(closed) == 1 else (None,) * len(closed)
+        """What `pick` reads from a grid holding None on those spaces."""
+        self.gone = tuple([c for c in range(cols) if gone[c]]) if True in gone else ()
+        """The swallowed columns (as `GridInfo` reads them: by the top row's flag)."""
+        self.remaining = tuple([s for s in spaces if s % cols not in self.gone]) if self.gone else spaces
+        self.down = tuple([s for s in self.remaining if not up[s]])
+        self.hidden = len(self.down)
+        # `GridInfo.flip` of such a grid (None if it has no face-down card)
+        best, flip = -1, None
+        for col in range(cols):
+            if col not in self.gone:
+                closed_rows = [not up[s] for s in spaces[col::cols]]
+                known = closed_rows.count(False)
+                if known < len(closed_rows) and known > best:
+                    best, flip = known, (closed_rows.index(True), col)
+        self.flip: tuple[int, int] | None = flip
 
 
 def flip_space(shapes: tuple[Shape | None, ...], spaces: list[tuple[int, int]]) -> tuple[int, int]:
@@ -169,6 +218,8 @@ class Tables:
         "_classes",
         "_grids",
         "_layouts",
+        "_mask_kinds",
+        "_masks",
         "_models",
         "_piles",
         "_shapes",
@@ -210,6 +261,9 @@ class Tables:
         self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
+        self._masks: dict[int, tuple[tuple[bool, ...], tuple[bool, ...], Masks | None]] = {}
+        """By the face-up mask's identity: it, the swallowed mask and their `Masks`."""
+        self._mask_kinds: dict[tuple[tuple[bool, ...], tuple[bool, ...]], Masks] = {}
         self.deck_model = Model(Odds(list(self.deck.values()), self.values), self.weight, self.rows,
                                  self.index, deck=True)
 
@@ -240,6 +294,25 @@ class Tables:
         if len(self._grids) >= RECENT:
             self._grids.clear()
         self._grids[id(grid)] = found
+        return found
+
+    def masks(self, up: tuple[bool, ...], gone: tuple[bool, ...]) -> Masks | None:
+        """The `Masks` of a face-up and a swallowed mask (`None` unless both are tuples of one
+        flag per space), kept by the masks' identity (the engine's grids share them; the memo
+        holds them) and by their contents."""
+        if type(up) is not tuple or type(gone) is not tuple or len(up) != len(self.spaces) \
+                or len(gone) != len(self.spaces):
+            found = None
+        else:
+            found = self._mask_kinds.get((up, gone))
+            if found is None:
+                found = Masks(up, gone, self)
+                if len(self._mask_kinds) >= RECENT:
+                    self._mask_kinds.clear()
+                self._mask_kinds[up, gone] = found
+        if len(self._masks) >= RECENT:
+            self._masks.clear()
+        self._masks[id(up)] = (up, gone, found)
         return found
 
     def layout(self, legal: tuple[Action, ...]) -> Layout:
