@@ -453,22 +453,25 @@ class Model:
         values the top swallows on (where the top's score may be anything), are compared one
         by one with the computed best, and computed where they may count.
         """
-        odds, w, delta, mean, value = self.odds, self.weight, self.delta, self.odds.mean, self.value
-        chances, by_index, values_get = odds.chances, odds.by_index, self._values.get
+        # (methods are called on their objects, not kept in locals: the compiled module calls
+        # them directly, and the interpreter about as fast)
+        odds, w, delta, mean = self.odds, self.weight, self.delta, self.odds.mean
+        by_index, kept_values = odds.by_index, self._values
         entries: list[tuple[float, float, float, ColumnClass]] = []
         top_lo, top = NEG_INF, -1
         for shape in dict.fromkeys(shapes):  # (a column like one before scores as it does)
             if shape is None:
                 continue
-            before = values_get(shape)
+            before = kept_values.get(shape)
             if before is None:
-                before = value(shape)
+                before = self.value(shape)
             for cls in shape.classes:
                 kind = cls.kind
                 if kind == _PLAIN:
                     h = cls.hidden_after
                     k = before - cls.base - h * mean
-                    eps = delta + w * chances(h)[by_index[cls.equal[0]]] * cls.spread if cls.equal else delta
+                    eps = (delta + w * odds.chances(h)[by_index[cls.equal[0]]] * cls.spread if cls.equal
+                           else delta)
                 elif kind == _COMPLETE:
                     k, eps = before - cls.base, delta
                 elif kind == _EVERY:

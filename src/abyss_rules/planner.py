@@ -205,15 +205,14 @@ def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], in
     rows, the lowest space winning a tie (the first in the moves' order).
     """
     remaining, shapes = info.remaining, info.shapes
-    value, gain_at = model.value, model.class_gain_at
     if spaces is remaining or spaces == remaining:
         best, where, cols = NEG_INF, -1, len(shapes)
         for col, shape in enumerate(shapes):
             if shape is None:
                 continue
-            before = value(shape)
+            before = model.value(shape)
             for cls, row in shape.firsts:
-                score = gain_at(before, cls, i)
+                score = model.class_gain_at(before, cls, i)
                 gift = cls.gift_index[i]
                 if gift >= 0:
                     score -= feed[gift]
@@ -229,7 +228,7 @@ def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], in
             continue
         done.add(key)
         cls = shape.classes[c]  # type: ignore[union-attr]
-        score = gain_at(value(shape), cls, i)
+        score = model.class_gain_at(model.value(shape), cls, i)
         gift = cls.gift_index[i]
         if gift >= 0:
             score -= feed[gift]
@@ -369,7 +368,6 @@ class Planner:
                     return top, moves[info.remaining.index(where)][0]
         best: tuple[float, Action] | None = None
         mine, i = self.mine, self.index[card]
-        gain_at = self.model.gain_at
         kept: dict[int, float] = {}  # (without the lists: one value per column and class)
         cols = self.tables.cols
         lists = self.my_gains() if self.model.deck else None  # (the deck's model keeps them)
@@ -387,7 +385,7 @@ class Planner:
             if lists is not None:
                 gain = lists[col][c][i]  # type: ignore[index]
             elif (gain := kept.get(key := c * cols + col)) is None:
-                gain = kept[key] = gain_at(shape, c, i)
+                gain = kept[key] = self.model.gain_at(shape, c, i)
             score = gain
             if hidden and closing:
                 score -= self.closing_cost(self.my_value - gain)
