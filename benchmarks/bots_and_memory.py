@@ -1,6 +1,8 @@
 """Bot games per second, bytes per state, and the memory of a simulation.
 
-    python benchmarks/bots_and_memory.py [--seconds 5] [--repeats 3] [--games 10000]
+    python benchmarks/bots_and_memory.py [--seconds 5] [--repeats 3] [--games 10000] [--compiled]
+
+(`--compiled`: the bots of the wheel's build, compiled by mypyc; see benchmarks/compiled.py.)
 
 * games per second between two ``GreedyBot``s and between two ``CountingBot``s
   (each move: a view, the bot's choice, ``apply``), median of ``--repeats`` runs;
@@ -24,6 +26,8 @@ import statistics
 import sys
 import tracemalloc
 from time import perf_counter
+
+from compiled import describe, rerun_compiled  # benchmarks/compiled.py, beside this script
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot
@@ -78,10 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, default=10_000, help="games in the simulation")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--compiled", action="store_true",
+                        help="measure the compiled bots (the wheel's build), not the sources")
     args = parser.parse_args(argv)
+    if args.compiled:
+        given = sys.argv[1:] if argv is None else argv
+        return rerun_compiled([__file__, *[a for a in given if a != "--compiled"]])
     rng = random.Random(args.seed)
     print(f"abyss-rules {ar.__version__}, Python {platform.python_version()} "
-          f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
+          f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}; {describe()}")
     for bot in (GreedyBot, CountingBot):
         rate = statistics.median(games_per_second(bot, args.seconds, rng) for _ in range(args.repeats))
         print(f"{bot.name} vs {bot.name} (2 players): {rate:,.1f} games/s (median of {args.repeats})")

@@ -24,7 +24,8 @@ def describe() -> str:
     from abyss_rules import bots, planner
 
     where = os.path.dirname(planner.__file__ or "")
-    return f"bots {'compiled (mypyc)' if bots.COMPILED else 'from their sources'}, in {where}"
+    compiled = getattr(bots, "COMPILED", False)  # (an older version of the package has no flag)
+    return f"bots {'compiled (mypyc)' if compiled else 'from their sources'}, in {where}"
 
 
 def rerun_compiled(argv: list[str]) -> int:
