@@ -196,6 +196,7 @@ class ColumnClass:
         "gifted",
         "hidden",
         "hidden_after",
+        "hidden_float",
         "kind",
         "replaced",
         "spread",
@@ -212,16 +213,20 @@ class ColumnClass:
         odds never change, and a class fixes its column's face-up cards and face-down count,
         so the value of the column before the move too): kept, shared by its columns."""
         self.hidden_after = hidden_after
-        # (The value-sized tuples are kept in _PARTS by what they depend on: a class is built
+        # (The value-sized tuples are kept in _SUMS and _PARTS by what they depend on: a class is built
         # for every new column shape, and a 15-value tuple costs as much as the rest.)
-        self.base = base = sum(rest)
+        # (The sums are exact integers held as floats: an int meets a float in every use, which
+        # the interpreter does by converting the int, and the compiled module then adds floats.)
+        base = sum(rest)
+        self.base = float(base)
+        self.hidden_float = float(hidden_after)
         key: tuple[object, ...] = (values, base, hidden_after)
-        parts = _PARTS.get(key)
-        if parts is None:
-            sums = tuple([base + v for v in values])
-            swallowed = tuple([s + hidden_after * v for s, v in zip(sums, values, strict=True)])
-            parts = _PARTS.put(key, (sums, swallowed))
-        self.sums, self.swallowed_sums = parts
+        found = _SUMS.get(key)
+        if found is None:
+            sums = tuple([float(base + v) for v in values])
+            swallowed = tuple([float(base + v + hidden_after * v) for v in values])
+            found = _SUMS.put(key, (sums, swallowed))
+        self.sums, self.swallowed_sums = found
         n = len(values)
         if not rest:
             equal: tuple[int, ...] = tuple(range(n))
@@ -250,17 +255,19 @@ class ColumnClass:
         # except on `equal` when the column is then complete (`kind` _COMPLETE: a swallow).
         if hidden_after == 0:
             self.kind = _WHOLE if whole else _COMPLETE
-            self.spread = 0
+            self.spread = 0.0
         elif not rest:
-            self.kind, self.spread = _EVERY, max(map(abs, self.swallowed_sums), default=0)
+            self.kind, self.spread = _EVERY, max(map(abs, self.swallowed_sums), default=0.0)
         else:
             self.kind = _PLAIN
-            self.spread = abs(self.swallowed_sums[equal[0]]) if equal else 0
+            self.spread = abs(self.swallowed_sums[equal[0]]) if equal else 0.0
 
 
-# One of the library's bounded caches (caches.py): the value-sized tuples of column classes,
+# Two of the library's bounded caches (caches.py): the value-sized tuples of column classes,
 # `(sums, swallowed_sums)` by `(values, base, hidden_after)` and `(gift_index, gifted)` by
 # `(len(values), gift, equal or ())`; many classes share them.
+_SUMS: Final = BoundedCache[tuple[object, ...], tuple[tuple[float, ...], tuple[float, ...]]](
+    "planner.class_sums", max_entries=LIMIT, max_size=LIMIT)
 _PARTS: Final = BoundedCache[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]](
     "planner.class_parts", max_entries=LIMIT, max_size=LIMIT)
 
@@ -406,15 +413,14 @@ class Model:
                 gains[i] = before - 0.0
             return gains
         odds, w = self.odds, self.weight
-        hm = h * odds.mean
+        hm = cls.hidden_float * odds.mean
         if cls.every:  # no other face-up card: any card may be matched by the hidden ones
             # less the chance of a swallow times its saving: w * P(all equal) * (sum + h * v)
             return [before - ((s + hm) - w * e * t)
                     for s, e, t in zip(cls.sums, odds.all_equal(h), cls.swallowed_sums, strict=True)]
         gains = [before - (s + hm) for s in cls.sums]  # sum + hidden * mean
-        for i in cls.equal:
-            s, v = cls.sums[i], self.values[i]
-            gains[i] = before - (s + hm - w * odds.all_equal(h)[i] * (s + h * v))
+        for i in cls.equal:  # (the swallowed sum is the sum plus h times the value)
+            gains[i] = before - (cls.sums[i] + hm - w * odds.all_equal(h)[i] * cls.swallowed_sums[i])
         return gains
 
     def gain_at(self, shape: Shape, c: int, i: int) -> float:
@@ -430,12 +436,9 @@ class Model:
         if h == 0:
             return before - 0.0 if i in cls.equal else before - cls.sums[i]
         odds, w = self.odds, self.weight
-        hm = h * odds.mean
-        if cls.every:
+        hm = cls.hidden_float * odds.mean
+        if cls.every or i in cls.equal:
             return before - ((cls.sums[i] + hm) - w * odds.all_equal(h)[i] * cls.swallowed_sums[i])
-        if i in cls.equal:
-            s, v = cls.sums[i], self.values[i]
-            return before - (s + hm - w * odds.all_equal(h)[i] * (s + h * v))
         return before - (cls.sums[i] + hm)
 
     def best_scores(self, shapes: tuple[Shape | None, ...], feed: list[float] | None) -> list[float]:
@@ -469,14 +472,14 @@ class Model:
                 kind = cls.kind
                 if kind == _PLAIN:
                     h = cls.hidden_after
-                    k = before - cls.base - h * mean
+                    k = before - cls.base - cls.hidden_float * mean
                     eps = (delta + w * odds.chances(h)[by_index[cls.equal[0]]] * cls.spread if cls.equal
                            else delta)
                 elif kind == _COMPLETE:
                     k, eps = before - cls.base, delta
                 elif kind == _EVERY:
                     h = cls.hidden_after
-                    k, eps = before - h * mean, delta + w * odds.max_equal(h) * cls.spread
+                    k, eps = before - cls.hidden_float * mean, delta + w * odds.max_equal(h) * cls.spread
                 else:  # (every value swallows: always computed)
                     k, eps = 0.0, float("inf")
                 if feed is not None and cls.gift >= 0:
