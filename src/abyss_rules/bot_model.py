@@ -294,8 +294,8 @@ def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[
 class Shape:
     """What a column is, whatever the odds: its face-down count, face-up sum and classes."""
 
-    __slots__ = ("best", "classes", "column", "deck_rows", "firsts", "hidden", "known", "row_class", "same",
-                 "total")
+    __slots__ = ("best", "classes", "column", "deck_rows", "firsts", "hidden", "hidden_float", "known",
+                 "row_class", "same", "swallowed_total", "total", "total_float")
 
     def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int],
                  kept: dict[tuple[int | None, ...], ColumnClass] | None = None) -> None:
@@ -306,6 +306,11 @@ class Shape:
         self.known = len(known)
         self.total = sum(known)
         self.same = known[0] if known and known.count(known[0]) == len(known) else None
+        # (as floats for `Model.value`: exact integers, as its float arithmetic converts them)
+        self.hidden_float = float(self.hidden)
+        self.total_float = float(self.total)
+        self.swallowed_total = float(self.total + self.hidden * self.same) if self.same is not None else 0.0
+        """What the column adds up to if its face-down cards all equal `same` (0.0 without one)."""
         classes: list[ColumnClass] = []
         of: dict[int | None, int] = {}
         row_class = []
@@ -357,18 +362,18 @@ class Model:
         found = self._values.get(shape)
         if found is not None:
             return found
-        hidden, total, same = shape.hidden, shape.total, shape.same
+        hidden, same = shape.hidden, shape.same
         if hidden == 0:
-            found = 0.0 if same is not None else float(total)
+            found = 0.0 if same is not None else shape.total_float
         elif hidden == self.rows:
             odds, w = self.odds, self.weight
-            found = w * odds.hidden_column(hidden) + (1 - w) * hidden * odds.mean
+            found = w * odds.hidden_column(hidden) + (1 - w) * shape.hidden_float * odds.mean
         else:
             odds = self.odds
-            found = total + hidden * odds.mean
+            found = shape.total_float + shape.hidden_float * odds.mean
             if same is not None:  # the hidden cards may match and swallow the column
                 chance = odds.chances(hidden)[odds.by_index[self.index[same]]]
-                found -= self.weight * chance * (total + hidden * same)
+                found -= self.weight * chance * shape.swallowed_total
         if len(self._values) >= LIMIT:
             self._values.clear()
         self._values[shape] = found
@@ -586,7 +591,7 @@ class Model:
         if found is None:
             best = self.best_gains(shapes)
             next_draw = self.draw_gain(best)
-            found = [weight * g if (g := b - next_draw) > 0 else 0.0 for b in best]
+            found = [weight * g if (g := b - next_draw) > 0.0 else 0.0 for b in best]
             if len(self._feeds) >= LIMIT:
                 self._feeds.clear()
             self._feeds[key] = found
