@@ -1,6 +1,6 @@
 """The wheel's build hook: the bots' modules compiled to C extensions by mypyc, from their source.
 
-`GreedyBot` and `CountingBot` spend their time in the planner's modules (`bot_model`,
+`GreedyBot` and `CountingBot` spend their time in the planner's modules (`bot_odds`, `bot_model`,
 `bot_tables`, `planner`). mypyc (part of mypy) compiles those very files, with their type
 annotations, into C extension modules; Python imports an extension before a `.py` of the same
 name, and the wheel carries both (the sources stay its documentation and its type information).
@@ -24,7 +24,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ("bot_model", "bot_tables", "planner")
+COMPILED = ("bot_odds", "bot_model", "bot_tables", "planner")
 """The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables and model)."""
 
 

@@ -1,14 +1,15 @@
 """The expected-score model of [`GreedyBot`][abyss_rules.bots.GreedyBot] and
 [`CountingBot`][abyss_rules.bots.CountingBot]: odds, column shapes and the gain of every move.
 
-The *odds* ([`Odds`][abyss_rules.bot_model.Odds]) are a multiset of card values that a
-face-down card (or the next draw) is drawn from: the whole deck for GreedyBot, the unseen
-cards for CountingBot (rule 8.1). A column's expected score is the expected sum of its cards
-minus the expected sum when it ends up swallowed, all its cards equal (rules 4.1, 4.3). That
-value depends only on how many of its cards are face down, the sum of its face-up cards and
-whether they are all equal, so a column is read once as a [`Shape`][abyss_rules.bot_model.Shape]
-(whatever the odds), and the gain of placing a card on it is computed for every card value at
-once, as a list ([`Model.gains`][abyss_rules.bot_model.Model.gains]), or for one
+The *odds* ([`Odds`][abyss_rules.bot_odds.Odds], in [`bot_odds`][abyss_rules.bot_odds]) are a
+multiset of card values that a face-down card (or the next draw) is drawn from: the whole deck
+for GreedyBot, the unseen cards for CountingBot (rule 8.1). A column's expected score is the
+expected sum of its cards minus the expected sum when it ends up swallowed, all its cards equal
+(rules 4.1, 4.3). That value depends only on how many of its cards are face down, the sum of its
+face-up cards and whether they are all equal, so a column is read once as a
+[`Shape`][abyss_rules.bot_model.Shape] (whatever the odds), and the gain of placing a card on it
+is computed for every card value at once, as a list
+([`Model.gains`][abyss_rules.bot_model.Model.gains]), or for one
 ([`Model.gain_at`][abyss_rules.bot_model.Model.gain_at]) with the same operations.
 
 Examples:
@@ -31,10 +32,11 @@ Examples:
 
 from __future__ import annotations
 
-from itertools import compress, count, repeat
-from operator import gt, mul, sub
+from itertools import count
+from operator import gt, sub
 from typing import Final
 
+from .bot_odds import LIMIT, Odds
 from .caches import BoundedCache
 
 __all__: list[str] = []  # private: the bots module is the public face
@@ -42,135 +44,15 @@ __all__: list[str] = []  # private: the bots module is the public face
 Column = tuple[int | None, ...]
 """One column of a grid, top row first: a face-up value, or `None` for a face-down card."""
 
-LIMIT: Final = 1 << 14
-"""Entries per cache of column tables (shapes, values, gains); a full cache starts over."""
-
 NEG_INF: Final = float("-inf")
 Rows = tuple[list[float], list[int]]
 """`Model.best_rows` of a column: for each card value, its best gain and the first row of it."""
-_COUNTS: Final = 15
-"""The counts of one value `all_equal` fills its tables for at least (a standard deck's largest)."""
 # ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
 _PLAIN: Final = 0     # some face-down cards stay, other face-up cards: K - v, one equal value aside
 _EVERY: Final = 1     # some face-down cards stay, no other face-up card: any value may be matched
 _COMPLETE: Final = 2  # the column is then complete: K - v, or a swallow on `equal`
 _WHOLE: Final = 3     # complete and swallowed whatever the card (a one-row column)
 _SERIALS = count()
-
-
-class Odds:
-    """A multiset of unseen card values: the odds of what a face-down card (or the next draw) is.
-
-    `by_index` is the count of every value of the deck (`Tables.values`), zeros included;
-    `positive` the indices of the values with at least one card, in the deck's order.
-    """
-
-    __slots__ = (
-        "_chances",
-        "_equal",
-        "_hidden_column",
-        "by_index",
-        "_positive",
-        "mean",
-        "most",
-        "total",
-        "values",
-    )
-
-    def __init__(self, by_index: list[int], values: tuple[int, ...]) -> None:
-        self.by_index = by_index
-        self.values = values
-        self._positive: tuple[list[int], list[int]] | None = None
-        self.total = total = sum(by_index)
-        self.most = max(by_index, default=0)
-        # (integer sums: the values without a card add nothing)
-        self.mean = sum(map(mul, values, by_index)) / total if total else 0.0
-        self._chances: dict[int, list[float]] = {}
-        self._equal: dict[int, list[float]] = {}
-        self._hidden_column: dict[int, float] = {}
-
-    @property
-    def positive(self) -> list[int]:
-        """The indices of the values with at least one unseen card, in the deck's order."""
-        return self._positives()[0]
-
-    @property
-    def positive_counts(self) -> list[int]:
-        """The counts of those values (`by_index` without its zeros)."""
-        return self._positives()[1]
-
-    def _positives(self) -> tuple[list[int], list[int]]:
-        if self._positive is None:
-            by_index = self.by_index
-            self._positive = (list(compress(range(len(by_index)), by_index)),
-                              list(compress(by_index, by_index)))
-        return self._positive
-
-    def chances(self, k: int) -> list[float]:
-        """For each count `c` of one value (up to the largest count), the chance that `k` unseen
-        cards are all of a value with `c` cards (`all_equal` of the unseen total): `all_equal(k)[i]`
-        is `chances(k)[by_index[i]]`."""
-        found = self._chances.get(k)
-        if found is None:
-            found = self._chances[k] = all_equal(self.total, k, self.most)
-        return found
-
-    def all_equal(self, k: int) -> list[float]:
-        """For each card value (in the deck's order), the chance that `k` unseen cards (drawn
-        without replacement) are all that value (see `all_equal`)."""
-        found = self._equal.get(k)
-        if found is None:
-            found = self._equal[k] = list(map(self.chances(k).__getitem__, self.by_index))
-        return found
-
-    def max_equal(self, k: int) -> float:
-        """The largest of `all_equal(k)`: the chance of the largest count (a chance never falls
-        as the count grows, rounding included: each factor grows with it)."""
-        return self.chances(k)[self.most]
-
-    def hidden_column(self, k: int) -> float:
-        """The expected score of a column of `k` face-down cards (swallowing included)."""
-        found = self._hidden_column.get(k)
-        if found is None:
-            # chance * k * value, value by value (a value without a card adds 0.0: its chance is
-            # 0.0, and adding 0.0 changes no sum of these terms, which starts from 0)
-            worth = map(mul, map(mul, self.all_equal(k), repeat(k)), self.values)
-            found = self._hidden_column[k] = k * self.mean - sum(worth)
-        return found
-
-
-# One of the library's bounded caches (caches.py): entries, and chances kept in all.
-_EQUAL: Final = BoundedCache[tuple[int, int], list[float]]("planner.all_equal", max_entries=LIMIT,
-                                                           max_size=1 << 22)
-
-
-def all_equal(n: int, k: int, most: int) -> list[float]:
-    """For `c` from 0 to at least `most`, the chance that `k` cards drawn without replacement from `n`, of
-    which `c` have some value, all have it: the product of `max(c - i, 0) / (n - i)` for
-    `i` below `k` (0 once `n - i` is not positive), multiplied out from 1.0 in that order.
-
-    Kept per `(n, k)`, and extended when a larger `c` is asked.
-
-    Examples:
-        >>> all_equal(10, 2, 3)[:4]                  # 0, 1, 2 or 3 cards of the value
-        [0.0, 0.0, 0.022222222222222223, 0.06666666666666667]
-    """
-    found = _EQUAL.get((n, k))
-    if found is None or len(found) <= most:
-        found = _chances(n, k, found or [], max(most, _COUNTS))
-        _EQUAL.put((n, k), found, len(found))
-    return found
-
-
-def _chances(n: int, k: int, found: list[float], most: int) -> list[float]:
-    """`found` (the chances of `all_equal(n, k, ...)` for the first counts) extended to `most`."""
-    counts = range(len(found), most + 1)
-    chances = [1.0] * len(counts)
-    for i in range(k):  # (every c at once, factor by factor: the same products)
-        d = n - i
-        chances = [p * ((c - i) / d if c > i else 0.0) for p, c in zip(chances, counts, strict=True)] \
-            if d > 0 else [p * 0.0 for p in chances]
-    return found + chances
 
 
 class ColumnClass:

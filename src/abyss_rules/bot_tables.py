@@ -25,7 +25,8 @@ from operator import is_, itemgetter, sub
 from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .bot_model import LIMIT, NEG_INF, Column, ColumnClass, Model, Odds, Shape
+from .bot_model import NEG_INF, Column, ColumnClass, Model, Shape
+from .bot_odds import LIMIT, Odds
 from .caches import BoundedCache
 from .config import Variant
 from .grid import Grid

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
-from . import bot_model, bot_tables, planner
+from . import bot_model, bot_odds, bot_tables, planner
 from .actions import Action
 from .errors import BotError, Code
 from .views import View
@@ -68,7 +68,8 @@ class Bot(Protocol):
         ...
 
 
-COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in (bot_model, bot_tables, planner))
+COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py")
+                                for m in (bot_odds, bot_model, bot_tables, planner))
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
 compiled ones: a wheel's build compiles them from their sources with mypyc (same decisions, several
 times faster); an editable install, `ABYSS_RULES_PURE=1` or a build without a C compiler runs the
