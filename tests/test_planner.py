@@ -210,3 +210,44 @@ def test_the_tables_of_a_variant_are_its_own_and_go_with_clear_caches() -> None:
         assert bot_tables.tables_of(STD) is kept
     caches.clear_caches()
     assert bot_tables.tables_of(STD) is not kept and bot_tables.tables_of(STD).variant is STD
+
+
+class _Risky(planner.Planner):
+    """A Planner whose closer risk is `RISK` times the score (none in a hurry, as always)."""
+
+    __slots__ = ()
+    RISK = 0.0
+
+    def closing_cost(self, my_score: float) -> float:
+        return self.RISK * my_score if my_score > 0 and not self.hurry else 0.0
+
+
+def test_one_face_down_cards_shortcut_scores_as_every_move_does_whatever_the_closer_risk() -> None:
+    """GreedyBot with one face-down card (`Planner._one_down`): the face-down card's score
+    against the best face-up gain (`GridInfo.best_face_up`) picks what scoring every move
+    picks, with closer risks from none to large, so that either side wins."""
+    bot = GreedyBot()
+    met = {True: 0, False: 0}  # (whether the face-down card won, with a closer risk)
+    for v in _views(STD, 16, 21):
+        if v.phase is ar.Phase.OPENING:
+            continue
+        card = v.drawn if v.phase is ar.Phase.DRAWN else v.top_discard
+        if card is None:
+            continue
+        for risk in (0.0, 0.002, 0.01, 0.03, 0.1, 0.3, 1.0):
+            _Risky.RISK = risk
+            p = _Risky(bot, v)  # type: ignore[arg-type]
+            if p.my_hidden != 1:
+                break
+            layout = p.tables.layout(v.legal_actions)
+            moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
+                (layout.takes, layout.take_spaces)
+            for hurry in (False, True):
+                fast = p.best_place(moves, spaces, card, hurry=hurry)
+                assert fast == p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
+                if fast is not None and risk and not hurry and not p.hurry:
+                    _, where = p.info.best_space(p.model, p.index[card], False)
+                    if p.info.shown[where] is None:
+                        met[isinstance(fast[1], ar.Action) and p.info.shown[
+                            fast[1].row * STD.cols + fast[1].col] is None] += 1  # type: ignore[union-attr]
+    assert met[True] > 10 and met[False] > 10, met

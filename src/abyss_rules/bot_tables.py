@@ -161,6 +161,26 @@ class GridInfo:
                 best, where = gain, rows[i] * cols + col
         return best, where
 
+    def best_face_up(self, model: Model, i: int) -> tuple[float, int]:
+        """The best gain of card `i` on a face-up card of this grid under the deck's model and
+        the first space (in index order) where it is reached: `(-inf, -1)` for none."""
+        best, where, cols, col = NEG_INF, -1, self._tables.cols, -1
+        for shape in self.shapes:
+            col += 1
+            if shape is None:
+                continue
+            if not shape.hidden:  # (its best rows are all on face-up cards)
+                gains, rows = shape.deck_rows[False] or model.best_rows(shape, False)
+                gain, row = gains[i], rows[i]
+            else:  # (its classes in the order of their first rows: a later one must gain more)
+                gain, row = NEG_INF, -1
+                for cls, first in shape.firsts:
+                    if not cls.hidden and (g := model.deck_class_gains(shape, cls)[i]) > gain:
+                        gain, row = g, first
+            if gain > best or (gain == best and where >= 0 and row * cols + col < where):
+                best, where = gain, row * cols + col
+        return best, where
+
 
 class Masks:
     """What every grid whose face-down and swallowed spaces are the `False` spaces of one

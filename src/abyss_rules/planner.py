@@ -356,16 +356,11 @@ class Planner:
         hurry = self.hurry if hurry is None else hurry
         if shortcut and not self.bot.feed_weight and spaces == self.info.remaining:
             # Plain gains on every remaining space in index order: the best column by column.
-            if self.my_hidden != 1:
+            if self.my_hidden != 1 or (hurry and self.hurry):
+                # (in a hurry only the one face-down card counts, with no closer risk)
                 return self._best_gain(moves, card, hurry)
-            # With one face-down card, its score is its gain less the closer risk, which is
-            # never negative (rule 6.5: a multiplier of at least 1): when the best gain is on a
-            # face-up card (the first space with it), no score beats or ties it before it.
-            if not hurry:
-                info = self.info
-                top, where = info.best_space(self.model, self.index[card], False)
-                if where >= 0 and info.shown[where] is not None:
-                    return top, moves[info.remaining.index(where)][0]
+            if not hurry and self.model.deck:
+                return self._one_down(moves, card)
         best: tuple[float, Action] | None = None
         mine, i = self.mine, self.index[card]
         kept: dict[int, float] = {}  # (without the lists: one value per column and class)
@@ -396,6 +391,26 @@ class Planner:
             if best is None or score > best[0]:
                 best = (score, a)
         return best
+
+    def _one_down(self, moves: list[tuple[Action, int, int]], card: int) -> tuple[float, Action] | None:
+        """`best_place` of `card` on every remaining space in index order with one face-down
+        card, not in a hurry, under the deck's model: the face-down card's score is its gain less
+        the closer risk, which is never negative (rule 6.5: a multiplier of at least 1), and a
+        face-up card's is its gain. When the best gain is on a face-up card (the first space
+        with it), no score beats or ties it before it; else the face-down card's score is
+        compared with the best face-up gain (`GridInfo.best_face_up`), the first space winning a tie."""
+        info, i = self.info, self.index[card]
+        top, where = info.best_space(self.model, i, False)
+        if where < 0:
+            return None
+        remaining = info.remaining
+        if info.shown[where] is not None:
+            return top, moves[remaining.index(where)][0]
+        score = top - self.closing_cost(self.my_value - top)
+        gain, space = info.best_face_up(self.model, i)
+        if space >= 0 and (gain > score or (gain == score and space < where)):
+            return gain, moves[remaining.index(space)][0]
+        return score, moves[remaining.index(where)][0]
 
     def _best_gain(self, moves: list[tuple[Action, int, int]], card: int,
                    hurry: bool) -> tuple[float, Action] | None:
