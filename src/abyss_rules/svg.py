@@ -38,7 +38,7 @@ from .errors import PictureError
 from .grid import Grid
 from .state import Phase, RoundResult, State
 from .views import View, view
-from .words import seats_text
+from .words import seats_text, space_words
 
 __all__ = ["PictureError", "action_words", "to_svg"]
 
@@ -327,14 +327,7 @@ def _card(x: int, y: int, cell: _Cell, label: str, ring: bool) -> str:
 
 
 def _cell_label(seat: int, row: int, col: int, cell: _Cell) -> str:
-    where = f"seat {seat}, row {row}, column {col}: "
-    if cell.kind == "gone":
-        return where + "swallowed"
-    if cell.kind == "down":
-        return where + "face down"
-    if cell.kind == "secret":
-        return where + f"face down, secretly {cell.value}"
-    return where + f"{cell.value}"
+    return space_words(seat, row, col, cell.kind, cell.value)
 
 
 def _panel_size(seat: _Seat) -> tuple[int, int]:

@@ -34,6 +34,7 @@ from .config import Variant
 __all__ = [
     "a_card",
     "closing_words",
+    "deal_words",
     "event_words",
     "game_over_words",
     "opener_words",
@@ -41,6 +42,7 @@ __all__ = [
     "round_scores_words",
     "seats_text",
     "space",
+    "space_words",
     "turn_words",
 ]
 
@@ -63,6 +65,27 @@ def space(row: int, col: int) -> str:
         '(1,2)'
     """
     return f"({row},{col})"
+
+
+def space_words(seat: int, row: int, col: int, kind: str, value: int | None = None) -> str:
+    """What a picture says of one space of a grid (its `<title>`): `kind` is `"up"` (showing
+    `value`), `"down"`, `"secret"` (face down, `value` shown to a state's picture only) or `"gone"`
+    (swallowed, rule 4.1).
+
+    Examples:
+        >>> space_words(0, 1, 2, "down")
+        'seat 0, row 1, column 2: face down'
+        >>> space_words(1, 0, 3, "up", -2)
+        'seat 1, row 0, column 3: -2'
+    """
+    where = f"seat {seat}, row {row}, column {col}: "
+    if kind == "gone":
+        return where + "swallowed"
+    if kind == "down":
+        return where + "face down"
+    if kind == "secret":
+        return where + f"face down, secretly {value}"
+    return where + f"{value}"
 
 
 def seats_text(seats: Iterable[int]) -> str:
@@ -196,6 +219,23 @@ def turn_words(events: Sequence[ev.Event]) -> str:
     if swallowed is not None:
         text += f"; column {swallowed.col} ({swallowed.count} x {swallowed.value}) is swallowed"
     return text
+
+
+def deal_words(variant: Variant, top_discard: int, draw_pile_size: int) -> list[str]:
+    """The narration's lines when a round is dealt (rule 1.4), and the opening flips it asks for
+    (rule 2.1), if any.
+
+    Examples:
+        >>> for line in deal_words(Variant.standard(), 9, 125):
+        ...     print(line)
+        Deal: 12 cards face down to each seat; the discard pile opens with a 9; 125 cards in the draw pile.
+        Opening: every seat flips 2 of its cards.
+    """
+    lines = [f"Deal: {variant.cells} cards face down to each seat; the discard pile opens with "
+             f"{a_card(top_discard)}; {draw_pile_size} cards in the draw pile."]
+    if variant.initial_flips:
+        lines.append(f"Opening: every seat flips {variant.initial_flips} of its cards.")
+    return lines
 
 
 def reshuffle_words(event: ev.Reshuffled, variant: Variant) -> str:

@@ -21,8 +21,8 @@ from ..simulation import GameResult
 from ..state import Phase, State
 from ..views import View, view
 from ..words import (
-    a_card,
     closing_words,
+    deal_words,
     game_over_words,
     opener_words,
     reshuffle_words,
@@ -199,10 +199,8 @@ class Narrator:
         self.turn_number = 0
         self.say()
         self.say(f"=== Round {state.round} ===")
-        self.say(f"Deal: {v.cells} cards face down to each seat; the discard pile opens with "
-                 f"{a_card(state.discard_pile[0])}; {state.draw_pile_size} cards in the draw pile.")
-        if v.initial_flips:
-            self.say(f"Opening: every seat flips {v.initial_flips} of its cards.")
+        for line in deal_words(v, state.discard_pile[0], state.draw_pile_size):
+            self.say(line)
 
     def opening_done(self, state: State) -> None:
         """Show the grids after the opening flips and who opens, and why (rules 2.3, 2.4)."""
