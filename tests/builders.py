@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import abyss_rules as ar
@@ -31,6 +31,7 @@ __all__ = [
     "finish_round",
     "flat",
     "hand_built",
+    "mixed_games",
     "open_round",
     "play",
     "rule_error",
@@ -161,6 +162,22 @@ def play(state: ar.State, actions: Iterable[ar.Action]) -> ar.State:
     for action in actions:
         state = ar.apply(state, action)
     return state
+
+
+def mixed_games(variant: ar.Variant, games: int, seed: int) -> Iterator[tuple[ar.State, ar.View]]:
+    """Every position of some 2-player games between a random and a greedy player (a seeded
+    random move 30% of the time, else `GreedyBot`'s): the state and the mover's view."""
+    from abyss_rules.bots import GreedyBot
+
+    rng = random.Random(seed)
+    for g in range(games):
+        state = ar.new_game(2, variant, seed * 100 + g)
+        greedy = GreedyBot()
+        while not state.is_over:
+            v = ar.view(state, state.to_act[0])
+            yield state, v
+            action = rng.choice(v.legal_actions) if rng.random() < 0.3 else greedy.choose(v)
+            state = ar.apply(state, action)
 
 
 def finish_round(state: ar.State) -> ar.State:

@@ -7,29 +7,21 @@ import random
 
 import attrs
 import pytest
+from tests.builders import mixed_games
 
 import abyss_rules as ar
 from abyss_rules import bot_tables
-from abyss_rules.bots import GreedyBot
 
 STD = ar.Variant.standard()
 
 
 def _grids(variant: ar.Variant, games: int, seed: int) -> list[ar.Grid]:
     """Every grid of the views of some games between a random and a greedy player, and each
-    seat's full grid (face-down values included, as only a state holds them)."""
-    rng = random.Random(seed)
+    mover's full grid (face-down values included, as only a state holds them)."""
     out = []
-    for g in range(games):
-        state = ar.new_game(2, variant, seed * 100 + g)
-        greedy = GreedyBot()
-        while not state.is_over:
-            seat = state.to_act[0]
-            v = ar.view(state, seat)
-            out.extend(v.grids)
-            out.append(state.grid(seat))
-            action = rng.choice(v.legal_actions) if rng.random() < 0.3 else greedy.choose(v)
-            state = ar.apply(state, action)
+    for state, v in mixed_games(variant, games, seed):
+        out.extend(v.grids)
+        out.append(state.grid(v.viewer))  # type: ignore[arg-type]
     return out
 
 

@@ -7,6 +7,7 @@ import random
 
 import attrs
 import pytest
+from tests.builders import mixed_games
 
 import abyss_rules as ar
 from abyss_rules import bot_tables, caches, planner
@@ -17,19 +18,7 @@ STD = ar.Variant.standard()
 
 def _views(variant: ar.Variant, games: int, seed: int) -> list[ar.View]:
     """The movers' views of some games between a random and a greedy player."""
-    rng = random.Random(seed)
-    out = []
-    for g in range(games):
-        state = ar.new_game(2, variant, seed * 100 + g)
-        greedy = GreedyBot()
-        while not state.is_over:
-            seat = state.to_act[0]
-            v = ar.view(state, seat)
-            out.append(v)
-            legal = [a for a in v.legal_actions]
-            action = rng.choice(legal) if rng.random() < 0.3 else greedy.choose(v)
-            state = ar.apply(state, action)
-    return out
+    return [v for _, v in mixed_games(variant, games, seed)]
 
 
 @pytest.mark.parametrize("variant", [STD, STD.replace(swallow_on_final_reveal=False, rows=2, cols=3)])
@@ -224,11 +213,28 @@ class _Careful:
     patience: int = GreedyBot.patience
 
 
+def _places_compared(p: planner.Planner, v: ar.View, card: int) -> ar.Action | None:
+    """Checks that the best place of `card` (a take or a placement, as `v`'s phase has) is the
+    same by the shortcut and by scoring every move, in a hurry or not; the move not in a hurry."""
+    layout = p.tables.layout(v.legal_actions)
+    moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
+        (layout.takes, layout.take_spaces)
+    found = None
+    for hurry in (True, False):
+        fast = p.best_place(moves, spaces, card, hurry=hurry)
+        assert fast == p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
+        found = None if fast is None else fast[1]
+    return found
+
+
+def _on_face_down(p: planner.Planner, action: ar.Action) -> bool:
+    return p.info.shown[action.row * p.tables.cols + action.col] is None  # type: ignore[attr-defined]
+
+
 def test_one_face_down_cards_shortcut_scores_as_every_move_does_whatever_the_closer_risk() -> None:
     """GreedyBot with one face-down card (`Planner._one_down`): the face-down card's score
     against the best face-up gain (`GridInfo.best_face_up`) picks what scoring every move
-    picks, with closer risks from none to large (margins and closer multipliers), so that
-    either side wins."""
+    picks, with closer risks from none to large (margins and closer multipliers)."""
     met = {True: 0, False: 0}  # (whether the face-down card won, with a closer risk)
     views = [v for v in _views(STD, 16, 21) if v.phase is not ar.Phase.OPENING]
     for multiplier in (2, 3, 50):
@@ -242,17 +248,11 @@ def test_one_face_down_cards_shortcut_scores_as_every_move_does_whatever_the_clo
                 p = planner.Planner(_Careful(margin), v)  # type: ignore[arg-type]
                 if p.my_hidden != 1:
                     break
-                layout = p.tables.layout(v.legal_actions)
-                moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
-                    (layout.takes, layout.take_spaces)
-                for hurry in (False, True):
-                    fast = p.best_place(moves, spaces, card, hurry=hurry)
-                    assert fast == p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
-                    top, where = p.info.best_space(p.model, p.index[card], False)
-                    if fast is not None and not hurry and p.info.shown[where] is None \
-                            and p.closing_cost(p.my_value - top) > 0:
-                        a = fast[1]
-                        met[p.info.shown[a.row * STD.cols + a.col] is None] += 1  # type: ignore[union-attr]
+                chosen = _places_compared(p, v, card)
+                top, where = p.info.best_space(p.model, p.index[card], False)
+                risky = p.closing_cost(p.my_value - top) > 0
+                if chosen is not None and p.info.shown[where] is None and risky:
+                    met[_on_face_down(p, chosen)] += 1
     assert met[False] > 10, met  # (a real closer risk is rarely small enough for the face-down card)
 
 
@@ -269,7 +269,7 @@ class _Risky(planner.Planner):
 @pytest.mark.skipif(COMPILED, reason="subclasses the Planner, which the compiled module does not allow: "
                                      "the sources' test")
 def test_one_face_down_cards_shortcut_scores_as_every_move_does_with_small_closer_risks() -> None:
-    """The same with closer risks small enough that the face-down card wins too, ties included."""
+    """The same with closer risks small enough that either side wins."""
     bot = GreedyBot()
     met = {True: 0, False: 0}
     for v in _views(STD, 16, 21):
@@ -281,14 +281,8 @@ def test_one_face_down_cards_shortcut_scores_as_every_move_does_with_small_close
             p = _Risky(bot, v)  # type: ignore[arg-type]
             if p.my_hidden != 1:
                 break
-            layout = p.tables.layout(v.legal_actions)
-            moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
-                (layout.takes, layout.take_spaces)
-            for hurry in (False, True):
-                fast = p.best_place(moves, spaces, card, hurry=hurry)
-                assert fast == p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
-                _, where = p.info.best_space(p.model, p.index[card], False)
-                if fast is not None and risk and not hurry and not p.hurry and p.info.shown[where] is None:
-                    a = fast[1]
-                    met[p.info.shown[a.row * STD.cols + a.col] is None] += 1  # type: ignore[union-attr]
+            chosen = _places_compared(p, v, card)
+            _, where = p.info.best_space(p.model, p.index[card], False)
+            if chosen is not None and risk and not p.hurry and p.info.shown[where] is None:
+                met[_on_face_down(p, chosen)] += 1
     assert met[True] > 10 and met[False] > 10, met
