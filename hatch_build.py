@@ -25,7 +25,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = ("bot_odds", "bot_model", "bot_tables", "planner")
-"""The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables and model)."""
+"""The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables, model and odds)."""
 
 
 class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]

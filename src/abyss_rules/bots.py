@@ -71,9 +71,9 @@ class Bot(Protocol):
 COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py")
                                 for m in (bot_odds, bot_model, bot_tables, planner))
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
-compiled ones: a wheel's build compiles them from their sources with mypyc (same decisions, several
-times faster); an editable install, `ABYSS_RULES_PURE=1` or a build without a C compiler runs the
-sources (see the Performance page of the docs)."""
+compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
+about 1.6-1.9 times faster than the sources); an editable install, `ABYSS_RULES_PURE=1` or a build
+without a C compiler runs the sources (see the Performance page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
