@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import pytest
 from tests.builders import hand_built, open_round, stacked
 
@@ -74,6 +75,37 @@ def test_a_bot_asked_to_act_without_a_legal_action_raises_a_typed_error(cls: typ
     assert info.value.code == "bot_cannot_act"
     with pytest.raises(BotError):
         cls(0).choose(state)  # a State is not a View: bots only take views
+
+
+def _tampered_views() -> dict[str, ar.View]:
+    state = ar.new_game(2, seed=3)
+    for action in [ar.Flip(0, 0, 0), ar.Flip(0, 1, 0), ar.Flip(1, 0, 0), ar.Flip(1, 1, 0)]:
+        state = ar.apply(state, action)
+    v = ar.view(state, state.to_act[0])
+    return {
+        "grids as a list": attrs.evolve(v, grids=list(v.grids)),
+        "pile as a list": attrs.evolve(v, discard_pile=list(v.discard_pile)),
+        "a card that is a str": attrs.evolve(v, discard_pile=("x", *v.discard_pile[1:])),
+        "legal actions as a list": attrs.evolve(v, legal_actions=list(v.legal_actions)),
+        "turns as a str": attrs.evolve(v, turns="5"),
+        "grid cards as lists": attrs.evolve(v, grids=tuple(attrs.evolve(g, cards=list(g.cards))
+                                                           for g in v.grids)),
+    }
+
+
+@pytest.mark.parametrize("cls", [GreedyBot, CountingBot])
+@pytest.mark.parametrize("name", list(_tampered_views()))
+def test_a_hand_made_view_of_wrong_field_types_gets_a_legal_action_or_a_typed_error(cls: type,
+                                                                                   name: str) -> None:
+    # (the sources read some of these views as they are; the compiled planner checks every
+    # field's type: either way a legal action or `bot_cannot_act`, never a bare TypeError)
+    bad = _tampered_views()[name]
+    try:
+        action = cls().choose(bad)
+    except BotError as error:
+        assert error.code == "bot_cannot_act"
+    else:
+        assert action in bad.legal_actions
 
 
 # -- legality and determinism -----------------------------------------------------

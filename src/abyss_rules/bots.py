@@ -149,8 +149,9 @@ class _ModelBot:
         """The best action of `view.legal_actions` by the bot's model (see the class docs).
 
         Raises:
-            BotError: `view` is not a [`View`][abyss_rules.View], is a spectator's, or lists
-                no legal action (code `bot_cannot_act`).
+            BotError: `view` is not a [`View`][abyss_rules.View], is a spectator's, lists
+                no legal action, shows a card its variant's deck has not, or is a hand-made
+                view whose fields are not of their types (code `bot_cannot_act`).
         """
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
@@ -160,6 +161,10 @@ class _ModelBot:
             raise BotError(Code.BOT_CANNOT_ACT, f"{type(self).__name__} cannot play a view showing "
                                                 f"the card {error.args[0]!r}, which is not in its "
                                                 "variant's deck") from None
+        except TypeError as error:  # a View built by hand, with a list for a tuple, a str for an
+            # int... (the compiled planner checks every field's type as it reads it)
+            raise BotError(Code.BOT_CANNOT_ACT, f"{type(self).__name__} cannot read this view: a "
+                                                f"field is not of its type ({error})") from error
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
