@@ -107,3 +107,7 @@ def test_the_build_hook_compiles_these_modules() -> None:
     listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                   and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
     assert tuple(listed) == MODULES
+    # ... and the modules `bots.COMPILED` looks at are the same ones.
+    from abyss_rules import bots
+
+    assert tuple(m.__name__.removeprefix("abyss_rules.") for m in bots._COMPILED_MODULES) == MODULES

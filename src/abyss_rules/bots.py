@@ -68,8 +68,11 @@ class Bot(Protocol):
         ...
 
 
-COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py")
-                                for m in (bot_odds, bot_model, bot_tables, planner))
+_COMPILED_MODULES: Final = (bot_odds, bot_model, bot_tables, planner)
+"""The modules a wheel's build compiles (`hatch_build.COMPILED`; tests/test_compiled.py checks
+that the two lists name the same modules)."""
+
+COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in _COMPILED_MODULES)
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
 compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
 about 1.6-1.9 times faster than the sources); an editable install, `ABYSS_RULES_PURE=1` or a build
