@@ -211,7 +211,8 @@ def test_play_explains_rejected_moves_and_bad_input() -> None:
     assert "[wrong_phase, rule 3.2]" in out                           # p before drawing; d twice
     assert "you drew a 7: p R C place it | x R C discard it and flip (R, C)" in out
     assert "seat 0 draws a 7, discards it and flips (0,1):" in out
-    assert out.rstrip().endswith("The input ended before the game was over.")
+    assert out.rstrip().endswith("The input ended before the game was over.\n"
+                                 "The game's seed was 4 (secret until the game was over, rule 8.2).")
 
 
 def test_play_other_seat_quit_and_usage_errors() -> None:
@@ -365,14 +366,17 @@ def test_demo_record_replays_to_the_same_game(record_file: Path) -> None:
     assert replayed.returncode == 0, replayed.stderr
     out = replayed.stdout
     assert out.startswith("Replay of a record: 2 players, variant short (3x4 grids, 1 round), ")
-    # The same turns as the demo told them (the demo names the bots; a record does not).
+    assert record.names == ("greedy", "counting")                    # the record names the bots
+    assert out.splitlines()[1] == "  seat 0 (greedy)   seat 1 (counting)"
+    # The same turns and the same last line as the demo told them.
+    assert out.splitlines()[-2] == watched.splitlines()[-1]
     turns = [line for line in watched.splitlines() if re.match(r"^ +\d+\. ", line)]
     assert turns == [line for line in out.splitlines() if re.match(r"^ +\d+\. ", line)]
     assert f"Final state hash: {record.final_hash} (matches the record)" in out
     quiet = run("replay", "--quiet", "-", stdin=record_file.read_text())
     assert quiet.returncode == 0
     assert quiet.stdout.splitlines() == [
-        "Game over after 1 round. Winner: seat 1 with 7 points.",
+        "Game over after 1 round. Winner: seat 1 (counting) with 7 points.",
         f"Final state hash: {record.final_hash} (matches the record)",
     ]
 
@@ -394,7 +398,7 @@ def test_replay_writes_an_html_page(record_file: Path, tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert re.fullmatch(rf"Wrote the replay page {re.escape(str(page))} \(\d+ KB\): open it in a browser "
                         r"and step with the buttons or the arrow keys\.", lines[0])
-    assert lines[1:] == ["Game over after 1 round. Winner: seat 1 with 7 points.",
+    assert lines[1:] == ["Game over after 1 round. Winner: seat 1 (counting) with 7 points.",
                          f"Final state hash: {record.final_hash} (matches the record)"]
     unwritable = run("replay", str(record_file), "--html", str(tmp_path / "no" / "such" / "dir.html"))
     assert unwritable.returncode == 3 and "cannot write the replay page to" in unwritable.stderr
@@ -434,7 +438,8 @@ def test_play_record_is_written_when_the_input_ends(tmp_path: Path) -> None:
                  stdin="f 0 0\nf 1 1\nd\n")
     assert result.returncode == 4
     record = ar.Record.from_json(path.read_text())
-    assert record.notation()[:4] == ("1f00", "1f10", "0f00", "0f11")   # the bot flips first
+    assert record.notation()[:4] == ("0f00", "0f11", "1f00", "1f10")   # you flip first (rule 2.2)
+    assert record.names == ("you", "counting")
     assert f"The record of the game ({len(record.actions)} actions) is in {path}: " \
            f"abyss-rules replay {path}" in result.stdout
     replayed = run("replay", str(path))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from tests.builders import deck_order, tiny
@@ -200,3 +201,51 @@ def test_states_stop_at_the_first_illegal_action() -> None:
             states.append(state)
     assert len(states) == 2 and info.value.index == 1
     assert info.value.cause is not None and info.value.cause.code == "wrong_phase"
+
+
+# -- player names (an optional field of the record document) -------------------------------
+
+
+def test_names_are_optional_and_absent_records_are_unchanged() -> None:
+    record, _ = recorded_game(ar.Variant.short(), 2, seed=5)
+    plain = record.sealed().to_json()
+    assert "names" not in json.loads(plain)
+    assert ar.Record.from_json(plain).names is None
+    named = record.with_names(["ann", "greedy"]).sealed()
+    doc = json.loads(named.to_json())
+    assert doc["names"] == ["ann", "greedy"]
+    assert {k: v for k, v in doc.items() if k != "names"} == json.loads(plain)   # nothing else differs
+    loaded = ar.Record.from_json(named.to_json())
+    assert loaded == named and loaded.names == ("ann", "greedy")
+    assert named.redact().names == ("ann", "greedy")          # public: a redacted record keeps them
+    assert named.with_names(None).to_json() == plain
+
+
+def test_names_in_documents_match_the_json_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parents[1] / "spec" / "schemas" / "record.schema.json").read_text())
+    record, _ = recorded_game(ar.Variant.short(), 3, seed=6)
+    for names in (None, ["a", "b", "c"], ["\u00e9l\u00e8ve", "x" * 64, "counting"]):
+        jsonschema.validate(json.loads(record.with_names(names).to_json()), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**json.loads(record.to_json()), "names": [""]}, schema)
+
+
+@pytest.mark.parametrize(("names", "code", "path"), [
+    (["only one"], "bad_shape", "/names"),
+    ("ab", "wrong_type", "/names"),
+    (["ann", 3], "wrong_type", "/names/1"),
+    (["ann", ""], "bad_value", "/names/1"),
+    (["ann", "x" * 65], "bad_value", "/names/1"),
+    (["ann", "line\nbreak"], "bad_value", "/names/1"),
+    (["ann", "\x1b[31mred"], "bad_value", "/names/1"),
+])
+def test_bad_names_are_refused_with_a_path(names: object, code: str, path: str) -> None:
+    doc = ar.Record.start(seed=1).to_dict()
+    doc["names"] = names  # type: ignore[typeddict-item]
+    with pytest.raises(ar.DecodeError) as caught:
+        ar.Record.from_dict(doc)
+    assert caught.value.code == code and caught.value.path == path
+    if not isinstance(names, str):
+        with pytest.raises(ar.DecodeError):
+            ar.Record.start(seed=1).with_names(names)  # type: ignore[arg-type]

@@ -229,7 +229,7 @@ class RecordDocument(TypedDict):
     """The `record` document ([`Record.to_dict`][abyss_rules.Record.to_dict]).
 
     `seed`, `decks` and `final_hash` are `None` in a redacted record (and `final_hash`
-    while the game is unfinished).
+    while the game is unfinished). `names` is there only when the record names its players.
     """
 
     format: Literal["record"]
@@ -242,6 +242,8 @@ class RecordDocument(TypedDict):
     actions: list[str]
     """The actions in compact notation."""
     final_hash: str | None
+    names: NotRequired[list[str]]
+    """Optional: a name per seat, e.g. the bots' (absent when the record names nobody)."""
 
 
 # -- events ----------------------------------------------------------------------------------

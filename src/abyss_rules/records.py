@@ -69,8 +69,29 @@ __all__ = ["MAX_RECORD_ACTIONS", "Record", "ReplayError"]
 
 MAX_RECORD_ACTIONS: Final = 100_000
 """The most actions a record document may hold."""
+MAX_NAME_LENGTH: Final = 64
+"""The longest player name a record may hold (in characters)."""
 
 _RECORD_FIELDS: Final = frozenset({"variant", "players", "seed", "decks", "actions", "final_hash"})
+_OPTIONAL_FIELDS: Final = frozenset({"names"})
+
+
+def _name_problem(name: object) -> str | None:
+    """Why `name` cannot be a player's name in a record, or `None`: a non-empty string of at most
+    `MAX_NAME_LENGTH` printable characters (no control characters, no line breaks)."""
+    if type(name) is not str:
+        return f"a player's name is a string, got {type(name).__name__}"
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        return f"a player's name has 1 to {MAX_NAME_LENGTH} characters, got {len(name)}"
+    if not name.isprintable():
+        return "a player's name has printable characters only (no control character or line break)"
+    return None
+
+
+def _to_names(value: object) -> object:
+    if value is None or isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return value
+    return tuple(value)
 
 
 
@@ -126,6 +147,9 @@ class Record:
     """Every action, in the order applied."""
     final_hash: str | None = None
     """Optional: the [`state_hash`][abyss_rules.state_hash] of the state after the last action."""
+    names: tuple[str, ...] | None = attrs.field(default=None, converter=_to_names)
+    """Optional: a name per seat (e.g. `("you", "counting")`), public like the actions; `None`:
+    the record names nobody (its document has no `names` field)."""
 
     def __attrs_post_init__(self) -> None:
         v = self.variant
@@ -156,6 +180,14 @@ class Record:
                                   "/final_hash")
             if self.seed is None:
                 raise ConfigError(Code.INVALID_SEED, "a redacted record carries no final_hash")
+        if self.names is not None:
+            if type(self.names) is not tuple or len(self.names) != self.players:
+                raise DecodeError(Code.BAD_VALUE, f"names must be one name per seat ({self.players}), got "
+                                                  f"{self.names!r}"[:200], "/names")
+            for n, name in enumerate(self.names):
+                problem = _name_problem(name)
+                if problem is not None:
+                    raise DecodeError(Code.BAD_VALUE, problem, f"/names/{n}")
 
     # -- building ------------------------------------------------------------------------
 
@@ -192,6 +224,26 @@ class Record:
             ('0f00', '1f22')
         """
         return attrs.evolve(self, actions=self.actions + actions, final_hash=None)
+
+    def with_names(self, names: Sequence[str] | None) -> Record:
+        """A copy naming the players, one name per seat (`None`: naming nobody).
+
+        Names are public (like the actions): a redacted record keeps them. Replays and the
+        replay page show them, e.g. "seat 1 (counting)".
+
+        Raises:
+            DecodeError: not one name per seat, or a name that is empty, longer than
+                `MAX_NAME_LENGTH` characters or not printable (code `bad_value`).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> record = ar.Record.start(seed=1).with_names(["ann", "greedy"])
+            >>> record.names, record.to_dict()["names"]
+            (('ann', 'greedy'), ['ann', 'greedy'])
+            >>> "names" in ar.Record.start(seed=1).to_dict()      # absent when nobody is named
+            False
+        """
+        return attrs.evolve(self, names=names)
 
     def sealed(self) -> Record:
         """A copy carrying the hash of the final state (replays the record to compute it).
@@ -359,7 +411,7 @@ class Record:
             >>> doc["format"], doc["actions"], doc["seed"][-4:]
             ('record', ['0f00'], '0001')
         """
-        return cast(RecordDocument, {
+        doc: dict[str, Any] = {
             **header("record"),
             "variant": variant_doc(self.variant),
             "players": self.players,
@@ -367,7 +419,10 @@ class Record:
             "decks": None if self.decks is None else [list(order) for order in self.decks],
             "actions": list(self.notation()),
             "final_hash": self.final_hash,
-        })
+        }
+        if self.names is not None:
+            doc["names"] = list(self.names)
+        return cast(RecordDocument, doc)
 
     def to_json(self) -> str:
         """The canonical JSON text of the `record` document.
@@ -399,7 +454,7 @@ class Record:
             ...
             abyss_rules.errors.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
         """
-        d = read_document(doc, "record", _RECORD_FIELDS)
+        d = read_document(doc, "record", _RECORD_FIELDS, _OPTIONAL_FIELDS)
         variant = read_variant(d["variant"], "/variant")
         players = read_int(d["players"], "/players")
         if not variant.min_players <= players <= variant.max_players:
@@ -439,7 +494,19 @@ class Record:
             if seed is None:
                 raise DecodeError(Code.IMPOSSIBLE_STATE, "a redacted record carries no final_hash",
                                   "/final_hash")
-        record = cls(variant, players, seed, decks, tuple(actions), final_hash)
+        names: tuple[str, ...] | None = None
+        if "names" in d:
+            items = read_list(d["names"], "/names")
+            if len(items) != players:
+                raise DecodeError(Code.BAD_SHAPE, f"names must hold one name per seat ({players}), got "
+                                                  f"{len(items)}", "/names")
+            for n, name in enumerate(items):
+                problem = _name_problem(name)
+                if problem is not None:
+                    raise DecodeError(Code.WRONG_TYPE if type(name) is not str else Code.BAD_VALUE, problem,
+                                      f"/names/{n}")
+            names = tuple(items)
+        record = cls(variant, players, seed, decks, tuple(actions), final_hash, names)
         if verify and seed is not None:
             record.replay()
         return record

@@ -34,7 +34,7 @@ from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import PRESENTERS, Phase, RoundResult, State, no_such_seat
 
-__all__ = ["View", "view"]
+__all__ = ["View", "unseen_counts", "view"]
 
 
 @attrs.frozen(slots=True)
@@ -321,3 +321,32 @@ def _fast_view(
     view.__class__ = View
     built: View = view
     return built
+
+
+def unseen_counts(v: View) -> tuple[tuple[int, int], ...]:
+    """How many cards of each value are still unseen in view `v`: the deck (rule 1.1) minus every
+    public card (rule 8.1) -- the face-up cards of every grid, the discard pile since the last
+    reshuffle (rule 5.3) and a drawn card. Card counting from public facts only: the unseen
+    cards are the face-down ones and the draw pile, in some order nobody knows (rule 8.2).
+
+    Returns:
+        `(value, count)` for every value of the deck, in the deck's order (a count may be 0).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.apply(ar.new_game(players=2, seed=42), ar.Flip(0, 0, 3))
+        >>> v = ar.view(state)
+        >>> v.discard_pile, v.grids[0].cards[3]
+        ((-1,), 8)
+        >>> dict(unseen_counts(v))[-1], dict(unseen_counts(v))[8]
+        (9, 9)
+    """
+    seen: dict[int, int] = {}
+    public = [card for grid in v.grids for card, up in zip(grid.cards, grid.face_up, strict=True)
+              if up and card is not None]
+    public.extend(v.discard_pile)
+    if v.drawn is not None:
+        public.append(v.drawn)
+    for card in public:
+        seen[card] = seen.get(card, 0) + 1
+    return tuple((value, max(0, count - seen.get(value, 0))) for value, count in v.variant.deck)

@@ -31,6 +31,7 @@ from .options import (
     bot_names,
     read_input_text,
     variant_of,
+    width_of,
     write_record,
 )
 
@@ -41,7 +42,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     result = play_game(names, v, seed, keep_states=not args.quiet)
     if args.record is not None:
-        write_record(args.record, result.to_record())
+        write_record(args.record, result.to_record().with_names(names))
     if args.quiet:
         print(winners_line(result.final, result.bots), file=out)
         return EXIT_OK
@@ -53,7 +54,8 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     print(f"  to watch this game again: {' '.join(again)}", file=out)
     print("  spaces are (row,col), counted from 0; ?? is a face-down card; a blank column was swallowed",
           file=out)
-    narrate(result, out, width=args.width)
+    width, wrap = width_of(args, out)
+    narrate(result, out, width=width, wrap=wrap)
     return EXIT_OK
 
 
@@ -72,9 +74,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise ReplayError(Code.RECORD_REDACTED, "the record is redacted (it has no seed): its cards are "
                                                 "unknown, so it cannot be replayed", "/seed")
     quiet = args.quiet or args.html is not None
-    narrator = Narrator(io.StringIO() if quiet else out, None, width=args.width)
+    width, wrap = width_of(args, out)
+    names = record.names
+    narrator = Narrator(io.StringIO() if quiet else out, names, width=width, wrap=wrap)
     narrator.say(f"Replay of a record: {record.players} players, variant {variant_summary(record.variant)}, "
                  f"{len(record.actions)} actions")
+    if names is not None:
+        narrator.say("  " + "   ".join(seat_label(p, names) for p in range(record.players)))
     states = record.states()
     before = next(states)
     narrator.round_start(before)
@@ -113,7 +119,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             raise BadInput(f"cannot write the replay page to {args.html}: {why}") from None
         print(f"Wrote the replay page {args.html} ({len(page.encode('utf-8')) // 1024 + 1} KB): open it in a "
               "browser and step with the buttons or the arrow keys.", file=out)
-    summary = winners_line(final, None) if final.is_over else \
+    summary = winners_line(final, names) if final.is_over else \
         f"Replayed {len(record.actions)} actions; the game is not over."
     if quiet:
         print(summary, file=out)

@@ -8,6 +8,7 @@ input or parses arguments.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -96,6 +97,15 @@ def _join(blocks: list[list[str]]) -> str:
     return "\n".join(rows)
 
 
+def _wrapped(line: str, width: int) -> str:
+    """`line` wrapped at word boundaries to `width`, the rest indented two more than its start."""
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    return textwrap.fill(line, width, initial_indent="", subsequent_indent=indent + "  ",
+                         break_on_hyphens=False, break_long_words=True)
+
+
 def seat_label(seat: int, names: Sequence[str] | None) -> str:
     return f"seat {seat} ({names[seat]})" if names else f"seat {seat}"
 
@@ -151,7 +161,9 @@ class Narrator:
     Args:
         out: Where to print.
         names: A name per seat (e.g. the bots'), shown as `seat 1 (greedy)`.
-        width: Line width for the grids.
+        width: Line width for the grids (and for the text, with `wrap`).
+        wrap: Wrap lines longer than `width` at word boundaries (a wrapped line goes on
+            indented); grids are never wrapped, they go side by side up to `width`.
 
     Examples:
         >>> import io
@@ -169,10 +181,12 @@ class Narrator:
           seat 0 flips (1,2): 0
     """
 
-    def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int = 100) -> None:
+    def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int = 100,
+                 wrap: bool = False) -> None:
         self.out = out
         self.names = names
         self.width = width
+        self.wrap = wrap
         self.turn_number = 0
         self.grids_shown_at = -1
         """The `seq` of the state whose grids were printed last (-1: none)."""
@@ -180,7 +194,12 @@ class Narrator:
         """Whether the closer penalty (rule 6.5) has been explained (the first time a seat closes)."""
 
     def say(self, text: str = "") -> None:
-        """Print one line (or several)."""
+        """Print one line (or several), wrapped to the width if the narrator wraps."""
+        if self.wrap and any(len(line) > self.width for line in text.split("\n")):
+            text = "\n".join(_wrapped(line, self.width) for line in text.split("\n"))
+        print(text, file=self.out)
+
+    def _grid_text(self, text: str) -> None:
         print(text, file=self.out)
 
     def grids(self, grids: Sequence[Grid], note: dict[int, str] | None = None) -> None:
@@ -191,7 +210,7 @@ class Narrator:
             if note and seat in note:
                 title += f" {note[seat]}"
             blocks.append((title, grid))
-        self.say(render_grids(blocks, width=self.width))
+        self._grid_text(render_grids(blocks, width=self.width))
 
     def round_start(self, state: State) -> None:
         """Announce the round `state` was just dealt (rule 1.4)."""
@@ -288,13 +307,14 @@ class Narrator:
                 self.opening_done(after)
 
 
-def narrate(result: GameResult, out: TextIO, width: int = 100) -> None:
+def narrate(result: GameResult, out: TextIO, width: int = 100, wrap: bool = False) -> None:
     """Print a whole game with a [`Narrator`][abyss_rules.cli.Narrator].
 
     Args:
         result: The game, played with `keep_states=True`.
         out: Where to print.
-        width: Line width for the grids.
+        width: Line width for the grids (and for the text, with `wrap`).
+        wrap: Wrap long lines to `width` (see [`Narrator`][abyss_rules.cli.Narrator]).
 
     Raises:
         ValueError: `result` holds no states.
@@ -310,7 +330,7 @@ def narrate(result: GameResult, out: TextIO, width: int = 100) -> None:
     states = result.states
     if states is None:
         raise ValueError("narrate() needs a game played with keep_states=True")
-    narrator = Narrator(out, result.bots, width=width)
+    narrator = Narrator(out, result.bots, width=width, wrap=wrap)
     narrator.round_start(states[0])
     if states[0].phase is not Phase.OPENING:
         narrator.opening_done(states[0])

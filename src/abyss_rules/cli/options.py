@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from collections.abc import Sequence
 from typing import Any, Final, TextIO
 
@@ -79,8 +80,36 @@ def add_variant_args(p: argparse.ArgumentParser) -> None:
                         "--set flip_turn=false); repeatable (rule 10.1)")
 
 
+DEFAULT_WIDTH: Final = 100
+"""The line width when `--width` is not given and the output is not a terminal."""
+
+
 def add_width_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--width", type=_width_arg, default=100, help="line width for the grids (default: 100)")
+    p.add_argument("--width", type=_width_arg, default=None,
+                   help=f"line width (default: the terminal's width, or {DEFAULT_WIDTH} when the output "
+                        "is not a terminal)")
+
+
+def width_of(args: argparse.Namespace, out: TextIO) -> tuple[int, bool]:
+    """The line width to print at, and whether long lines are to be wrapped to it.
+
+    `--width` if given; else, on a terminal, the terminal's width (`shutil.get_terminal_size`,
+    which the `COLUMNS` variable overrides), at least 20; else `DEFAULT_WIDTH`, without
+    wrapping (so that piped output is the same on every machine). Lines are wrapped at word
+    boundaries on a terminal or with `--width`.
+    """
+    if args.width is not None:
+        return args.width, True
+    if _is_terminal(out):
+        return max(20, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns), True
+    return DEFAULT_WIDTH, False
+
+
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # a closed stream, or a stand-in without isatty
+        return False
 
 
 def variant_of(args: argparse.Namespace) -> Variant:

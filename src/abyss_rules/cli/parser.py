@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "file or an invalid state document (the verdict names the problem).")
     va.add_argument("state", metavar="STATE", nargs="?", default=None,
                     help="the state document file, or '-' for standard input; a game record file "
-                         "(replay --record writes one) stands for its final state, or see --at")
+                         "('demo --record' and 'play --record' write one) stands for its final state, "
+                         "or see --at")
     va.add_argument("action", metavar="ACTION", nargs="?", default=None,
                     help="the action document file, or '-' for standard input")
     va.add_argument("--notation", metavar="TEXT", default=None,
