@@ -219,3 +219,35 @@ def test_view_of_something_that_is_not_a_state(thing: Any) -> None:
         ar.view(thing, 0)
     assert caught.value.code == "invalid_state"
     assert "view() needs a State" in str(caught.value)
+
+
+_TWELVE = ((0, 4), (1, 4), (5, 4))
+
+
+@pytest.mark.rule("8.1", "5.3")
+@pytest.mark.parametrize("variant", [
+    ar.Variant.short(),
+    # 12 cards: 8 dealt, 1 discard, 3 to draw: the draw pile runs out and is reshuffled often.
+    tiny(deck=_TWELVE, max_players=2, max_rounds=3, initial_flips=1, reshuffle_keeps_top=False),
+    tiny(deck=_TWELVE, max_players=2, max_rounds=3, initial_flips=1, max_turns_per_round=60),
+])
+def test_unseen_counts_are_the_face_down_cards_and_the_draw_pile(variant: ar.Variant) -> None:
+    # Counted from the view alone, they are exactly the secret cards of the state, value by value
+    # (through reshuffles too: a reshuffle puts seen cards back among the unseen).
+    rng = random.Random(8)
+    reshuffles = 0
+    for seed in range(3):
+        state = ar.new_game(2, variant, seed)
+        while not state.is_over:
+            secret = list(state.draw_pile)
+            for grid in state.grids():
+                secret += [card for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed,
+                                                          strict=True) if not up and not gone]
+            expected = tuple((value, secret.count(value)) for value, _ in variant.deck)
+            assert views.unseen_counts(ar.view(state, 0)) == expected
+            legal = ar.legal_actions(state)
+            draws = [a for a in legal if isinstance(a, ar.Draw)]
+            action = draws[0] if draws and rng.random() < 0.7 else rng.choice(legal)  # mostly draw
+            state, events = ar.apply_with_events(state, action)
+            reshuffles += any(isinstance(event, ar.events.Reshuffled) for event in events)
+    assert reshuffles or variant.deck_size > 12
