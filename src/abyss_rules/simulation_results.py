@@ -21,6 +21,7 @@ from .config import Variant
 from .randomness import secret_repr
 
 __all__ = [
+    "Z95",
     "BotStats",
     "GameStore",
     "GameSummaries",
@@ -28,6 +29,7 @@ __all__ = [
     "RoundSummary",
     "SimulationInterrupted",
     "SimulationResult",
+    "wilson_interval",
 ]
 
 
@@ -128,12 +130,14 @@ class BotStats:
         return float(self.wins / self.games) if self.games else 0.0
 
     @property
-    def win_rate_margin(self) -> float:
-        """Half-width of the 95% confidence interval of `win_rate` (normal approximation)."""
-        if not self.games:
-            return 0.0
-        p = self.win_rate
-        return 1.96 * math.sqrt(p * (1 - p) / self.games)
+    def win_rate_interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of `win_rate`: the Wilson score interval, which stays
+        inside 0 to 1 and is right at the edges (no win in 20 games is 0% to 16.1%, not 0% +/- 0%).
+
+        `(0.0, 1.0)` when no game was played. See
+        [`wilson_interval`][abyss_rules.simulation_results.wilson_interval].
+        """
+        return wilson_interval(float(self.wins), self.games)
 
     @property
     def mean_total(self) -> float:
@@ -159,11 +163,48 @@ class BotStats:
         """JSON-ready numbers (`wins` as a float)."""
         return {
             "bot": self.label, "games": self.games, "wins": float(self.wins), "win_rate": self.win_rate,
-            "win_rate_margin95": self.win_rate_margin, "mean_total": self.mean_total,
+            "win_rate_low95": self.win_rate_interval[0],
+            "win_rate_high95": self.win_rate_interval[1], "mean_total": self.mean_total,
             "rounds": self.rounds, "mean_round_score": self.mean_round_score, "closes": self.closes,
             "close_rate": self.close_rate, "penalties": self.penalties, "penalty_rate": self.penalty_rate,
             "seat_games": list(self.seat_games), "seat_win_rates": list(self.seat_win_rates),
         }
+
+
+Z95: Final = 1.959963984540054
+"""The 97.5th percentile of the standard normal distribution: a two-sided 95% interval."""
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate: `wins` (a shared win counting fractionally) in
+    `games`, at the confidence `z` gives (95% by default); `(0.0, 1.0)` for no game.
+
+    Unlike the normal approximation (`p +/- z * sqrt(p(1-p)/n)`), it never leaves 0 to 1 and
+    is not empty at 0% or 100%.
+
+    Examples:
+        >>> [round(x, 3) for x in wilson_interval(0, 20)]       # no win in 20 games
+        [0.0, 0.161]
+        >>> [round(x, 3) for x in wilson_interval(20, 20)]      # 20 wins in 20 games
+        [0.839, 1.0]
+        >>> [round(x, 4) for x in wilson_interval(26.1, 100)]
+        [0.1849, 0.3548]
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    p = min(1.0, max(0.0, wins / games))
+    z2 = z * z
+    scale = 1 + z2 / games
+    center = (p + z2 / (2 * games)) / scale
+    half = z / scale * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    low = 0.0 if p == 0.0 else max(0.0, center - half)   # (exact at the edges, whatever the rounding)
+    high = 1.0 if p == 1.0 else min(1.0, center + half)
+    return low, high
+
+
+def _interval_text(interval: tuple[float, float]) -> str:
+    low, high = interval
+    return f"{low:.1%}-{high:.1%}"
 
 
 @attrs.frozen(slots=True)
@@ -259,24 +300,26 @@ class SimulationResult:
     def table(self) -> str:
         """The per-bot statistics as a text table.
 
-        `by seat` is the win rate from seat 0, seat 1, ...; `closed` is the share of its
+        `95% interval` is the win rate's Wilson score interval
+        ([`wilson_interval`][abyss_rules.simulation_results.wilson_interval]); `by seat` is the
+        win rate from seat 0, seat 1, ...; `closed` is the share of its
         rounds a bot closed, `penalized` the share of its closes that were penalized (rule 6.5).
 
         Examples:
             >>> from abyss_rules.simulation import simulate
             >>> print(simulate(["greedy", "random"], games=4, seed=1, variant="short").table())
-            bot     games  win rate  +/- (95%)    by seat  mean total  mean round score  closed  penalized
-            greedy      4    100.0%       0.0%  100%/100%        15.2             15.25   75.0%       0.0%
-            random      4      0.0%       0.0%      0%/0%        89.2             89.25   25.0%     100.0%
+            bot     games  win rate  95% interval    by seat  mean total  mean round score  closed  penalized
+            greedy      4    100.0%  51.0%-100.0%  100%/100%        15.2             15.25   75.0%       0.0%
+            random      4      0.0%    0.0%-49.0%      0%/0%        89.2             89.25   25.0%     100.0%
             4 games, 1.00 rounds per game, 27.8 turns per round, closer penalized in 25.0% of closed rounds
         """
-        head = ("bot", "games", "win rate", "+/- (95%)", "by seat", "mean total", "mean round score",
+        head = ("bot", "games", "win rate", "95% interval", "by seat", "mean total", "mean round score",
                 "closed", "penalized")
         rows = [head]
         for b in self.bots:
             by_seat = "/".join("-" if r is None else f"{r:.0%}" for r in b.seat_win_rates)
             rows.append((
-                b.label, str(b.games), f"{b.win_rate:.1%}", f"{b.win_rate_margin:.1%}", by_seat,
+                b.label, str(b.games), f"{b.win_rate:.1%}", _interval_text(b.win_rate_interval), by_seat,
                 f"{b.mean_total:.1f}", f"{b.mean_round_score:.2f}", f"{b.close_rate:.1%}",
                 f"{b.penalty_rate:.1%}",
             ))

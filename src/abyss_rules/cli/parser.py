@@ -120,10 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play many games between bots and print win rates",
                          description="Play many games between built-in bots and print a results table: "
                                      "win rate (a shared win counts 1/number of winners) with its 95% "
-                                     "margin, mean final total, mean round score, share of rounds closed "
-                                     "and of closes penalized (rule 6.5), rounds per game. The results "
-                                     "depend only on the bots, the variant, --games and --seed, not on "
-                                     "--jobs.")
+                                     "interval (Wilson score), mean final total, mean round score, share of "
+                                     "rounds closed and of closes penalized (rule 6.5), rounds per game. "
+                                     "The results depend only on the bots, the variant, --games and "
+                                     "--seed, not on --jobs.")
     sim.add_argument("--bots", nargs="+", default=["greedy", "counting"], metavar="BOT",
                      help=f"the line-up, one bot per seat, from: {', '.join(BOTS)} "
                           "(default: greedy counting)")
