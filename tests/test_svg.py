@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import colours
 from tests.builders import open_round, play, stacked, tiny, with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.svg import action_words
+from abyss_rules.words import a_card
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "svg"
@@ -249,3 +251,84 @@ def test_golden_pictures(name: str) -> None:
     assert path.read_text(encoding="utf-8") == picture + "\n", (
         f"{path.name} differs from the picture drawn now; if the change is intended, regenerate it with "
         "UPDATE_GOLDEN=1 python -m pytest tests/test_svg.py")
+
+
+# -- reading the value bands: colour blindness, greyscale, more than colour ------------------------
+
+BAND_PAIRS = [(a, b) for i, a in enumerate(ar.svg.BANDS) for b in ar.svg.BANDS[i + 1:]]
+
+
+@pytest.mark.parametrize("kind", ["deuteranopia", "protanopia", "tritanopia"])
+def test_value_bands_read_apart_for_colour_blind_readers(kind: str) -> None:
+    for a, b in BAND_PAIRS:
+        difference = colours.delta_e(colours.simulate(a.fill, kind), colours.simulate(b.fill, kind))
+        assert difference > 12, f"{kind}: {a.name} and {b.name} differ by only {difference:.1f}"
+
+
+def test_value_bands_read_apart_in_greyscale() -> None:
+    lightness = [colours.lightness(b.fill) for b in ar.svg.BANDS]
+    for (a, b), gap in zip(BAND_PAIRS, [abs(colours.lightness(a.fill) - colours.lightness(b.fill))
+                                       for a, b in BAND_PAIRS], strict=True):
+        assert gap > 8, f"greyscale: {a.name} and {b.name} differ by {gap:.1f} L*"
+    # From 0 up, the darker the face, the higher the value band.
+    assert lightness[1:] == sorted(lightness[1:], reverse=True)
+
+
+def test_value_bands_differ_by_more_than_colour() -> None:
+    marks = {(b.pips, b.width) for b in ar.svg.BANDS}
+    assert len(marks) == len(ar.svg.BANDS), "two bands share their pips and border weight"
+    for b in ar.svg.BANDS:
+        assert colours.contrast(b.fill, ar.svg.INK) >= 4.5, f"the value on {b.name} is hard to read"
+    state = STATES[-1]   # a finished game: many face-up cards
+    result = state.history[0]
+    svg = ar.to_svg(result)
+    shown = {card for grid in result.grids for card, up in zip(grid.cards, grid.face_up, strict=True)
+             if up and card is not None}
+    for b in {ar.svg.band(card) for card in shown}:     # every band shown is drawn its own way
+        assert f'fill="{b.fill}" stroke="{b.stroke}" stroke-width="{b.width:g}"' in svg
+    assert ar.svg.band(-1).pips == -1 and ar.svg.band(0).pips == 0 and ar.svg.band(12).pips == 3
+
+
+def test_the_ring_has_its_own_colour_and_room() -> None:
+    ring = ar.svg.HIGHLIGHT
+    for b in ar.svg.BANDS:
+        assert ring not in (b.fill, b.stroke)
+        for kind in ("deuteranopia", "protanopia"):   # and it stays apart from the faces' fills
+            assert colours.delta_e(colours.simulate(ring, kind), colours.simulate(b.fill, kind)) > 20
+    assert ring not in (ar.svg.BACK, ar.svg.INK)
+    reach = ar.svg.RING_OFFSET + 1.5                  # the ring's offset and half its stroke
+    assert 2 * reach < ar.svg.GAP                     # two ringed neighbours do not touch
+    state = ar.new_game(2, seed=3)
+    root = _parse(ar.to_svg(state, highlight=(0, 0, 0)))
+    rect = next(r for r in root.iter(SVG + "rect") if r.get("stroke") == ring)
+    top = float(rect.get("y", "0"))
+    # Seat 0's column 0 number (font size 10, centred) stands above the ring, with room to spare.
+    label = next(t for t in root.iter(SVG + "text")
+                 if t.text == "0" and t.get("text-anchor") == "middle" and t.get("font-size") == "10")
+    assert float(label.get("y", "0")) < top - 1.5 - 2
+
+
+def test_a_legend_on_request() -> None:
+    state = ar.new_game(2, seed=3)
+    plain, with_legend = ar.to_svg(state), ar.to_svg(state, legend=True)
+    assert "legend:" not in plain
+    for label in ("face down", *(b.name for b in ar.svg.BANDS), "swallowed", "last action"):
+        assert f"<title>legend: {label}</title>" in with_legend
+    assert int(_parse(with_legend).get("height", "0")) > int(_parse(plain).get("height", "0"))
+
+
+def test_names_and_captions_from_events() -> None:
+    state = ar.new_game(2, seed=3)
+    svg = ar.to_svg(state, names=["ann", "greedy <bot>"])
+    assert "Seat 0 \u00b7 ann (\u25b6 to flip)" in svg and "Seat 1 \u00b7 greedy &lt;bot&gt;" in svg
+    after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
+    svg = ar.to_svg(after, last_action=ar.Flip(0, 1, 2), events=events)
+    assert f"seat 0 flipped (1,2) in the opening: {a_card(after.grids()[0].cards[6])}" in svg
+    with pytest.raises(ar.PictureError, match="names must be one str per seat"):
+        ar.to_svg(state, names=["ann"])
+    with pytest.raises(ar.PictureError, match="events must be a sequence of events"):
+        ar.to_svg(state, events=["0f12"])  # type: ignore[list-item]
+    with pytest.raises(ar.PictureError, match="moved no card"):
+        ar.to_svg(state, events=[ar.events.OpeningDone(0)])
+    with pytest.raises(ar.PictureError, match="legend must be True or False"):
+        ar.to_svg(state, legend=1)  # type: ignore[arg-type]

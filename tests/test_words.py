@@ -9,6 +9,7 @@ from abyss_rules import event_types as ev
 from abyss_rules import pages
 from abyss_rules.words import (
     a_card,
+    caption_words,
     closing_words,
     event_words,
     game_over_words,
@@ -86,3 +87,47 @@ def test_closing_and_game_over_words() -> None:
     assert closing_words(ev.RoundClosed(2)).startswith("seat 2 has no face-down card left")
     assert game_over_words(ev.GameOver((0, 2), (40, 52, 40)), 1, lambda p: f"seat {p} (bot)") == \
         "Game over after 1 round. Shared win: seat 0 (bot), seat 2 (bot) with 40 points each."
+
+
+# -- captions: what one action did ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("events", "words"), [
+    ([ev.CardPlaced(2, 2, 1, 5, "discard"), ev.CardDiscarded(2, 9, "replaced", 2, 1, was_face_down=True),
+      ev.ColumnSwallowed(2, 1, 5, 3, final_reveal=False)],
+     "seat 2 took the 5 from the discard pile and placed it on (2,1), replacing a face-down 9; "
+     "column 1 swallowed: three 5s"),
+    ([ev.CardPlaced(1, 0, 0, 8, "drawn"), ev.CardDiscarded(1, 3, "replaced", 0, 0, was_face_down=False)],
+     "seat 1 placed the drawn 8 on (0,0), replacing a 3"),
+    ([ev.CardDiscarded(2, 11, "drawn", None, None, False), ev.CardRevealed(2, 1, 3, 4, "discard_drawn"),
+      ev.RoundClosed(2)],
+     "seat 2 discarded the drawn 11 and flipped (1,3): a 4; seat 2 closed the round"),
+    ([ev.CardRevealed(1, 0, 2, 8, "opening_flip"), ev.OpeningDone(1)],
+     "seat 1 flipped (0,2) in the opening: an 8; seat 1 opens the round"),
+    ([ev.CardDrawn(0, -2)], "seat 0 drew a -2"),
+    ([ev.CardDrawn(0, 4), ev.Reshuffled(draw_pile_size=40, top_discard=3)],
+     "seat 0 drew a 4; the discards were shuffled into a new draw pile of 40"),
+    ([ev.CardRevealed(0, 0, 0, 1, "flip"), ev.FinalReveal(((1, 0, 3, 7), (1, 1, 3, 7), (1, 2, 3, 7))),
+      ev.ColumnSwallowed(1, 3, 7, 3, final_reveal=True),
+      ev.RoundScored(1, (10, 4), (20, 4), True, 0, False, (20, 4)), ev.GameOver((1,), (20, 4))],
+     "seat 0 flipped (0,0): a 1; seat 1's column 3 swallowed at the final reveal: three 7s; "
+     "round 1 scored: seat 0 20, seat 1 4; game over: seat 1 wins"),
+])
+def test_caption_words_say_what_happened(events: list[ev.Event], words: str) -> None:
+    assert caption_words(events) == words
+
+
+def test_every_action_of_real_games_has_a_caption_from_its_events() -> None:
+    swallowed = 0
+    # (Seed 7 of the standard rules swallows columns: the first picture of the docs' home page.)
+    for variant, seed in [("short", 0), ("short", 1), ("standard", 7)]:
+        result = ar.play_game(["greedy", "counting", "greedy"], variant, seed, keep_states=True)
+        assert result.states is not None
+        for before, action in zip(result.states, result.actions, strict=False):
+            _, events = ar.apply_with_events(before, action)
+            caption = caption_words(events)
+            assert caption.startswith(f"seat {action.player} ")
+            swallowed += "swallowed" in caption
+            assert ("swallowed" in caption) == any(isinstance(e, ev.ColumnSwallowed) for e in events)
+    assert swallowed
+    with pytest.raises(ValueError, match="no card was moved"):
+        caption_words([ev.OpeningDone(0)])

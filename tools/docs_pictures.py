@@ -80,6 +80,18 @@ def _home() -> dict[str, str]:
     raise AssertionError("the game swallowed no column")
 
 
+def _legend() -> dict[str, str]:
+    """The Pictures page's legend: the home page's game at its first swallowed column, with the
+    bots' names, the caption its events give and the legend drawn under the grids."""
+    result = ar.play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
+    for before, state, action in zip(result.states, result.states[1:], result.actions, strict=False):
+        if state.swallowed and state.phase is ar.Phase.TURN:
+            _, events = ar.apply_with_events(before, action)
+            return {"pictures-legend": ar.to_svg(state, last_action=action, events=events,
+                                                 names=list(result.bots), legend=True)}
+    raise AssertionError("the game swallowed no column")
+
+
 def _game_over() -> dict[str, str]:
     result = ar.play_game(["greedy", "counting"], ar.Variant.short(), seed=3)
     return {"phases-game-over": ar.to_svg(result.final)}
@@ -136,7 +148,7 @@ def _final_reveal() -> dict[str, str]:
 def pictures() -> dict[str, str]:
     """Every picture of the docs: file name (without `.svg`) -> SVG text."""
     out: dict[str, str] = {}
-    for part in (_home, _walk_through, _bot_loop, _game_over, _swallowing, _final_reveal):
+    for part in (_home, _walk_through, _bot_loop, _legend, _game_over, _swallowing, _final_reveal):
         out.update(part())
     return out
 

@@ -37,9 +37,9 @@ import attrs
 from .events import NewRound, apply_with_events
 from .records import Record
 from .state import State
-from .svg import PictureError, action_words, to_svg
+from .svg import PictureError, to_svg
 from .views import view
-from .words import a_card, event_words
+from .words import a_card, action_words, event_words
 
 __all__ = ["Frame", "event_words", "replay_frames", "replay_html"]
 
@@ -68,7 +68,8 @@ def replay_frames(record: Record) -> tuple[Frame, ...]:
 
     The first frame is the deal; then one per action. An action that ends a round (but not the
     game) shows the round's final reveal and scores, and the next round's deal follows as a
-    frame of its own.
+    frame of its own. Each picture's caption says what the action did (from its events), and
+    the players' names, if the record has them, are on their panels.
 
     Raises:
         ReplayError: the record is redacted (`record_redacted`) or an action cannot be
@@ -79,7 +80,8 @@ def replay_frames(record: Record) -> tuple[Frame, ...]:
         raise PictureError(f"a replay is made from a Record, not {type(record).__name__} (Record.from_json)")
     states = list(record.states())  # checks every action (ReplayError at the first illegal one)
     first = states[0]
-    frames = [Frame(f"The deal of round {first.round}", (_deal_words(first),), to_svg(first))]
+    names = record.names
+    frames = [Frame(f"The deal of round {first.round}", (_deal_words(first),), to_svg(first, names=names))]
     for index, action in enumerate(record.actions):
         before, after = states[index], states[index + 1]
         _, events = apply_with_events(before, action)
@@ -88,11 +90,13 @@ def replay_frames(record: Record) -> tuple[Frame, ...]:
         words = tuple(event_words(e) for e in events if not isinstance(e, NewRound))
         if dealt:
             # The round ended and the next one is dealt: first the final reveal, then the deal.
-            frames.append(Frame(heading, words, to_svg(after.history[-1], last_action=action)))
+            frames.append(Frame(heading, words, to_svg(after.history[-1], last_action=action, events=events,
+                                                       names=names)))
             frames.append(Frame(f"The deal of round {after.round}", (event_words(dealt[0]),),
-                                to_svg(view(after))))
+                                to_svg(view(after), names=names)))
         else:
-            frames.append(Frame(heading, words, to_svg(view(after), last_action=action)))
+            frames.append(Frame(heading, words, to_svg(view(after), last_action=action, events=events,
+                                                       names=names)))
     return tuple(frames)
 
 
@@ -190,7 +194,8 @@ def replay_html(record: Record, *, title: str | None = None) -> str:
 
     Args:
         record: A record with its seed (not redacted).
-        title: The page's title; by default one naming the players and the variant.
+        title: The page's title; by default one naming the players (their names, if the record
+            has them) and the variant.
 
     Raises:
         ReplayError: the record is redacted or an action cannot be replayed.
@@ -200,8 +205,9 @@ def replay_html(record: Record, *, title: str | None = None) -> str:
         raise PictureError(f"title must be a str or None, got {title!r}")
     frames = replay_frames(record)  # checks `record`
     if title is None:
-        title = (f"Abyss replay: {record.players} players, {record.variant.name} variant, "
-                 f"{len(record.actions)} actions")
+        players = (", ".join(f"seat {p} ({name})" for p, name in enumerate(record.names))
+                   if record.names is not None else f"{record.players} players")
+        title = f"Abyss replay: {players}, {record.variant.name} variant, {len(record.actions)} actions"
     data = [{"heading": f.heading, "words": list(f.words), "svg": f.svg} for f in frames]
     name = html.escape(title)
     return (

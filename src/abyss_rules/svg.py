@@ -10,8 +10,11 @@ too (a server's own debugging), which the picture then says in a banner.
 
 The pictures are self-contained SVG 1.1: no external font, image, style sheet or
 script, and no `id`, so that many of them can sit in one HTML page. Card values
-are always written as numbers (the colours only repeat them, in a colour-blind
-safe palette), and every card has a `<title>` that screen readers and tooltips use.
+are always written as numbers; the face colours only repeat their band, and so do
+marks that need no colour (the corner pips and the border's weight), with fills
+whose lightness steps from band to band, so that the bands read apart in
+greyscale and for colour-blind readers. Every card has a `<title>` that screen
+readers and tooltips use. `legend=True` draws a legend under the grids.
 
 Examples:
     >>> import abyss_rules as ar
@@ -28,28 +31,29 @@ Examples:
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import attrs
 
-from .actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from . import event_types as ev
+from .actions import ACTION_TYPES, Action, Draw
 from .errors import PictureError
 from .grid import Grid
 from .state import Phase, RoundResult, State
 from .views import View, view
-from .words import seats_text, space_words
+from .words import action_words, caption_words, seats_text, space_words
 
-__all__ = ["PictureError", "action_words", "to_svg"]
+__all__ = ["BANDS", "HIGHLIGHT", "Band", "PictureError", "action_words", "band", "to_svg"]
 
 
 # -- the layout (pixels of the picture's own coordinates) ------------------------------------------
 
 CARD_W: Final = 44
 CARD_H: Final = 60
-GAP: Final = 6
-LABEL: Final = 14
-"""Room for the row and column numbers around a grid."""
+GAP: Final = 12
+LABEL: Final = 20
+"""Room for the row and column numbers around a grid (and for a ring around a card)."""
 PAD: Final = 10
 HEADER: Final = 54
 """A seat panel's three lines of text above its grid."""
@@ -65,26 +69,56 @@ INK: Final = "#1a1a1a"
 MUTED: Final = "#555555"
 BACK: Final = "#2f3d73"
 BACK_LINE: Final = "#9aa8d8"
-HIGHLIGHT: Final = "#d55e00"
+HIGHLIGHT: Final = "#7b2a8c"
+"""The ring of a highlighted space or the last action: a purple no card face or border uses."""
+RING_OFFSET: Final = 4
+"""How far the ring stands off the card (the labels and the gap between cards leave room)."""
 REVEAL: Final = "#b00020"
 
-# Face colours by value band: light tints of the Okabe-Ito palette (told apart by the common
-# kinds of colour blindness), each with a stronger border of its hue. They only repeat the
-# value, which is always written on the card.
-_BANDS: Final = (
-    (-1, "#d4eaf8", "#0072b2"),   # below zero: sky blue
-    (0, "#ffffff", "#777777"),    # zero: white
-    (4, "#dcf2e8", "#009e73"),    # 1 to 4: bluish green
-    (8, "#fbf3c4", "#9a8a00"),    # 5 to 8: yellow
+
+@attrs.frozen
+class Band:
+    """How the cards of one value band are drawn: the value is always written on the card;
+    the band is told three more ways, only one of them by hue."""
+
+    top: int | None
+    """The band's highest value (`None`: no limit)."""
+    name: str
+    """The band in words, e.g. "1 to 4"."""
+    fill: str
+    """The face colour: a tint of the Okabe-Ito palette whose lightness (CIE L*) steps by about
+    10 from band to band (100 for 0, 90 below 0, 81, 72, 62 going up), so that greyscale keeps
+    the bands apart."""
+    stroke: str
+    """The border's colour (also the pips')."""
+    width: float
+    """The border's weight: heavier for higher bands."""
+    pips: int
+    """Dots in the top-left corner: 1, 2, 3 for the bands above 0; a hollow ring (`-1`) below 0."""
+
+
+BANDS: Final = (
+    Band(-1, "below 0", "#c8e7f8", "#0072b2", 2.0, -1),   # sky blue
+    Band(0, "0", "#ffffff", "#777777", 1.5, 0),           # white
+    Band(4, "1 to 4", "#94d6c5", "#007a5a", 2.0, 1),      # bluish green
+    Band(8, "5 to 8", "#e7a50f", "#8a5a00", 2.5, 2),      # orange
+    Band(None, "9 and up", "#dd7d32", "#8f3500", 3.5, 3),  # vermilion
 )
-_HIGH: Final = ("#fbdcc8", "#d55e00")  # 9 and up: vermilion
+"""The value bands of card faces, lowest first (checked for colour-blind and greyscale readers by
+the tests, see the Pictures page)."""
 
 
-def _face_colours(value: int) -> tuple[str, str]:
-    for top, fill, stroke in _BANDS:
-        if value <= top:
-            return fill, stroke
-    return _HIGH
+def band(value: int) -> Band:
+    """The band of a face-up card's value.
+
+    Examples:
+        >>> band(-2).name, band(0).name, band(7).name, band(12).pips
+        ('below 0', '0', '5 to 8', 3)
+    """
+    for b in BANDS:
+        if b.top is None or value <= b.top:
+            return b
+    raise AssertionError("the last band has no limit")
 
 
 # -- the scene: what a picture shows, built from public facts only ---------------------------------
@@ -210,28 +244,7 @@ def _result_scene(result: RoundResult) -> _Scene:
 
 
 # -- what to highlight --------------------------------------------------------------------------------
-
-def action_words(action: Action) -> str:
-    """An action in words, e.g. "seat 0 flips (1,2)" (spaces are `(row,col)`, from 0).
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> action_words(ar.TakeDiscard(1, 2, 3))
-        'seat 1 takes the top discard and places it on (2,3)'
-    """
-    who = f"seat {action.player}"
-    if isinstance(action, Draw):
-        return f"{who} draws a card"
-    where = f"({action.row},{action.col})"
-    if isinstance(action, Flip):
-        return f"{who} flips {where}"
-    if isinstance(action, TakeDiscard):
-        return f"{who} takes the top discard and places it on {where}"
-    if isinstance(action, PlaceDrawn):
-        return f"{who} places the drawn card on {where}"
-    assert isinstance(action, DiscardDrawn)
-    return f"{who} discards the drawn card and flips {where}"
-
+# (`action_words`, the words of an action, lives in `abyss_rules.words` and is re-exported here.)
 
 def _spaces(scene: _Scene, highlight: Any, last_action: Any) -> tuple[set[tuple[int, int]], bool]:
     """The `(seat, space)` pairs to ring, and whether to ring the drawn card / draw pile."""
@@ -302,10 +315,13 @@ def _card(x: int, y: int, cell: _Cell, label: str, ring: bool) -> str:
                      f'fill="none" stroke="#9a9a9a" stroke-width="1.5" stroke-dasharray="4 3"/>')
     elif cell.kind == "up":
         assert cell.value is not None
-        fill, stroke = _face_colours(cell.value)
-        parts.append(f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
-                     f'stroke="{stroke}" stroke-width="2"/>')
-        parts.append(_text(cx, cy + 8, _shown(cell.value), _value_size(cell.value), weight="bold",
+        b = band(cell.value)
+        inset = b.width / 2
+        parts.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{CARD_W - b.width:g}" '
+                     f'height="{CARD_H - b.width:g}" rx="5" fill="{b.fill}" stroke="{b.stroke}" '
+                     f'stroke-width="{b.width:g}"/>')
+        parts.append(_pips(x, y, b))
+        parts.append(_text(cx, cy + 10, _shown(cell.value), _value_size(cell.value), weight="bold",
                            anchor="middle"))
     else:
         parts.append(f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{BACK}" '
@@ -320,10 +336,19 @@ def _card(x: int, y: int, cell: _Cell, label: str, ring: bool) -> str:
             parts.append(f'<path d="M{cx} {cy - 12}L{cx + 9} {cy}L{cx} {cy + 12}L{cx - 9} {cy}Z" '
                          f'fill="none" stroke="{BACK_LINE}" stroke-width="1.5"/>')
     if ring:
-        parts.append(f'<rect x="{x - 4}" y="{y - 4}" width="{CARD_W + 8}" height="{CARD_H + 8}" rx="8" '
-                     f'fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5"/>')
+        o = RING_OFFSET
+        parts.append(f'<rect x="{x - o}" y="{y - o}" width="{CARD_W + 2 * o}" height="{CARD_H + 2 * o}" '
+                     f'rx="9" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def _pips(x: int, y: int, b: Band) -> str:
+    """The band's mark in the card's top-left corner: dots, or a hollow ring below 0."""
+    if b.pips < 0:
+        return f'<circle cx="{x + 9}" cy="{y + 9}" r="3" fill="none" stroke="{b.stroke}" stroke-width="1.5"/>'
+    return "".join(f'<circle cx="{x + 8 + 7 * i}" cy="{y + 9}" r="2.5" fill="{b.stroke}"/>'
+                   for i in range(b.pips))
 
 
 def _cell_label(seat: int, row: int, col: int, cell: _Cell) -> str:
@@ -344,11 +369,12 @@ def _panel(x: int, y: int, seat: _Seat, rings: set[tuple[int, int]]) -> str:
              _text(x + PAD, y + PAD + 31, seat.lines[0], 11, fill=MUTED),
              _text(x + PAD, y + PAD + 46, seat.lines[1], 11, fill=MUTED)]
     gx, gy = x + PAD + LABEL, y + PAD + HEADER + LABEL
+    # The numbers stand clear of a ring (RING_OFFSET and its stroke) around any card.
     for c in range(seat.cols):
-        parts.append(_text(gx + c * (CARD_W + GAP) + CARD_W // 2, gy - 4, str(c), 10, anchor="middle",
+        parts.append(_text(gx + c * (CARD_W + GAP) + CARD_W // 2, gy - 9, str(c), 10, anchor="middle",
                            fill=MUTED))
     for r in range(seat.rows):
-        parts.append(_text(gx - 5, gy + r * (CARD_H + GAP) + CARD_H // 2 + 4, str(r), 10, anchor="end",
+        parts.append(_text(gx - 9, gy + r * (CARD_H + GAP) + CARD_H // 2 + 4, str(r), 10, anchor="end",
                            fill=MUTED))
         for c in range(seat.cols):
             s = r * seat.cols + c
@@ -359,8 +385,39 @@ def _panel(x: int, y: int, seat: _Seat, rings: set[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
+_LEGEND_SCALE: Final = 0.6
+LEGEND_ROW: Final = 50
+"""The height of one row of the legend."""
+
+
+def _legend_items() -> list[tuple[_Cell, str, bool]]:
+    """What the legend shows: a card back, a face of every value band, a swallowed space and a ring."""
+    samples = {"below 0": -2, "0": 0, "1 to 4": 3, "5 to 8": 7, "9 and up": 10}
+    items = [(_Cell("down"), "face down", False)]
+    items += [(_Cell("up", samples[b.name]), b.name, False) for b in BANDS]
+    items += [(_Cell("gone"), "swallowed", False), (_Cell("down"), "last action", True)]
+    return items
+
+
+def _legend(x0: int, y0: int, inner: int) -> tuple[list[str], int]:
+    """The legend's drawing, from `(x0, y0)` within `inner` pixels, and its height."""
+    body = [_text(x0, y0 + 14, "Legend", 12, weight="bold")]
+    x, y = x0 + 58, y0
+    card_w = round(CARD_W * _LEGEND_SCALE)
+    for cell, label, ring in _legend_items():
+        w = card_w + 8 + 6 * len(label) + 12
+        if x + w > x0 + inner and x > x0 + 58:
+            x, y = x0 + 58, y + LEGEND_ROW
+        title = f"legend: {label}"
+        body.append(f'<g transform="translate({x + 3} {y + 4}) scale({_LEGEND_SCALE})">'
+                    f"{_card(0, 0, cell, title, ring)}</g>")
+        body.append(_text(x + card_w + 10, y + 24, label, 11, fill=MUTED))
+        x += w
+    return body, y + LEGEND_ROW - y0
+
+
 def _render(scene: _Scene, rings: set[tuple[int, int]], pile_ring: bool, caption: str | None,
-            width: int | None) -> str:
+            width: int | None, legend: bool) -> str:
     panels = [_panel_size(s) for s in scene.seats]
     pw = max(w for w, _ in panels)
     ph = max(h for _, h in panels)
@@ -406,6 +463,10 @@ def _render(scene: _Scene, rings: set[tuple[int, int]], pile_ring: bool, caption
         py = y + (i // per_row) * (ph + MARGIN)
         body.append(_panel(px, py, seat, rings))
     total_h = y + rows * (ph + MARGIN)
+    if legend:
+        drawn, height = _legend(MARGIN, total_h, inner)
+        body += drawn
+        total_h += height + MARGIN
     size = ""
     if width is not None:
         size = f' width="{width}" height="{(total_h * width + total_w // 2) // total_w}"'
@@ -429,7 +490,10 @@ def to_svg(
     reveal: bool = False,
     highlight: tuple[int, int, int] | Iterable[tuple[int, int, int]] | None = None,
     last_action: Action | None = None,
+    events: Sequence[ev.Event] | None = None,
     caption: str | None = None,
+    names: Sequence[str] | None = None,
+    legend: bool = False,
     width: int | None = None,
 ) -> str:
     """An SVG picture of a view, a state (public information only) or a finished round.
@@ -444,7 +508,15 @@ def to_svg(
         highlight: A space `(seat, row, col)`, or several, to ring.
         last_action: An action to show: its space is ringed (a draw rings the drawn card)
             and it is written in words under the title.
-        caption: A line of text under the title (instead of the last action's words).
+        events: What the last action caused (from [`apply_with_events`][abyss_rules.apply_with_events]):
+            the caption then says what happened, e.g. "seat 2 took the 5 from the discard pile and
+            placed it on (2,1), replacing a face-down 9; column 1 swallowed: three 5s"
+            ([`caption_words`][abyss_rules.words.caption_words]; events are public facts).
+        caption: A line of text under the title (instead of the words of the events or the
+            last action).
+        names: A name per seat, shown on its panel ("Seat 1 · counting").
+        legend: Draw a legend under the grids: a card back, a face of every value band, a
+            swallowed space and the ring of the last action.
         width: The picture's width in pixels (its height follows); by default its natural size.
 
     Returns:
@@ -452,7 +524,8 @@ def to_svg(
 
     Raises:
         PictureError: `obj` is none of those, `reveal` with something but a `State`, a
-            highlighted space or the last action's seat outside the game, or a bad `width`
+            highlighted space or the last action's seat outside the game, `events` that are not
+            what an action caused, not one name per seat, or a bad `width`
             (code `invalid_picture`).
 
     Examples:
@@ -470,6 +543,8 @@ def to_svg(
         raise PictureError(f"width must be an int from 16 to 100000 pixels, or None, got {width!r}")
     if caption is not None and not isinstance(caption, str):
         raise PictureError(f"caption must be a str or None, got {caption!r}")
+    if type(legend) is not bool:
+        raise PictureError(f"legend must be True or False, got {legend!r}")
     if type(obj) is State:
         secrets = obj.grids() if reveal else None
         scene = _view_scene(view(obj), secrets)  # the public view: nothing secret unless revealed
@@ -482,7 +557,34 @@ def to_svg(
         scene = _result_scene(obj)
     else:
         raise PictureError(f"to_svg draws a View, a State or a RoundResult, not {type(obj).__name__}")
+    if names is not None:
+        scene = _named(scene, names)
     rings, pile = _spaces(scene, highlight, last_action)
+    if caption is None and events is not None:
+        caption = _caption_of(events)
     if caption is None and last_action is not None:
         caption = "Last action: " + action_words(last_action)
-    return _render(scene, rings, pile, caption, width)
+    return _render(scene, rings, pile, caption, width, legend)
+
+
+def _caption_of(events: object) -> str:
+    if isinstance(events, (str, bytes)) or not isinstance(events, Sequence) or not all(
+            isinstance(event, ev.EVENT_TYPES) for event in events):
+        got = repr(events)[:200]
+        raise PictureError(f"events must be a sequence of events (from apply_with_events), got {got}")
+    try:
+        return caption_words(events)
+    except ValueError:
+        raise PictureError("these events moved no card: they are not what an action caused") from None
+
+
+def _named(scene: _Scene, names: object) -> _Scene:
+    """`scene` with a name on every seat's panel."""
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence) or len(names) != len(scene.seats) \
+            or not all(isinstance(name, str) for name in names):
+        raise PictureError(f"names must be one str per seat ({len(scene.seats)}), got {repr(names)[:200]}")
+    seats = []
+    for seat, name in zip(scene.seats, names, strict=True):
+        prefix = f"Seat {seat.seat}"
+        seats.append(attrs.evolve(seat, name=f"{prefix} \u00b7 {name}{seat.name[len(prefix):]}"))
+    return attrs.evolve(scene, seats=tuple(seats))

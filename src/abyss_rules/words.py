@@ -5,6 +5,10 @@ game in words:
 
 - [`event_words`][abyss_rules.words.event_words]: one event as a sentence (the steps of the
   replay page, [`abyss_rules.pages`][abyss_rules.pages]);
+- [`caption_words`][abyss_rules.words.caption_words]: what one action did, in one line, for a
+  picture's caption ([`to_svg`][abyss_rules.to_svg] with `events=`);
+- [`action_words`][abyss_rules.words.action_words]: an action as it is asked for (before the
+  engine says what it did);
 - [`turn_words`][abyss_rules.words.turn_words], [`closing_words`][abyss_rules.words.closing_words],
   [`reshuffle_words`][abyss_rules.words.reshuffle_words],
   [`opener_words`][abyss_rules.words.opener_words],
@@ -29,10 +33,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from . import event_types as ev
+from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .config import Variant
 
 __all__ = [
     "a_card",
+    "action_words",
+    "caption_words",
     "closing_words",
     "deal_words",
     "event_words",
@@ -99,6 +106,105 @@ def seats_text(seats: Iterable[int]) -> str:
     if len(names) == 1:
         return f"seat {names[0]}"
     return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def action_words(action: Action) -> str:
+    """An action in words, e.g. "seat 0 flips (1,2)" (spaces are `(row,col)`, from 0): what was
+    asked for, before the engine says what it did (see [`caption_words`][abyss_rules.words.caption_words]).
+
+    Examples:
+        >>> action_words(TakeDiscard(1, 2, 3))
+        'seat 1 takes the top discard and places it on (2,3)'
+    """
+    who = f"seat {action.player}"
+    if isinstance(action, Draw):
+        return f"{who} draws a card"
+    where = space(action.row, action.col)
+    if isinstance(action, Flip):
+        return f"{who} flips {where}"
+    if isinstance(action, TakeDiscard):
+        return f"{who} takes the top discard and places it on {where}"
+    if isinstance(action, PlaceDrawn):
+        return f"{who} places the drawn card on {where}"
+    assert isinstance(action, DiscardDrawn)
+    return f"{who} discards the drawn card and flips {where}"
+
+
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _swallowed(event: ev.ColumnSwallowed, mover: int | None) -> str:
+    whose = "" if event.seat == mover else f"seat {event.seat}'s "
+    when = " at the final reveal" if event.final_reveal else ""
+    count = _COUNTS.get(event.count, str(event.count))
+    return f"{whose}column {event.col} swallowed{when}: {count} {event.value}s"
+
+
+def caption_words(events: Sequence[ev.Event]) -> str:
+    """What one action did, in one line, from the events it caused (public facts only, rule 8.1):
+    a picture's caption.
+
+    E.g. "seat 2 took the 5 from the discard pile and placed it on (2,1), replacing a face-down 9;
+    column 1 swallowed: three 5s". Then, if the action caused them: the closing of the round,
+    the opener, the round's scores and the end of the game.
+
+    Raises:
+        ValueError: the events moved no card (they are not what an action caused).
+
+    Examples:
+        >>> print(caption_words([ev.CardPlaced(2, 2, 1, 5, "discard"),
+        ...                      ev.CardDiscarded(2, 9, "replaced", 2, 1, was_face_down=True),
+        ...                      ev.ColumnSwallowed(2, 1, 5, 3, final_reveal=False)]))
+        seat 2 took the 5 from the discard pile and placed it on (2,1), replacing a face-down 9; column 1 swallowed: three 5s
+        >>> caption_words([ev.CardDrawn(1, 7)])
+        'seat 1 drew a 7'
+    """  # noqa: E501  (the doctest's output line)
+    placed = next((e for e in events if isinstance(e, ev.CardPlaced)), None)
+    revealed = next((e for e in events if isinstance(e, ev.CardRevealed)), None)
+    replaced = next((e for e in events if isinstance(e, ev.CardDiscarded) and e.source != "drawn"), None)
+    discarded = next((e for e in events if isinstance(e, ev.CardDiscarded) and e.source == "drawn"), None)
+    drawn = next((e for e in events if isinstance(e, ev.CardDrawn)), None)
+    if placed is not None and replaced is not None:
+        mover = placed.seat
+        where = space(placed.row, placed.col)
+        if placed.source == "discard":
+            text = f"seat {mover} took the {placed.value} from the discard pile and placed it on {where}"
+        else:
+            text = f"seat {mover} placed the drawn {placed.value} on {where}"
+        text += (f", replacing a face-down {replaced.value}" if replaced.was_face_down
+                 else f", replacing {a_card(replaced.value)}")
+    elif revealed is not None:
+        mover = revealed.seat
+        where = space(revealed.row, revealed.col)
+        if discarded is not None:
+            text = (f"seat {mover} discarded the drawn {discarded.value} and flipped {where}: "
+                    f"{a_card(revealed.value)}")
+        elif revealed.cause == "opening_flip":
+            text = f"seat {mover} flipped {where} in the opening: {a_card(revealed.value)}"
+        else:
+            text = f"seat {mover} flipped {where}: {a_card(revealed.value)}"
+    elif drawn is not None:
+        mover = drawn.seat
+        text = f"seat {mover} drew {a_card(drawn.value)}"
+    else:
+        raise ValueError(f"no card was moved by these events: {list(events)!r}")
+    parts = [text]
+    for event in events:
+        if isinstance(event, ev.ColumnSwallowed):
+            parts.append(_swallowed(event, mover))
+        elif isinstance(event, ev.Reshuffled):
+            parts.append(f"the discards were shuffled into a new draw pile of {event.draw_pile_size}")
+        elif isinstance(event, ev.RoundClosed):
+            parts.append(f"seat {event.closer} closed the round")
+        elif isinstance(event, ev.OpeningDone):
+            parts.append(f"seat {event.opener} opens the round")
+        elif isinstance(event, ev.RoundScored):
+            scores = ", ".join(f"seat {p} {score}" for p, score in enumerate(event.scores))
+            parts.append(f"round {event.round} scored: {scores}")
+        elif isinstance(event, ev.GameOver):
+            verb = "wins" if len(event.winners) == 1 else "share the win"
+            parts.append(f"game over: {seats_text(event.winners)} {verb}")
+    return "; ".join(parts)
 
 
 def _replaced(event: ev.CardDiscarded) -> str:
