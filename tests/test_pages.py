@@ -42,6 +42,24 @@ def _packed_frames(page: str) -> list[dict[str, object]]:
     return data
 
 
+def test_captions_say_what_each_action_did_and_names_show() -> None:
+    named = RECORD.with_names(["ann", "greedy"])
+    frames = replay_frames(named)
+    states = list(named.states())
+    steps = [f for f in frames if f.heading.startswith("Step ")]
+    for n, (frame, action) in enumerate(zip(steps, named.actions, strict=True)):
+        _, events = ar.apply_with_events(states[n], action)
+        caption = ar.words.caption_words(events)
+        assert caption.replace("&", "&amp;") in frame.svg
+        assert "Seat 0 \u00b7 ann" in frame.svg and "Seat 1 \u00b7 greedy" in frame.svg
+    page = replay_html(named)
+    assert "<title>Abyss replay: seat 0 (ann), seat 1 (greedy), standard variant" in page
+    assert all("Seat 1 \u00b7 greedy" in str(frame["svg"]) for frame in _packed_frames(page))
+    plain = replay_html(RECORD)
+    assert "<title>Abyss replay: 2 players, standard variant" in plain
+    assert not any("\u00b7 greedy" in str(frame["svg"]) for frame in _packed_frames(plain))
+
+
 def test_one_frame_per_action_plus_the_deals() -> None:
     frames = replay_frames(RECORD)
     final = RECORD.replay()
