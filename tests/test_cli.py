@@ -215,6 +215,25 @@ def test_play_explains_rejected_moves_and_bad_input() -> None:
                                  "The game's seed was 4 (secret until the game was over, rule 8.2).")
 
 
+@pytest.mark.rule("5.3", "8.1", "8.2")
+def test_play_lists_the_discard_pile_and_tells_the_seed_only_at_the_end() -> None:
+    seed = 0x5EED_0F_7AB1E
+    result = run("play", "--seed", str(seed), "--variant", "short", "--seat", "1",
+                 stdin="l\nf 0 0\nf 0 1\nl\nd\ng\nq\n")
+    assert result.returncode == 0, result.stderr
+    before, end, after = result.stdout.partition("The game's seed was")
+    assert end and after.startswith(f" {seed} ")
+    assert str(seed) not in before and f"{seed:x}" not in before
+    listing = re.findall(r"^Discard pile, newest first \((\d+) cards? since the last reshuffle\): (.*)$",
+                         before, re.M)
+    assert listing and all(len(pile.split(", ")) == int(n) for n, pile in listing)
+    unseen = re.findall(r"^  unseen ((?: +\d+)+)$", before, re.M)
+    assert len(unseen) == 2 and sum(map(int, unseen[0].split())) == 150 - 1   # only the discard is seen
+    assert sum(map(int, unseen[1].split())) == 150 - 1 - 4                   # and the four opening flips
+    drawn = before[before.index("> d\n"):]
+    assert "face-up sums: seat 0 (counting)" in drawn and "  seat 0 (counting)" in drawn   # g after a draw
+
+
 def test_play_other_seat_quit_and_usage_errors() -> None:
     result = run("play", "--seat", "1", "--bots", "random", "greedy", "--seed", "2", stdin="g\nq\n")
     assert result.returncode == 0
@@ -252,7 +271,7 @@ def test_play_question_mark_tells_the_goal_swallowing_and_the_closer_penalty() -
 
 
 def test_play_rejections_at_another_seat_say_you() -> None:
-    # At seat 1 the bot at seat 0 flips first; then seat 0 opens or seat 1 does: try both kinds.
+    # At seat 1 you flip first all the same (rule 2.2); then seat 0 opens or seat 1 does: try both.
     out = run("play", "--seat", "1", "--seed", "4", "--variant", "short",
               stdin="f 0 0\nf 0 0\nd\n").stdout
     assert "rejected: space (0, 0) of your grid is already face up" in out
