@@ -212,7 +212,7 @@ def test_play_explains_rejected_moves_and_bad_input() -> None:
     assert "you drew a 7: p R C place it | x R C discard it and flip (R, C)" in out
     assert "seat 0 draws a 7, discards it and flips (0,1):" in out
     assert out.rstrip().endswith("The input ended before the game was over.\n"
-                                 "The game's seed was 4 (secret until the game was over, rule 8.2).")
+                                 "The game's seed was 4 (kept secret while you played, rule 8.2).")
 
 
 @pytest.mark.rule("5.3", "8.1", "8.2")

@@ -361,7 +361,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")  # after the terminal's "^C", so that what follows starts a line of its own
         raise
     finally:
-        narrator.say(f"The game's seed was {seed} (secret until the game was over, rule 8.2).")
+        narrator.say(f"The game's seed was {seed} (kept secret while you played, rule 8.2).")
         if args.record is not None:
             write_record(args.record, record)
             done = len(record.actions)
