@@ -175,3 +175,24 @@ def test_ctrl_c_starts_its_message_on_a_new_line(tmp_path: Path) -> None:
     assert status == 130
     assert re.search(r"\n" + END + r" \d+ ", screen), screen[-600:]   # on a line of its own
     assert "\nThe record of the game (0 actions) is in" in screen
+
+
+@pytest.mark.rule("8.2")
+def test_leaving_a_game_tells_the_seed_after_you_have_left(tmp_path: Path) -> None:
+    term = Terminal(["play", "--seed", str(SEED), "--bots", "greedy", "random", "--seat", "2"])
+    try:
+        term.prompt()
+        term.type("f 1 1\r")
+        term.prompt()
+        term.type("q\r")
+        screen = term.read_until(END + r".*\n")
+        status = term.close()
+    finally:
+        if term.process.poll() is None:
+            term.process.kill()
+    assert status == 0
+    before, _, after = screen.partition(END)
+    assert before.rstrip().endswith("You left the game.")
+    for spelling in spellings(SEED):
+        assert spelling not in before
+    assert after.startswith(f" {SEED} ")
