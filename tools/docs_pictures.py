@@ -11,6 +11,8 @@ Every position is built here from the public API, the same positions as the page
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import sys
 from collections import Counter
@@ -57,13 +59,14 @@ def _walk_through() -> dict[str, str]:
 
 
 def _bot_loop() -> dict[str, str]:
-    """Getting started's step 7: its own bot (run from the page's code block) plays its game."""
+    """Getting started's step 7: its own bot (`choose`, from the page's code block) plays its game."""
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
     section = page[page.index("## 7. A bot loop"):]
     start = section.index("```python\n") + len("```python\n")
     code = section[start:section.index("\n```", start)]
     names: dict[str, object] = {}
-    exec(compile(code, "docs/getting-started.md (step 7)", "exec"), names)
+    with contextlib.redirect_stdout(io.StringIO()):  # the block also plays and prints its own game
+        exec(compile(code, "docs/getting-started.md (step 7)", "exec"), names)
     choose: Callable[[ar.View], ar.Action] = names["choose"]  # type: ignore[assignment]
     state = ar.new_game(players=3, seed=2024)
     while not state.is_over:
