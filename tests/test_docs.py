@@ -391,21 +391,39 @@ ENGINE_MODULES = (
 )
 
 
-def test_every_exported_name_is_documented() -> None:
-    """docs/api.md renders `::: abyss_rules`, which shows exactly the names of __all__ that have a
-    docstring: so every one of them needs one (read statically, as the site does)."""
+API_PAGES = ("api-game.md", "api-documents.md", "api-bots.md")
+MODULE_PAGES = ("api-modules.md", "api-modules-documents.md", "api-modules-bots.md", "api-modules-batch.md")
+
+
+def _exported_on(page: str) -> list[str]:
+    """The names a page renders with `::: abyss_rules` and its `members:` list (one per line)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    names = []
+    for block in re.findall(r"^::: abyss_rules\n((?:[ \t]+.*\n)+)", text, flags=re.MULTILINE):
+        names += re.findall(r"^\s+- (\S+)\s*$", block, flags=re.MULTILINE)
+    return names
+
+
+def test_every_exported_name_is_documented_once() -> None:
+    """The API pages render every name of `abyss_rules.__all__` exactly once, and mkdocstrings
+    shows only names with a docstring: so every one of them needs one (read statically, as the
+    site does)."""
     griffe = pytest.importorskip("griffe")
     import abyss_rules
 
+    shown = [name for page in API_PAGES for name in _exported_on(page)]
+    missing = sorted(set(abyss_rules.__all__) - set(shown))
+    extra = sorted({n for n in shown if shown.count(n) > 1 or n not in abyss_rules.__all__})
+    assert sorted(shown) == sorted(abyss_rules.__all__), (
+        f"not on an API page: {missing}; twice or not exported: {extra}")
     package = griffe.load("abyss_rules", search_paths=[str(ROOT / "src")], resolve_aliases=True)
     undocumented = [name for name in abyss_rules.__all__
                     if not (package[name].docstring and package[name].docstring.value.strip())]
     assert not undocumented, f"exported without a docstring (missing from the API reference): {undocumented}"
-    assert "::: abyss_rules\n" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 
 
 def test_every_module_has_a_section_in_the_api_reference() -> None:
-    """Each module has a `::: abyss_rules.<module>` section on docs/api-modules.md.
+    """Each module has a `::: abyss_rules.<module>` section on one of the module pages.
 
     Required for the engine's modules; a new module without a section only warns, so that adding
     a module never breaks the suite before its documentation is written.
@@ -414,8 +432,11 @@ def test_every_module_has_a_section_in_the_api_reference() -> None:
 
     import abyss_rules
 
-    page = (ROOT / "docs" / "api-modules.md").read_text(encoding="utf-8")
-    documented = set(re.findall(r"^::: abyss_rules\.([\w.]+)\s*$", page, flags=re.MULTILINE))
+    sections = [name for page in MODULE_PAGES for name in re.findall(
+        r"^::: abyss_rules\.([\w.]+)\s*$", (ROOT / "docs" / page).read_text(encoding="utf-8"),
+        flags=re.MULTILINE)]
+    assert len(sections) == len(set(sections)), "a module has two sections"
+    documented = set(sections)
     modules = sorted(
         info.name.removeprefix("abyss_rules.")
         for info in pkgutil.walk_packages(abyss_rules.__path__, "abyss_rules.")
@@ -428,7 +449,34 @@ def test_every_module_has_a_section_in_the_api_reference() -> None:
     if others:
         import warnings
 
-        warnings.warn(f"modules without a section on docs/api-modules.md: {others}", stacklevel=1)
+        warnings.warn(f"modules without a section on the module pages: {others}", stacklevel=1)
+
+
+def test_every_module_summary_is_one_line() -> None:
+    """The first sentence of every module's docstring is its first line, whole: the API pages and
+    `help()` show that line as the module's summary."""
+    import ast
+
+    sources = sorted((ROOT / "src" / "abyss_rules").rglob("*.py"))
+    assert len(sources) > 30
+    cut = []
+    for path in sources:
+        if path.name.startswith("_") and path.name != "__init__.py":
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        lines = (doc or "").splitlines()
+        if not lines or not lines[0].rstrip().endswith(".") or (len(lines) > 1 and lines[1].strip()):
+            cut.append(f"{path.relative_to(ROOT)}: {lines[0] if lines else '(no docstring)'}")
+    assert not cut, cut
+
+
+def test_the_package_docstring_reads_well_in_help() -> None:
+    """`help(abyss_rules)` shows plain names: no cross-reference markup, no path a wheel lacks."""
+    import abyss_rules
+
+    doc = abyss_rules.__doc__ or ""
+    assert "][" not in doc and "spec/" not in doc, doc
+    assert doc.splitlines()[0].endswith(".")
 
 
 # -- the harness itself ----------------------------------------------------------------------
