@@ -30,8 +30,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     require_chromium()
     pytest.importorskip("mkdocs", reason="the docs tools are in the dev extra")
     folder = tmp_path_factory.mktemp("site")
-    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(folder)],
-                           cwd=ROOT, capture_output=True, text=True, check=False)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(folder)]
+    built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     assert built.returncode == 0, built.stderr[-3000:]
     handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -46,7 +46,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
