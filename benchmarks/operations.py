@@ -1,7 +1,10 @@
 """Per-operation costs: median microseconds of each public operation.
 
 Samples states from seeded random 2-player games, then times each operation
-over all of them, in batches, several times; prints the median per call.
+over all of them, in batches, several times; prints the median per call. The
+times are CPU times of this process (``time.process_time``), so that a busy
+machine slows the figures less than it would wall-clock times; the first lines
+printed say on what machine and Python they were measured.
 
     python benchmarks/operations.py [--states 4000] [--repeats 5]
 
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import platform
 import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
-from time import perf_counter
+from time import process_time
 from typing import Any
 
 import abyss_rules as ar
@@ -41,11 +45,26 @@ def median_us(fn: Callable[[Any], object], items: Sequence[Any], repeats: int) -
     """Median over ``repeats`` runs of the mean µs per call of ``fn`` over ``items``."""
     runs = []
     for _ in range(repeats):
-        start = perf_counter()
+        start = process_time()
         for item in items:
             fn(item)
-        runs.append((perf_counter() - start) / len(items) * 1e6)
+        runs.append((process_time() - start) / len(items) * 1e6)
     return statistics.median(runs)
+
+
+def machine() -> str:
+    """The processor's model name (Linux), the number of CPUs and the load average, where known."""
+    model = platform.processor() or "unknown processor"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        load = "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except (AttributeError, OSError):
+        load = "load average unknown"
+    return f"{model}, {os.cpu_count()} CPUs, {load}"
 
 
 def optional(module: str, name: str) -> Any:
@@ -66,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     pairs = sample(args.states, rng)
     print(f"abyss-rules {ar.__version__}, Python {platform.python_version()} "
           f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
-    print(f"{len(pairs)} states from random 2-player games; median of {args.repeats} runs\n")
+    print(machine())
+    print(f"{len(pairs)} states from random 2-player games; median of {args.repeats} runs "
+          "of the mean CPU time per call\n")
     rows: list[tuple[str, float, int]] = []
 
     def measure(label: str, fn: Callable[[Any], object], items: Sequence[Any]) -> None:

@@ -1,7 +1,8 @@
 """Every code example of the documentation runs as part of the test suite.
 
 The pages are ``docs/**/*.md`` and ``README.md``. For each page, one test item (its id is the
-page's path) runs the page's examples in order, in one namespace shared by the page, with the
+page's path) runs the page's examples in order, each block in a fresh namespace of its own (a
+reader copies one block, not the page: every block has its own imports and set-up), with the
 repository root as working directory:
 
 * a ```` ```python ```` (or ```` ```py ````) block is executed as a script;
@@ -194,24 +195,24 @@ def _not_run_reason(lines: list[tuple[str, str, int]], fence_index: int) -> str 
 
 
 def run_page(page: Page) -> int:
-    """Run a page's blocks in order in one fresh module namespace; return how many ran.
+    """Run a page's blocks in order, each in a fresh module namespace; return how many ran.
 
     Raises AssertionError naming the page, block and line of the first failing block.
     """
-    module = types.ModuleType(f"_docs_page_{abs(hash(page.path))}")
-    module.__file__ = str(ROOT / page.path)
-    sys.modules[module.__name__] = module
-    try:
-        ran = 0
-        for block in page.run:
+    ran = 0
+    for block in page.run:
+        module = types.ModuleType(f"_docs_page_{abs(hash(page.path))}_{block.number}")
+        module.__file__ = str(ROOT / page.path)
+        sys.modules[module.__name__] = module  # so that dataclasses and pickle find the block's classes
+        try:
             if block.language == "python":
                 _run_python(block, module.__dict__)
             else:
                 _run_pycon(block, module.__dict__)
-            ran += 1
-        return ran
-    finally:
-        sys.modules.pop(module.__name__, None)
+        finally:
+            sys.modules.pop(module.__name__, None)
+        ran += 1
+    return ran
 
 
 def _run_python(block: Block, namespace: dict[str, object]) -> None:
@@ -299,7 +300,7 @@ def inventory() -> Iterator[tuple[str, int, list[Block]]]:
 
 @pytest.mark.parametrize("path", doc_pages())
 def test_page_examples_run(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The examples of one page run, in order, in one namespace, from the repository root."""
+    """The examples of one page run, in order, each block on its own, from the repository root."""
     monkeypatch.chdir(ROOT)
     failure = None
     try:
@@ -390,21 +391,36 @@ ENGINE_MODULES = (
 )
 
 
-def test_every_exported_name_is_documented() -> None:
-    """docs/api.md renders `::: abyss_rules`, which shows exactly the names of __all__ that have a
-    docstring: so every one of them needs one (read statically, as the site does)."""
+API_PAGES = ("api-game.md", "api-documents.md", "api-bots.md")
+MODULE_PAGES = ("api-modules.md", "api-modules-documents.md", "api-modules-bots.md", "api-modules-batch.md")
+
+
+def _exported_on(page: str) -> list[str]:
+    """The names a page renders, one `::: abyss_rules.<name>` line each."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return re.findall(r"^::: abyss_rules\.(\w+)\s*$", text, flags=re.MULTILINE)
+
+
+def test_every_exported_name_is_documented_once() -> None:
+    """The API pages render every name of `abyss_rules.__all__` exactly once, and mkdocstrings
+    shows only names with a docstring: so every one of them needs one (read statically, as the
+    site does)."""
     griffe = pytest.importorskip("griffe")
     import abyss_rules
 
+    shown = [name for page in API_PAGES for name in _exported_on(page)]
+    missing = sorted(set(abyss_rules.__all__) - set(shown))
+    extra = sorted({n for n in shown if shown.count(n) > 1 or n not in abyss_rules.__all__})
+    assert sorted(shown) == sorted(abyss_rules.__all__), (
+        f"not on an API page: {missing}; twice or not exported: {extra}")
     package = griffe.load("abyss_rules", search_paths=[str(ROOT / "src")], resolve_aliases=True)
     undocumented = [name for name in abyss_rules.__all__
                     if not (package[name].docstring and package[name].docstring.value.strip())]
     assert not undocumented, f"exported without a docstring (missing from the API reference): {undocumented}"
-    assert "::: abyss_rules\n" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 
 
 def test_every_module_has_a_section_in_the_api_reference() -> None:
-    """Each module has a `::: abyss_rules.<module>` section on docs/api-modules.md.
+    """Each module has a `::: abyss_rules.<module>` section on one of the module pages.
 
     Required for the engine's modules; a new module without a section only warns, so that adding
     a module never breaks the suite before its documentation is written.
@@ -413,8 +429,11 @@ def test_every_module_has_a_section_in_the_api_reference() -> None:
 
     import abyss_rules
 
-    page = (ROOT / "docs" / "api-modules.md").read_text(encoding="utf-8")
-    documented = set(re.findall(r"^::: abyss_rules\.([\w.]+)\s*$", page, flags=re.MULTILINE))
+    sections = [name for page in MODULE_PAGES for name in re.findall(
+        r"^::: abyss_rules\.([\w.]+)\s*$", (ROOT / "docs" / page).read_text(encoding="utf-8"),
+        flags=re.MULTILINE)]
+    assert len(sections) == len(set(sections)), "a module has two sections"
+    documented = set(sections)
     modules = sorted(
         info.name.removeprefix("abyss_rules.")
         for info in pkgutil.walk_packages(abyss_rules.__path__, "abyss_rules.")
@@ -427,7 +446,34 @@ def test_every_module_has_a_section_in_the_api_reference() -> None:
     if others:
         import warnings
 
-        warnings.warn(f"modules without a section on docs/api-modules.md: {others}", stacklevel=1)
+        warnings.warn(f"modules without a section on the module pages: {others}", stacklevel=1)
+
+
+def test_every_module_summary_is_one_line() -> None:
+    """The first sentence of every module's docstring is its first line, whole: the API pages and
+    `help()` show that line as the module's summary."""
+    import ast
+
+    sources = sorted((ROOT / "src" / "abyss_rules").rglob("*.py"))
+    assert len(sources) > 30
+    cut = []
+    for path in sources:
+        if path.name.startswith("_") and path.name != "__init__.py":
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        lines = (doc or "").splitlines()
+        if not lines or not lines[0].rstrip().endswith(".") or (len(lines) > 1 and lines[1].strip()):
+            cut.append(f"{path.relative_to(ROOT)}: {lines[0] if lines else '(no docstring)'}")
+    assert not cut, cut
+
+
+def test_the_package_docstring_reads_well_in_help() -> None:
+    """`help(abyss_rules)` shows plain names: no cross-reference markup, no path a wheel lacks."""
+    import abyss_rules
+
+    doc = abyss_rules.__doc__ or ""
+    assert "][" not in doc and "spec/" not in doc, doc
+    assert doc.splitlines()[0].endswith(".")
 
 
 # -- the harness itself ----------------------------------------------------------------------
@@ -442,6 +488,7 @@ x = 20
 Some text.
 
 ```pycon
+>>> x = 20
 >>> x + 1
 21
 
@@ -456,27 +503,36 @@ raise SystemExit("must not run")
 - A list item:
 
     ```py
+    x = 20
     x += 1
     assert x == 21
     ```
 """
 
 
-def test_harness_runs_blocks_in_order_in_one_namespace() -> None:
+def test_harness_runs_each_block_on_its_own() -> None:
     page = parse_page(_GOOD, "good.md")
     assert [(b.language, b.line, b.not_run) for b in page.blocks] == [
-        ("python", 4, None), ("pycon", 10, None), ("python", 18, "needs a cluster"), ("python", 24, None),
+        ("python", 4, None), ("pycon", 10, None), ("python", 19, "needs a cluster"), ("python", 25, None),
     ]
     assert run_page(page) == 3
 
 
 def test_harness_fails_with_page_block_and_line() -> None:
-    text = "# P\n\n```python\nx = 1\n```\n\n```python\ny = 2\nassert x == y, 'x is not y'\n```\n"
+    text = "# P\n\n```python\nx = 1\n```\n\n```python\nx = 1\ny = 2\nassert x == y, 'x is not y'\n```\n"
     with pytest.raises(AssertionError) as info:
         run_page(parse_page(text, "docs/p.md"))
     message = str(info.value)
-    assert "docs/p.md: python block 2 (starting at line 8) failed at line 9" in message
+    assert "docs/p.md: python block 2 (starting at line 8) failed at line 10" in message
     assert "x is not y" in message
+
+
+def test_harness_gives_a_block_none_of_the_names_of_the_blocks_before_it() -> None:
+    text = "```python\nimport json\nx = 1\n```\n\n```python\nprint(x)\n```\n"
+    with pytest.raises(AssertionError, match=r"(?s)python block 2 .*NameError: name 'x' is not defined"):
+        run_page(parse_page(text, "p.md"))
+    with pytest.raises(AssertionError, match=r"NameError: name 'json' is not defined"):
+        run_page(parse_page(text.replace("print(x)", "json.dumps(1)"), "p.md"))
 
 
 def test_harness_reports_syntax_errors_at_their_line() -> None:
@@ -534,3 +590,54 @@ if __name__ == "__main__":  # pragma: no cover - a report for people
         for block in skipped:
             print(f"    block {block.number} (line {block.line}): {block.not_run}")
     print(f"total: {run_total} blocks run, {skip_total} not run")
+
+
+# -- no development history ----------------------------------------------------------------------
+
+_HISTORY = {
+    "an issue or pull request number": re.compile(r"\b(issues?|pull requests?|PR)\s*#?\d+", re.I),
+    "the project's internal tools": re.compile(r"\bfarm-bench\b|`duplicates\b|\bduplicates\s+--"),
+    "a development pass": re.compile(
+        r"\b(first|second|third|fourth|fifth|sixth|this|that|last|previous|earlier|later|next|each"
+        r"|the) pass\b|\b(two|three|four|several|earlier|later|previous|both) passes\b", re.I),
+    "a development session": re.compile(
+        r"\bhelper (sessions?|engineers?)\b|\blead engineer\b|\bworktrees?\b|\bsessions? \d+", re.I),
+}
+# A commit hash: 7 to 40 hex digits with a digit and a letter among them, in prose (code is left out).
+_HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]{0,39}[0-9])(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40}(?![\w/-])")
+_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]+`", re.S | re.M)
+
+
+def history_in(text: str) -> list[str]:
+    """What in a page speaks of the project's development: issue numbers, commit hashes (in prose),
+    internal tools, development passes and sessions. Each finding as ``what: 'the words'``."""
+    found = [f"{what}: {m.group(0)!r}" for what, rx in _HISTORY.items() for m in rx.finditer(text)]
+    prose = _CODE.sub(" ", text)
+    return found + [f"a commit hash: {m.group(0)!r}" for m in _HASH.finditer(prose)]
+
+
+@pytest.mark.parametrize("path", [*doc_pages(), "CHANGELOG.md"])
+def test_no_development_history_in_the_docs(path: str) -> None:
+    """The docs, the README and the changelog speak of the project as it is: no issue numbers,
+    commit hashes, internal tools, development passes or sessions (git log keeps the history)."""
+    found = history_in((ROOT / path).read_text(encoding="utf-8"))
+    assert not found, f"{path}: {found}"
+
+
+@pytest.mark.parametrize("text", [
+    "as issue 13 asked", "see #12 and Issue #7", "the bots of d9a8905 were slower",
+    "GreedyBot, fourth pass: masks", "the figures at the end of the pass", "`farm-bench` runs it",
+    "`duplicates --most 40` lists", "made in helper session 3", "two passes over the code",
+])
+def test_the_history_check_finds(text: str) -> None:
+    assert history_in(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the turn passes to seat 1", "Pass `require_seq=True`", "a `play` session left after three moves",
+    "game `5133d5f20f2e3e46`", "```json\n{\"game\": \"5133d5f20f2e3e46\"}\n```", "rule 3.11",
+    "150 cards and 0x1f", "the state hash is sha256 hex",
+    "one pass over the arrays", "issues of the tracker",
+])
+def test_the_history_check_leaves_alone(text: str) -> None:
+    assert not history_in(text)

@@ -55,3 +55,25 @@ def test_validate_at_outside_the_record_is_a_usage_error(tmp_path: Path, at: str
     result = subprocess.run([*run, "validate", "game.json", "--at", at, "--notation", "0f12"], cwd=tmp_path,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 2 and "--at must be from 0 to" in result.stderr
+
+
+def test_the_set_up_commands_are_given_exactly() -> None:
+    """The quick start gives the two commands a newcomer runs first, each as its own bash block."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.strip() for b in re.findall(r"```bash\n(.*?)```", readme, re.S)]
+    install = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[dev]' "
+               "&& python -m abyss_rules")
+    assert install in blocks
+    assert ". .venv/bin/activate && python -m pytest" in blocks
+
+
+def test_the_recorded_game_is_the_game_watched_before() -> None:
+    """`demo --record` saves the game the reader just watched: the same seed and the same variant."""
+    lines = [shlex.split(line) for line in _command_block() if shlex.split(line)[1] == "demo"]
+    watched, recorded = lines[0], next(argv for argv in lines if "--record" in argv)
+
+    def game(argv: list[str]) -> tuple[str | None, str | None]:
+        return tuple(argv[argv.index(name) + 1] if name in argv else None  # type: ignore[return-value]
+                     for name in ("--seed", "--variant"))
+
+    assert game(watched) == game(recorded)

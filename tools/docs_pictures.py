@@ -11,6 +11,9 @@ Every position is built here from the public API, the same positions as the page
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -56,13 +59,14 @@ def _walk_through() -> dict[str, str]:
 
 
 def _bot_loop() -> dict[str, str]:
-    """Getting started's step 7: its own bot (run from the page's code block) plays its game."""
+    """Getting started's step 7: its own bot (`choose`, from the page's code block) plays its game."""
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
     section = page[page.index("## 7. A bot loop"):]
     start = section.index("```python\n") + len("```python\n")
     code = section[start:section.index("\n```", start)]
     names: dict[str, object] = {}
-    exec(compile(code, "docs/getting-started.md (step 7)", "exec"), names)
+    with contextlib.redirect_stdout(io.StringIO()):  # the block also plays and prints its own game
+        exec(compile(code, "docs/getting-started.md (step 7)", "exec"), names)
     choose: Callable[[ar.View], ar.Action] = names["choose"]  # type: ignore[assignment]
     state = ar.new_game(players=3, seed=2024)
     while not state.is_over:
@@ -72,11 +76,24 @@ def _bot_loop() -> dict[str, str]:
 
 
 def _home() -> dict[str, str]:
-    """A game between built-in bots (3 players, seed 7): the turn after its first swallowed column."""
+    """A game between built-in bots (3 players, seed 7): the turn after its first swallowed column,
+    with numbered labels on a card back, a face-up card, the swallowed column and the two piles."""
     result = ar.play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
-    for state, action in zip(result.states[1:], result.actions, strict=True):
+    for before, state, action in zip(result.states[:-1], result.states[1:], result.actions, strict=True):
         if state.swallowed and state.phase is ar.Phase.TURN:
-            return {"home": ar.to_svg(state, last_action=action)}
+            assert isinstance(action, ar.PlaceDrawn) and before.drawn is not None
+            col = action.col
+            caption = (f"Seat {action.player} placed the drawn {before.drawn} on ({action.row},{col}): "
+                       f"its column {col} then showed three {before.drawn}s and was swallowed.")
+            svg = ar.to_svg(state, highlight=(action.player, action.row, col), caption=caption)
+            return {"home": labelled(svg, [
+                ("seat 0, row 0, column 3", "A card back: a face-down card. Nobody knows its value."),
+                ("seat 0, row 0, column 1", "A face-up card: its value counts against its owner."),
+                (f"seat {action.player}, row 0, column {col}",
+                 "A swallowed column: three equal face-up cards left the grid."),
+                ("discard pile", "The discard pile, face up: its top card may be taken."),
+                ("draw pile", "The draw pile, face down: draw its top card."),
+            ])}
     raise AssertionError("the game swallowed no column")
 
 
@@ -90,6 +107,89 @@ def _legend() -> dict[str, str]:
             return {"pictures-legend": ar.to_svg(state, last_action=action, events=events,
                                                  names=list(result.bots), legend=True)}
     raise AssertionError("the game swallowed no column")
+
+
+_BOX = re.compile(r'<g><title>(?P<title>[^<]*)</title><rect x="(?P<x>[\d.]+)" y="(?P<y>[\d.]+)" '
+                  r'width="(?P<w>[\d.]+)" height="(?P<h>[\d.]+)"')
+_VIEWBOX = re.compile(r'viewBox="0 0 (?P<w>\d+) (?P<h>\d+)"')
+
+
+def labelled(svg: str, labels: Sequence[tuple[str, str]]) -> str:
+    """The library's picture with numbered badges on some of its cards and a legend under it.
+
+    Each label is ``(title prefix, text)``: the badge goes on the top right corner of the first card
+    whose title starts with the prefix (every card of the library's pictures has a title such as
+    ``seat 0, row 1, column 2: 7`` or ``discard pile: 18 cards, top card 4``).
+    """
+    size = _VIEWBOX.search(svg)
+    assert size is not None, "the picture has no viewBox"
+    width, height = int(size["w"]), int(size["h"])
+    boxes = [(m["title"], float(m["x"]), float(m["y"]), float(m["w"])) for m in _BOX.finditer(svg)]
+    line_h, top = 24, height + 8
+    badges, legend = [], []
+    for number, (prefix, text) in enumerate(labels, start=1):
+        found = [(x, y, w) for title, x, y, w in boxes if title.startswith(prefix)]
+        assert found, f"no card titled {prefix!r} in the picture"
+        x, y, w = found[0]
+        badges.append(_badge(x + w - 2, y + 2, number))
+        ly = top + (number - 1) * line_h + 12
+        legend.append(_badge(24, ly, number)
+                      + f'<text x="44" y="{ly + 5}" font-size="14">{text}</text>')
+    total = top + len(labels) * line_h + 8
+    size_attrs = f'width="{width}" height="{height}"'
+    inner = svg.replace(size_attrs, f'x="0" y="0" {size_attrs}', 1)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {width} {total}" '
+            f'width="{width}" height="{total}" role="img" '
+            f'font-family="DejaVu Sans, Verdana, Arial, sans-serif" '
+            f'fill="#1a1a1a"><title>An Abyss table, labelled</title>'
+            f'<desc>{" ".join(f"{n}: {text}" for n, (_, text) in enumerate(labels, start=1))}</desc>'
+            f'<rect width="{width}" height="{total}" fill="#ffffff"/>')
+    return head + inner + "".join(badges) + "".join(legend) + "</svg>"
+
+
+def _badge(x: float, y: float, number: int) -> str:
+    return (f'<circle cx="{x:g}" cy="{y:g}" r="11" fill="#cc3311" stroke="#ffffff" stroke-width="2"/>'
+            f'<text x="{x:g}" y="{y + 5:g}" font-size="13" font-weight="bold" text-anchor="middle" '
+            f'fill="#ffffff">{number}</text>')
+
+
+def _how_to_play() -> dict[str, str]:
+    """The pictures of "How to play" (docs/how-to-play.md): round 1 of a two-player game between
+    greedy bots, the first seed from 1 on whose round 1 has a column swallowed by a placed drawn card
+    and a doubled closer."""
+    for seed in range(1, 100):
+        result = ar.play_game(["greedy", "greedy"], seed=seed, keep_states=True)
+        first = result.final.history[0]
+        steps = list(zip(result.states[:-1], result.states[1:], result.actions, strict=True))
+        swallows = [i for i, (a, b, _) in enumerate(steps)
+                    if b.round == 1 and isinstance(_, ar.PlaceDrawn) and b.swallowed != a.swallowed]
+        if first.penalized and swallows:
+            break
+    else:  # pragma: no cover - seed 4 has both today
+        raise AssertionError("no seed below 100 has a swallow and a doubled closer in round 1")
+    out = {"play-1-deal": ar.to_svg(result.states[0], caption=(
+        "Each player gets twelve cards face down; one card starts the discard pile."))}
+    opened = next(b for _, b, _ in steps if b.phase is ar.Phase.TURN)
+    out["play-2-opening"] = ar.to_svg(opened, caption=(
+        f"Each player turned two cards face up; seat {opened.turn} turned the higher sum and plays first."))
+    drew = next(i for i, (_, _, action) in enumerate(steps) if isinstance(action, ar.Draw))
+    before, after, action = steps[drew]
+    out["play-3-draw"] = ar.to_svg(after, last_action=action, caption=(
+        f"Seat {action.player} drew a {after.drawn}: now it places it on one of its spaces, "
+        "or discards it and turns a card face up."))
+    before, after, action = steps[swallows[0]]
+    assert isinstance(action, ar.PlaceDrawn)
+    where = (action.player, action.row, action.col)
+    out["play-4-swallow-before"] = ar.to_svg(before, highlight=where, caption=(
+        f"Seat {action.player} holds a drawn {before.drawn}, and column {action.col} of its grid "
+        f"already shows two {before.drawn}s: it places the {before.drawn} on ({action.row},{action.col})."))
+    out["play-5-swallow-after"] = ar.to_svg(after, last_action=action, caption=(
+        f"Column {action.col} of seat {action.player} now shows three equal cards: it is swallowed, "
+        "its cards go to the discard pile and count 0."))
+    closing = next(b for _, b, _ in steps if b.round == 1 and b.closer is not None)
+    out["play-6-closed"] = ar.to_svg(closing)
+    out["play-7-scored"] = ar.to_svg(first)
+    return out
 
 
 def _game_over() -> dict[str, str]:
@@ -148,7 +248,8 @@ def _final_reveal() -> dict[str, str]:
 def pictures() -> dict[str, str]:
     """Every picture of the docs: file name (without `.svg`) -> SVG text."""
     out: dict[str, str] = {}
-    for part in (_home, _walk_through, _bot_loop, _legend, _game_over, _swallowing, _final_reveal):
+    for part in (_home, _how_to_play, _walk_through, _bot_loop, _legend, _game_over, _swallowing,
+                 _final_reveal):
         out.update(part())
     return out
 

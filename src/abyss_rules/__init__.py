@@ -1,12 +1,11 @@
 """abyss-rules: the reference rules engine for the card game *Abyss*.
 
-Immutable state, pure functions: [`new_game`][abyss_rules.new_game] deals a game,
-[`legal_actions`][abyss_rules.legal_actions] lists what may be played now, and
-[`apply`][abyss_rules.apply] returns the state after an action, leaving its input
-untouched. Every name listed in `__all__` is importable from `abyss_rules` itself.
+Immutable state, pure functions: `new_game` deals a game, `legal_actions` lists what may be
+played now, and `apply` returns the state after an action, leaving its input untouched. Every
+name listed in `__all__` is importable from `abyss_rules` itself.
 
-The spec rules each function implements are cited by id in its docstring
-(see `spec/rules.md`, the rules page of the documentation).
+The docstrings cite the rules they implement by id ("rule 4.1"): the ids of the rules
+specification, the Rules page of the documentation site.
 
 Examples:
     A whole 3-player game of the standard variant, with random choices:

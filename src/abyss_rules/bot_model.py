@@ -1,5 +1,7 @@
-"""The expected-score model of [`GreedyBot`][abyss_rules.bots.GreedyBot] and
-[`CountingBot`][abyss_rules.bots.CountingBot]: odds, column shapes and the gain of every move.
+"""The expected-score model of the bots: odds, column shapes and the gain of every move.
+
+[`GreedyBot`][abyss_rules.bots.GreedyBot] and [`CountingBot`][abyss_rules.bots.CountingBot]
+score their moves with it.
 
 The *odds* ([`Odds`][abyss_rules.bot_odds.Odds], in [`bot_odds`][abyss_rules.bot_odds]) are a
 multiset of card values that a face-down card (or the next draw) is drawn from: the whole deck

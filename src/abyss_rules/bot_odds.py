@@ -1,5 +1,7 @@
-"""The odds of the bots' expected-score model ([`bot_model`][abyss_rules.bot_model]): a multiset of
-unseen card values and the chances that face-down cards drawn from it are all equal.
+"""The odds of the bots' expected-score model: unseen card values and the chances of equal cards.
+
+The odds of [`bot_model`][abyss_rules.bot_model] are a multiset of unseen card values and the
+chances that face-down cards drawn from it are all equal.
 
 A face-down card (or the next draw) is drawn from the *odds*: the whole deck for
 [`GreedyBot`][abyss_rules.bots.GreedyBot], the unseen cards for

@@ -1,5 +1,7 @@
-"""What one variant's bots keep, whatever the odds: the grids as the planner reads them, the
-legal actions sorted by kind, the column shapes and the models of the odds seen.
+"""What one variant's bots keep, whatever the odds: grids, legal actions, column shapes, models.
+
+The grids as the planner reads them, the legal actions sorted by kind, the column shapes and
+the models of the odds seen.
 
 Everything here reads a [`View`][abyss_rules.View] only (rule 8.3): face-up values, the
 discard pile, the drawn card. The tables of a variant ([`tables_of`][abyss_rules.bot_tables.tables_of])

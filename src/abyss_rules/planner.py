@@ -1,6 +1,8 @@
-"""How [`GreedyBot`][abyss_rules.bots.GreedyBot] and [`CountingBot`][abyss_rules.bots.CountingBot]
-choose: the one-step planner on the expected-score model ([`bot_model`][abyss_rules.bot_model])
-and the tables each variant keeps ([`bot_tables`][abyss_rules.bot_tables]).
+"""How the bots choose: the one-step planner of GreedyBot and CountingBot.
+
+[`GreedyBot`][abyss_rules.bots.GreedyBot] and [`CountingBot`][abyss_rules.bots.CountingBot]
+plan one step on the expected-score model ([`bot_model`][abyss_rules.bot_model]) and the tables
+each variant keeps ([`bot_tables`][abyss_rules.bot_tables]).
 
 Everything here reads a [`View`][abyss_rules.View] only (rule 8.3): face-up values, the
 discard pile, the drawn card, whose turn it is. Nothing else reaches a bot.

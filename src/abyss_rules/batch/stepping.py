@@ -1,5 +1,6 @@
-"""One lockstep step of many games: the legal masks and the actions of
-[`Batch.step`][abyss_rules.batch.Batch.step], on arrays.
+"""One lockstep step of many games, on arrays: the legal masks and the actions of a step.
+
+The functions behind [`Batch.step`][abyss_rules.batch.Batch.step].
 
 [`Batch`][abyss_rules.batch.Batch] steps copies of its arrays (a batch never changes);
 [`random_playouts`][abyss_rules.batch.random_playouts] steps its own arrays in place, through the
