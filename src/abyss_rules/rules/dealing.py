@@ -102,7 +102,8 @@ def deck_order_problem(variant: Variant, cards: Sequence[int]) -> str | None:
     records ask it.
 
     Examples:
-        >>> tiny = Variant(deck=((0, 2), (1, 2)), rows=2, cols=1, max_players=1, min_players=1, initial_flips=0)
+        >>> tiny = Variant(deck=((0, 2), (1, 2)), rows=2, cols=1, min_players=1, max_players=1,
+        ...                initial_flips=0)
         >>> deck_order_problem(tiny, [1, 0, 0, 1]) is None
         True
         >>> deck_order_problem(tiny, [1, 1, 1, 0])

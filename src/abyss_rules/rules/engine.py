@@ -13,13 +13,14 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..errors import AbyssError
+from ..errors import AbyssError, Code, IllegalActionError
 from ..event_types import Event
 from ..state import State
 from .illegal import diagnose, not_a_state, rejection
+from .reachable import COUNTER_LIMIT
 from .turn import discard_drawn, draw, flip, place_drawn, take_discard
 
-__all__ = ["apply", "apply_with_events", "check"]
+__all__ = ["apply", "apply_with_events", "check", "counter_limit"]
 
 _HANDLERS: Final[dict[type, Callable[[State, Any, list[Event] | None], State]]] = {
     Flip: flip,
@@ -46,7 +47,9 @@ def apply(state: State, action: object) -> State:
     Raises:
         IllegalActionError: The action is not legal now (a `ValueError`); its `code` is
             stable and `rule` names the rule it enforces (spec section 3, "Rejecting an
-            action", gives the order of the checks).
+            action", gives the order of the checks). Code `counter_limit` (rule 3.11): after
+            the action `seq` or the dealer's position would reach 2**48, which no real game
+            comes near (so that every state `apply` returns can be saved and loaded again).
         MalformedActionError: It is not a well-formed action at all (a `TypeError`), or
             `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
 
@@ -66,11 +69,25 @@ def apply(state: State, action: object) -> State:
     if handler is None or type(state) is not State:
         raise rejection(state, action)
     try:
-        return handler(state, action, None)
+        after = handler(state, action, None)
     except AbyssError:
         raise
     except TypeError:  # a field forged past the action's own check (e.g. None): malformed_action
         raise rejection(state, action) from None
+    if after.seq >= COUNTER_LIMIT or after.dealer.position >= COUNTER_LIMIT:
+        raise counter_limit(after)
+    return after
+
+
+def counter_limit(after: State) -> IllegalActionError:
+    """The refusal of an action after which a counter would reach 2**48 (rule 3.11).
+
+    `turns` never exceeds `seq` (each turn is at least one action), so `seq` and the dealer's
+    position are the counters to watch: every state `apply` returns can be saved and loaded.
+    """
+    which = "seq" if after.seq >= COUNTER_LIMIT else "the dealer's position"
+    return IllegalActionError(Code.COUNTER_LIMIT, f"after this action {which} would reach 2**48, the "
+                                                  "bound of every counter of a state")
 
 
 def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -99,6 +116,8 @@ def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event,
         if isinstance(error, AbyssError):
             raise
         raise rejection(state, action) from None
+    if after.seq >= COUNTER_LIMIT or after.dealer.position >= COUNTER_LIMIT:
+        raise counter_limit(after)
     return after, tuple(log)
 
 
@@ -117,4 +136,11 @@ def check(state: State, action: object) -> AbyssError | None:
     """
     if type(state) is not State:
         return not_a_state("check", state)
-    return diagnose(state, action)
+    problem = diagnose(state, action)
+    if problem is None and (state.seq >= COUNTER_LIMIT - 1 or state.dealer.position >= COUNTER_LIMIT // 2):
+        # Near the bound of the counters (rule 3.11) only applying tells (a shuffle's words vary).
+        try:
+            apply(state, action)
+        except AbyssError as error:
+            return error
+    return problem
