@@ -320,11 +320,17 @@ class State(_Fields):
     def face_down_count(self, player: int) -> int:
         """How many face-down cards `player` has (rule 6.1).
 
+        Raises:
+            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
+
         Examples:
             >>> import abyss_rules as ar
             >>> ar.new_game(players=2, seed=42).face_down_count(0)
             12
         """
+        if type(player) is not int or not 0 <= player < len(self.totals):
+            raise no_such_seat(player, len(self.totals))
         cells = self.variant.cells
         shift = player * cells
         full = (1 << cells) - 1
