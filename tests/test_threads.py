@@ -46,8 +46,9 @@ def job(text: str, variant_text: str) -> tuple[object, ...]:
     view_text = ar.dumps_view(view)
     legal = ar.legal_actions(state)
     after = ar.dumps_state(ar.apply(state, legal[0])) if legal else None
-    return (ar.dumps_variant(variant), ar.dumps_state(state), view_text, ar.dumps_view(ar.loads_view(view_text)),
-            tuple(map(ar.dumps_action, legal)), after)
+    again = ar.dumps_view(ar.loads_view(view_text))
+    return (ar.dumps_variant(variant), ar.dumps_state(state), view_text, again, tuple(map(ar.dumps_action, legal)),
+            after)
 
 
 @contextmanager
@@ -70,7 +71,7 @@ def run_threads(work: Callable[[int], list[object]]) -> list[list[object]]:
         try:
             start.wait()
             results[n] = work(n)
-        except BaseException as error:  # noqa: BLE001  (reported below, with its type)
+        except BaseException as error:  # (reported below, with its type)
             errors.append(error)
 
     threads = [threading.Thread(target=run, args=(n,)) for n in range(THREADS)]
