@@ -47,8 +47,8 @@ def job(text: str, variant_text: str) -> tuple[object, ...]:
     legal = ar.legal_actions(state)
     after = ar.dumps_state(ar.apply(state, legal[0])) if legal else None
     again = ar.dumps_view(ar.loads_view(view_text))
-    return (ar.dumps_variant(variant), ar.dumps_state(state), view_text, again, tuple(map(ar.dumps_action, legal)),
-            after)
+    actions = tuple(map(ar.dumps_action, legal))
+    return (ar.dumps_variant(variant), ar.dumps_state(state), view_text, again, actions, after)
 
 
 @contextmanager
