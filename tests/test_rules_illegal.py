@@ -124,8 +124,7 @@ def test_every_code_apply_can_raise_is_covered() -> None:
     # the codes the engine's apply/check path names (rules/illegal.py, rules/engine.py)
     source = "".join((RULES / name).read_text(encoding="utf-8") for name in ("illegal.py", "engine.py"))
     named = {ar.Code[m].value for m in re.findall(r"Code\.([A-Z_]+)", source)} | {"malformed_action"}
-    # (counter_limit is covered by tests/property/test_counters.py, from states at the counters' bound)
-    covered = {c[3] for c in CASES} | {"malformed_action", "invalid_state", "counter_limit"}
+    covered = {c[3] for c in CASES} | {"malformed_action", "invalid_state"}
     # illegal_action is only the engine's report of its own inconsistency: never raised by design
     assert named - {"illegal_action"} == covered
     assert "illegal_action" in named

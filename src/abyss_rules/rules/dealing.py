@@ -8,7 +8,7 @@ from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import Seed, normalize_seed, shuffled
-from ..state import Dealer, Phase, RoundResult, State
+from ..state import COUNTER_LIMIT, Dealer, Phase, RoundResult, State, counter_limit
 from .opening import choose_opener
 
 __all__ = ["deal_round", "deck_order_problem", "new_game", "player_count_problem"]
@@ -157,6 +157,8 @@ def deal_round(
         dealer = Dealer(dealer.seed, dealer.position, dealer.decks[1:])
     else:
         order, position = shuffled(dealer.seed, dealer.position, variant.unshuffled_deck)
+        if position >= COUNTER_LIMIT:  # (rule 3.11)
+            raise counter_limit("the dealer's position")
         dealer = Dealer(dealer.seed, position, dealer.decks)
     players = len(totals)
     dealt = players * variant.cells

@@ -13,14 +13,13 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..errors import AbyssError, Code, IllegalActionError
+from ..errors import AbyssError
 from ..event_types import Event
-from ..state import State
+from ..state import COUNTER_LIMIT, State, counter_limit
 from .illegal import diagnose, not_a_state, rejection
-from .reachable import COUNTER_LIMIT
 from .turn import discard_drawn, draw, flip, place_drawn, take_discard
 
-__all__ = ["apply", "apply_with_events", "check", "counter_limit"]
+__all__ = ["apply", "apply_with_events", "check"]
 
 _HANDLERS: Final[dict[type, Callable[[State, Any, list[Event] | None], State]]] = {
     Flip: flip,
@@ -74,20 +73,9 @@ def apply(state: State, action: object) -> State:
         raise
     except TypeError:  # a field forged past the action's own check (e.g. None): malformed_action
         raise rejection(state, action) from None
-    if after.seq >= COUNTER_LIMIT or after.dealer.position >= COUNTER_LIMIT:
-        raise counter_limit(after)
+    if after.seq >= COUNTER_LIMIT:  # (the dealer's position is watched where it moves: the deals)
+        raise counter_limit("seq")
     return after
-
-
-def counter_limit(after: State) -> IllegalActionError:
-    """The refusal of an action after which a counter would reach 2**48 (rule 3.11).
-
-    `turns` never exceeds `seq` (each turn is at least one action), so `seq` and the dealer's
-    position are the counters to watch: every state `apply` returns can be saved and loaded.
-    """
-    which = "seq" if after.seq >= COUNTER_LIMIT else "the dealer's position"
-    return IllegalActionError(Code.COUNTER_LIMIT, f"after this action {which} would reach 2**48, the "
-                                                  "bound of every counter of a state")
 
 
 def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -116,8 +104,8 @@ def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event,
         if isinstance(error, AbyssError):
             raise
         raise rejection(state, action) from None
-    if after.seq >= COUNTER_LIMIT or after.dealer.position >= COUNTER_LIMIT:
-        raise counter_limit(after)
+    if after.seq >= COUNTER_LIMIT:
+        raise counter_limit("seq")
     return after, tuple(log)
 
 

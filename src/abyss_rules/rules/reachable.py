@@ -19,7 +19,7 @@ checker into an `InvariantError` (its invariant name and rule). The checks, in o
 * `discard_pile` (1.4, 4.1): never empty; in the opening exactly its first card and the
   cards swallowed since the deal;
 * `card_conservation` (1.1): the grids, the piles and the drawn card are exactly the deck;
-* `loadable` (3.11): the counters are below [`COUNTER_LIMIT`][abyss_rules.rules.reachable.COUNTER_LIMIT],
+* `loadable` (3.11): the counters are below `COUNTER_LIMIT` (2**48),
   the seat to act can act, the opening flips chose the opener, no finished grid shows a
   column the final reveal swallows, `seq` fits the flips and turns taken;
 * `legal_actions` (3.2, 7.5): a legal action exists exactly when the game is not over.
@@ -43,18 +43,13 @@ from typing import Final, NamedTuple
 from ..cards import deck_difference
 from ..errors import Code
 from ..grid import Grid
-from ..state import Phase, RoundResult, State
+from ..state import COUNTER_LIMIT, Phase, RoundResult, State
 from .columns import complete_column
 from .legal import legal_actions
 from .opening import choose_opener
 from .scoring import game_is_over
 
 __all__ = ["CHECKS", "COUNTER_LIMIT", "Problem", "state_problem"]
-
-COUNTER_LIMIT: Final = 1 << 48
-"""Counters (`seq`, `turns`, the dealer's position) of a possible state are below this (rule 3.11);
-[`apply`][abyss_rules.apply] never makes a state that reaches it."""
-
 
 class Problem(NamedTuple):
     """The first reason a state is not one play can reach."""
