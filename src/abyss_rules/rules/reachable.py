@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from ..cards import deck_difference
+from ..config import Variant
 from ..errors import Code
 from ..grid import Grid
 from ..state import COUNTER_LIMIT, Phase, RoundResult, State
@@ -118,7 +119,7 @@ def _history(s: State) -> Problem | None:
                        f"round {s.round} {'is being played' if live else 'was the last'}: the history must "
                        f"hold {finished} rounds, it holds {len(history)}")
     running = (0,) * players
-    deck = dict(v.deck)
+    deck = _deck_counts(v)
     for n, result in enumerate(history):
         if (not isinstance(result, RoundResult) or result.round != n + 1 or len(result.scores) != players
                 or len(result.grids) != players or len(result.totals) != players):
@@ -131,16 +132,27 @@ def _history(s: State) -> Problem | None:
         if (n + 1 < len(history) or live) and game_is_over(v, n + 1, result.totals):
             return Problem("history", "7.2", f"/history/{n}/totals",
                            f"the game was over after round {n + 1} (rules 7.2, 7.3)")
-        held = Counter(card for grid in result.grids for card in grid.cards if card is not None)
+        held: Counter[int | None] = Counter()
+        for grid in result.grids:
+            held.update(grid.cards)
+        held.pop(None, None)
         for card, count in held.items():
-            if count > deck.get(card, 0):
+            if count > deck.get(card, 0):  # type: ignore[arg-type]
                 return Problem("history", "1.1", f"/history/{n}/grids",
                                f"round {n + 1}'s grids hold {count} cards of value {card}; the deck has "
-                               f"{deck.get(card, 0)} (rule 1.1)")
+                               f"{deck.get(card, 0)} (rule 1.1)")  # type: ignore[arg-type]
     if s.totals != running:
         return Problem("history", "7.1", "/totals",
                        "the totals must be those after the last finished round (rule 7.1)")
     return None
+
+
+def _deck_counts(v: Variant) -> dict[int, int]:
+    """How many cards of each value the deck has (kept on the variant)."""
+    found: dict[int, int] | None = v._memo.get("reachable.deck")
+    if found is None:
+        found = v._memo["reachable.deck"] = dict(v.deck)
+    return found
 
 
 def _phase(s: State) -> Problem | None:
@@ -284,7 +296,7 @@ def _acting_seat(s: State) -> Problem | None:
 
 
 def _opening(s: State) -> Problem | None:
-    values = {value for value, _ in s.variant.deck}
+    values = _deck_counts(s.variant)
     for p, flips in enumerate(s.opening):
         for i, card in enumerate(flips):
             if card not in values:
