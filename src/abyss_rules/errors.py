@@ -170,7 +170,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.BAD_VALUE: None,
     Code.BAD_SHAPE: None,
     Code.CARDS_MISMATCH: "1.1",
-    Code.IMPOSSIBLE_STATE: None,
+    Code.IMPOSSIBLE_STATE: "3.11",
     Code.BAD_NOTATION: None,
     Code.STALE_ACTION: None,
     Code.SEAT_MISMATCH: None,
