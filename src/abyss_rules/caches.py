@@ -26,8 +26,9 @@ function of the library): reads are single dict look-ups, which are atomic; `put
 take the cache's lock, so that the entries and their sizes change together; a reader that
 walks the entries takes a [`snapshot`][abyss_rules.caches.BoundedCache.snapshot]. A cached
 value is never changed once stored, so whichever thread stores it first, every thread gets
-an equal value. The lock is a `threading.Lock`, which also holds on free-threaded builds of
-Python (3.13t), where the dict operations themselves are made atomic by the interpreter.
+an equal value. The design needs nothing of the GIL but that single dict operations are
+atomic, which free-threaded builds of Python (3.13t) keep too; the tests run on builds with
+the GIL only.
 
 Examples:
     >>> cache = BoundedCache("example", max_entries=2, max_size=10)
