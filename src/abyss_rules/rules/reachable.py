@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
+from ..caches import BoundedCache
 from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code
@@ -132,6 +133,8 @@ def _history(s: State) -> Problem | None:
         if (n + 1 < len(history) or live) and game_is_over(v, n + 1, result.totals):
             return Problem("history", "7.2", f"/history/{n}/totals",
                            f"the game was over after round {n + 1} (rules 7.2, 7.3)")
+        if _known_good(result, v, _COPIES):
+            continue
         held: Counter[int | None] = Counter()
         for grid in result.grids:
             held.update(grid.cards)
@@ -141,6 +144,7 @@ def _history(s: State) -> Problem | None:
                 return Problem("history", "1.1", f"/history/{n}/grids",
                                f"round {n + 1}'s grids hold {count} cards of value {card}; the deck has "
                                f"{deck.get(card, 0)} (rule 1.1)")  # type: ignore[arg-type]
+        _GOOD_ROUNDS.put((id(result), _COPIES), (result, v))
     if s.totals != running:
         return Problem("history", "7.1", "/totals",
                        "the totals must be those after the last finished round (rule 7.1)")
@@ -326,7 +330,10 @@ def _opening(s: State) -> Problem | None:
 def _final_columns(s: State) -> Problem | None:
     if not s.variant.swallow_on_final_reveal:
         return None
+    v = s.variant
     for n, result in enumerate(s.history):
+        if _known_good(result, v, _COLUMNS):
+            continue
         for p, grid in enumerate(result.grids):
             for col in range(grid.cols):
                 spaces = range(col, grid.rows * grid.cols, grid.cols)
@@ -335,7 +342,25 @@ def _final_columns(s: State) -> Problem | None:
                     return Problem("loadable", "4.3", f"/history/{n}/grids/{p}",
                                    f"column {col} is face up with equal cards: the final reveal swallows it "
                                    "(rule 4.3)")
+        _GOOD_ROUNDS.put((id(result), _COLUMNS), (result, v))
     return None
+
+
+# A finished round's own checks (its cards against the deck, its columns against the final
+# reveal) depend on the round result and the variant only, and the codec hands back the same
+# result objects for the same text: each is checked once while it is remembered here. An entry
+# holds its result, so its id cannot name another object while it is kept.
+_COPIES: Final = 0
+_COLUMNS: Final = 1
+_GOOD_ROUNDS: Final = BoundedCache[tuple[int, int], tuple[RoundResult, Variant]](
+    "rules.good_rounds", max_entries=1024, max_size=1024
+)
+
+
+def _known_good(result: RoundResult, v: Variant, which: int) -> bool:
+    """Whether `result` passed the check `which` under variant `v` already."""
+    found = _GOOD_ROUNDS.get((id(result), which))
+    return found is not None and found[0] is result and found[1] is v
 
 
 def _actions_taken(s: State) -> Problem | None:
