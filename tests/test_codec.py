@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
 from tests.builders import finish_round, open_round, stacked, tiny
@@ -696,3 +697,73 @@ def test_an_unknown_schema_name_is_wrong_format(name: object) -> None:
     with pytest.raises(ar.DecodeError) as caught:
         ar.schema(name)  # type: ignore[arg-type]
     assert caught.value.code == "wrong_format"
+
+
+# -- refused at the door ----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("2.1", "1.2", "1.4", "3.4")
+def test_view_documents_get_the_shape_checks_of_a_view() -> None:
+    state = drawn_state()
+    base = ar.view_to_dict(ar.view(state, state.turn))
+    need = state.variant.initial_flips
+
+    def refused(change: Any) -> tuple[str, str]:
+        doc = copy.deepcopy(base)
+        change(doc)
+        error = decode_error(ar.view_from_dict, doc)
+        assert decode_error(ar.loads_view, json.dumps(doc)).code == error.code
+        return error.code, error.path
+
+    def many_flips(doc: Any) -> None:
+        doc["opening"][0] = [5] * 200_000
+
+    def flip_off_the_deck(doc: Any) -> None:
+        doc["opening"][1][0] = 99
+
+    def action_off_the_grid(doc: Any, row: int, col: int) -> Any:
+        def change(d: Any) -> None:
+            d["legal_actions"][0].update(row=row, col=col)
+        return change
+
+    def no_discard(doc: Any) -> None:
+        doc["discard_pile"] = []
+
+    def no_drawn(doc: Any) -> None:
+        doc["drawn"] = None
+
+    def no_turn(doc: Any) -> None:
+        doc["turn"] = None
+
+    assert need == 2
+    assert refused(many_flips) == ("impossible_state", "/opening/0")
+    assert refused(flip_off_the_deck) == ("cards_mismatch", "/opening/1/0")
+    assert refused(action_off_the_grid(None, 99, 0)) == ("impossible_state", "/legal_actions/0")
+    assert refused(action_off_the_grid(None, 0, -1)) == ("impossible_state", "/legal_actions/0")
+    assert refused(no_discard) == ("impossible_state", "/discard_pile")
+    assert refused(no_drawn) == ("impossible_state", "/drawn")
+    assert refused(no_turn) == ("impossible_state", "/turn")
+    # and a view of the opening: no flips of a seat past the variant's count there either
+    opening = ar.view_to_dict(ar.view(ar.new_game(2, seed=1), 0))
+    opening["opening"][0] = [1, 2, 3]
+    assert decode_error(ar.view_from_dict, opening).path == "/opening/0"
+
+
+@pytest.mark.parametrize("text", ["1e400", "[-1e400]", '{"a": 1.5e999}', "123456789e999999"])
+def test_numbers_too_large_for_a_double_are_refused_when_parsed(text: str) -> None:
+    error = decode_error(ar.parse_json, text)
+    assert error.code == "invalid_json" and "too large" in error.message
+    assert decode_error(ar.loads_state, '{"format": "state", "x": ' + text + "}").code == "invalid_json"
+    assert ar.parse_json("[1.5e3, -2.5]") == [1500.0, -2.5]  # finite numbers still parse
+
+
+@pytest.mark.parametrize("action", [ar.Flip(0, 10**100, 0), ar.TakeDiscard(0, 0, -(2**53)), ar.Draw(2**53),
+                                    ar.PlaceDrawn(10**5000, 0, 0)])
+def test_an_action_a_document_cannot_hold_is_refused_when_written(action: ar.Action) -> None:
+    with pytest.raises(ar.MalformedActionError):
+        ar.dumps_action(action)
+    with pytest.raises(ar.MalformedActionError):
+        ar.action_to_dict(action)
+    # (the largest a document holds is written and read back)
+    edge = type(action)(*(2**53 - 1 for _ in attrs.fields(type(action))))
+    assert ar.loads_action(ar.dumps_action(edge)) == edge

@@ -3,10 +3,11 @@ from the very sources (hatch_build.py) make exactly the decisions of the sources
 
 A wheel is built in-process with the project's own build backend and its hook, unpacked, and
 the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bots were made
-faster), `test_planner.py` and `test_bots.py` -- run again in a child process with the unpacked
-wheel first on `sys.path`, after checking that the four modules it imports are the compiled
-ones. Without mypyc or a C compiler the hook builds a pure wheel and this test skips, loudly;
-`ABYSS_REQUIRE_COMPILED=1` (set by `.ci/run`) makes that a failure.
+faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.py` (every
+shortcut decides as the full planner, over random bot settings) -- run again in a child
+process with the unpacked wheel first on `sys.path`, after checking that the four modules it
+imports are the compiled ones. Without mypyc or a C compiler the hook builds a pure wheel and
+this test skips, loudly; `ABYSS_REQUIRE_COMPILED=1` (set by `.ci/run`) makes that a failure.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bot_odds", "bot_model", "bot_tables", "planner")
-TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py")
+TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py")
 
 hatchling_build = pytest.importorskip("hatchling.build", reason="hatchling (the `test` extra) is needed")
 

@@ -128,6 +128,8 @@ BAD_FIELDS: list[tuple[dict[str, Any], str]] = [
     ({"target_score": None, "max_rounds": None}, "target_score"),
     ({"name": 5}, "name"),
     ({"name": ""}, "name"),
+    ({"name": "\ud800"}, "name"),  # a lone surrogate: no document can hold it
+    ({"name": "abyss \udfff"}, "name"),
     ({"deck": []}, "deck"),
     ({"deck": "150 cards"}, "deck"),
     ({"deck": None}, "deck"),

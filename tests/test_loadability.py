@@ -108,8 +108,12 @@ def test_a_seat_with_every_space_swallowed_is_never_to_act() -> None:
     # Its only move would be a draw, after which nothing is legal: no such state loads.
     assert_impossible(dead, "impossible_state", "/closer", invariant="closer")
     assert_impossible(dead._replace(closer=1 - state.turn), "impossible_state", "/closer", invariant="closer")
-    problem = impossibility(dead._replace(closer=1 - state.turn))
-    assert problem is not None and problem[1] == "/turn"
+    # The check of the seat to act says so on its own too (the closer checks come first).
+    from abyss_rules.rules import reachable
+
+    acting_seat = next(check for check in reachable.CHECKS if check.__name__ == "_acting_seat")
+    problem = acting_seat(dead._replace(closer=1 - state.turn))
+    assert problem is not None and problem.path == "/turn"
 
 
 def _with_equal_column(result: ar.RoundResult) -> ar.RoundResult | None:
@@ -163,3 +167,67 @@ def test_every_state_of_real_games_is_loadable() -> None:
             if state.is_over:
                 break
             state = ar.apply(state, rng.choice(ar.legal_actions(state)))
+
+
+# -- impossible states that used to load ------------------------------------------------------------
+
+
+@pytest.mark.rule("1.4", "3.11")
+def test_the_draw_piles_top_on_the_discard_pile_in_the_opening_is_refused() -> None:
+    # Nothing is drawn in the opening: the discard pile is the one card dealt onto it.
+    for seed in range(5):
+        state = ar.new_game(2, seed=seed)
+        if seed % 2:
+            state = ar.apply(state, ar.Flip(0, 1, 1))
+        moved = state._replace(discard_pile=state.draw_pile[:1] + state.discard_pile,
+                               draw_pile=state.draw_pile[1:])
+        assert_impossible(moved, "impossible_state", "/discard_pile", invariant="discard_pile")
+
+
+@pytest.mark.rule("2.1", "3.11")
+def test_a_seat_with_its_opening_flips_face_down_again_is_refused() -> None:
+    state = after_opening()
+    cells = state.variant.cells
+    for seat in (0, 1):
+        mask = ((1 << cells) - 1) << (seat * cells)
+        hidden = state._replace(face_up=state.face_up & ~mask)
+        assert_impossible(hidden, "impossible_state", f"/grids/{seat}", invariant="opening_flips")
+
+
+@pytest.mark.rule("3.11")
+def test_more_cards_face_up_than_the_flips_and_turns_turned_is_refused() -> None:
+    state = after_opening()
+    up = state.face_up | 1 << 5 | 1 << 6  # two more of seat 0's cards, with no turn taken
+    assert_impossible(state._replace(face_up=up), "impossible_state", "/grids", invariant="turns")
+
+
+def _tiny_finished(seed: int) -> ar.State:
+    variant = ar.Variant(name="tiny", deck=((0, 12), (1, 2), (2, 12)), rows=2, cols=2, max_players=2,
+                         initial_flips=1, max_rounds=1, target_score=None)
+    state = ar.new_game(2, variant, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state = ar.apply(state, rng.choice(ar.legal_actions(state)))
+    return state
+
+
+@pytest.mark.rule("1.1", "6.6", "3.11")
+def test_a_finished_round_holding_more_copies_of_a_card_than_the_deck_is_refused() -> None:
+    # Two cards 0 and 2 of one seat become two 1s: the raw score is the same, but the deck has
+    # only two 1s.
+    found = 0
+    for seed in range(40):
+        state = _tiny_finished(seed)
+        result = state.history[0]
+        for p, g in enumerate(result.grids):
+            cards = list(g.cards)
+            if 0 in cards and 2 in cards and cards.count(1) + sum(
+                    other.cards.count(1) for q, other in enumerate(result.grids) if q != p) >= 1:
+                cards[cards.index(0)] = cards[cards.index(2)] = 1
+                grid = attrs.evolve(g, cards=tuple(cards))
+                odd = attrs.evolve(result, grids=result.grids[:p] + (grid,) + result.grids[p + 1:])
+                assert_impossible(state._replace(history=(odd,)), "impossible_state", "/history/0/grids",
+                                  invariant="history")
+                found += 1
+                break
+    assert found >= 5

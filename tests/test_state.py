@@ -91,3 +91,15 @@ def test_apply_never_mutates_its_input() -> None:
     assert tuple(state) == snapshot and hash(state) == hashed
     assert state.phase is ar.Phase.OPENING and state.face_up == 0
     assert after.seq == 6
+
+
+@pytest.mark.rule("1.3")
+@pytest.mark.parametrize("seat", [99, 2, -1])
+def test_face_down_count_of_a_seat_that_is_not_there_is_refused(seat: int) -> None:
+    state = ar.new_game(2, seed=1)
+    with pytest.raises(ar.IllegalActionError) as caught:
+        state.face_down_count(seat)
+    assert caught.value.code == "no_such_player"
+    with pytest.raises(ar.MalformedActionError):
+        state.face_down_count("0")  # type: ignore[arg-type]
+    assert [state.face_down_count(p) for p in (0, 1)] == [12, 12]

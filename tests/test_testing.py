@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import abyss_rules as ar
-import abyss_rules.testing as testing
+from abyss_rules.rules import reachable
 from abyss_rules.testing import (
     Game,
     InvariantError,
@@ -108,11 +108,11 @@ def test_each_invariant_catches_its_broken_state(name: str) -> None:
 def test_the_legal_actions_and_winners_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both follow from the others for every state the engine can build, so the engine is patched."""
     turn, over = in_turn(), finished()
-    monkeypatch.setattr(testing.invariants, "_legal_actions", lambda state: ())
-    with pytest.raises(InvariantError, match=r"^\[legal_actions\] no legal action"):
+    monkeypatch.setattr(reachable, "legal_actions", lambda state: ())
+    with pytest.raises(InvariantError, match=r"^\[legal_actions\] /phase: no legal action"):
         check_invariants(turn)
-    monkeypatch.setattr(testing.invariants, "_legal_actions", lambda state: (ar.Draw(0),))
-    with pytest.raises(InvariantError, match=r"^\[legal_actions\] 1 legal actions after the game"):
+    monkeypatch.setattr(reachable, "legal_actions", lambda state: (ar.Draw(0),))
+    with pytest.raises(InvariantError, match=r"^\[legal_actions\] /phase: 1 legal actions after the game"):
         check_invariants(over)
     monkeypatch.undo()
     monkeypatch.setattr(ar.State, "winners", property(lambda self: (0, 1)))

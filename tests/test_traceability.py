@@ -96,7 +96,8 @@ def test_spec_error_codes_cover_every_code_the_rules_report() -> None:
     assert reported <= set(table)
     rules_codes = {"game_over", "no_such_player", "not_your_turn", "wrong_phase", "no_such_space",
                    "space_swallowed", "space_face_up", "no_card_to_draw", "flip_turn_disabled",
-                   "no_flips_owed", "discard_empty", "illegal_action", "malformed_action", "invalid_state",
+                   "no_flips_owed", "discard_empty", "illegal_action", "counter_limit", "malformed_action",
+                   "invalid_state", "impossible_state",
                    "invalid_variant", "invalid_players", "invalid_deck_order", "invalid_seed",
                    "no_such_action_index"}
     assert set(table) == rules_codes

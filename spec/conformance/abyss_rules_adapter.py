@@ -101,8 +101,13 @@ def make_seed(seed: Any) -> int | bytes | None:
 
 def new_game(request: dict[str, Any]) -> ar.State:
     """The game a request sets up; raises :class:`SetupError` for a refused setup."""
-    variant = make_variant(request.get("variant"))
     setup = request.get("setup", {})
+    if "state" in setup:  # a saved game to start from (rule 3.11): refused if play could not reach it
+        try:
+            return ar.state_from_dict(setup["state"])
+        except ar.DecodeError:
+            raise SetupError("impossible_state") from None
+    variant = make_variant(request.get("variant"))
     seed = make_seed(setup.get("seed"))
     try:
         return ar.new_game(request.get("players"), variant, seed, decks=setup.get("decks"))  # type: ignore[arg-type]

@@ -21,6 +21,15 @@ created with `on_clear` empties them too when it is cleared -- also those of own
 use elsewhere (a variant keeps its shape's tables). Per-variant tables (`Variant._memo`) live
 and die with their variant; they are bounded by the variant's size bounds (spec rule 10.4).
 
+**Threads.** Every cache may be used from many threads at once (and so may every public
+function of the library): reads are single dict look-ups, which are atomic; `put` and `clear`
+take the cache's lock, so that the entries and their sizes change together; a reader that
+walks the entries takes a [`snapshot`][abyss_rules.caches.BoundedCache.snapshot]. A cached
+value is never changed once stored, so whichever thread stores it first, every thread gets
+an equal value. The design needs nothing of the GIL but that single dict operations are
+atomic, which free-threaded builds of Python (3.13t) keep too; the tests run on builds with
+the GIL only.
+
 Examples:
     >>> cache = BoundedCache("example", max_entries=2, max_size=10)
     >>> cache.put("a", "xxxx", 4), cache.put("b", "yyyy", 4), cache.put("c", "zz", 2)
@@ -37,6 +46,7 @@ Examples:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -55,7 +65,7 @@ class BoundedCache(dict[K, V]):
     [`cache_stats`][abyss_rules.caches.cache_stats].
     """
 
-    __slots__ = ("name", "max_entries", "max_size", "size", "_sizes", "_on_clear")
+    __slots__ = ("name", "max_entries", "max_size", "size", "_sizes", "_on_clear", "_lock")
 
     def __init__(self, name: str, *, max_entries: int, max_size: int,
                  on_clear: Callable[[V], None] | None = None) -> None:
@@ -68,6 +78,7 @@ class BoundedCache(dict[K, V]):
         self.size = 0
         self._sizes: dict[K, int] = {}
         self._on_clear = on_clear
+        self._lock = threading.Lock()
         _REGISTRY[name] = self
 
     def put(self, key: K, value: V, size: int = 1) -> V:
@@ -78,16 +89,17 @@ class BoundedCache(dict[K, V]):
         """
         if size > self.max_size:
             return value
-        if key in self:
-            self.size -= self._sizes.pop(key)
-            super().__delitem__(key)
-        while self and (len(self) >= self.max_entries or self.size + size > self.max_size):
-            oldest = next(iter(self))
-            self.size -= self._sizes.pop(oldest)
-            super().__delitem__(oldest)
-        super().__setitem__(key, value)
-        self._sizes[key] = size
-        self.size += size
+        with self._lock:  # one writer at a time: the entries and their sizes change together
+            if key in self:
+                self.size -= self._sizes.pop(key)
+                super().__delitem__(key)
+            while self and (len(self) >= self.max_entries or self.size + size > self.max_size):
+                oldest = next(iter(self))
+                self.size -= self._sizes.pop(oldest)
+                super().__delitem__(oldest)
+            super().__setitem__(key, value)
+            self._sizes[key] = size
+            self.size += size
         return value
 
     def __setitem__(self, key: K, value: V) -> None:  # every addition goes through put()
@@ -95,12 +107,19 @@ class BoundedCache(dict[K, V]):
 
     def clear(self) -> None:
         """Drop every entry (first emptying their own tables, with `on_clear`)."""
-        if self._on_clear is not None:
-            for value in self.values():
-                self._on_clear(value)
-        super().clear()
-        self._sizes.clear()
-        self.size = 0
+        with self._lock:
+            if self._on_clear is not None:
+                for value in self.values():
+                    self._on_clear(value)
+            super().clear()
+            self._sizes.clear()
+            self.size = 0
+
+    def snapshot(self) -> tuple[V, ...]:
+        """The values now, oldest first: iterate over this, never over the cache itself (another
+        thread may add or drop an entry meanwhile)."""
+        with self._lock:
+            return tuple(self.values())
 
     def __repr__(self) -> str:
         return (f"<BoundedCache {self.name!r} entries={len(self)}/{self.max_entries} "

@@ -23,6 +23,7 @@ __all__ = [
     "STANDARD_DECK",
     "Composition",
     "composition_of",
+    "deck_difference",
     "unshuffled_deck",
 ]
 
@@ -56,3 +57,25 @@ def composition_of(cards: Iterable[int]) -> Composition:
         ((-2, 1), (3, 2))
     """
     return tuple(sorted(Counter(cards).items()))
+
+
+def deck_difference(cards: list[int], deck: tuple[int, ...]) -> str | None:
+    """`None` if the sorted `cards` are the unshuffled `deck` (rule 1.1), else what differs.
+
+    Examples:
+        >>> deck_difference([0, 0, 5], (0, 0, 5)) is None
+        True
+        >>> deck_difference([0, 5, 5], (0, 0, 5))
+        'too many 5 (x1); missing 0 (x1)'
+    """
+    if cards == list(deck):
+        return None
+    have, want = Counter(cards), Counter(deck)
+    extra = sorted((have - want).items())
+    lacking = sorted((want - have).items())
+    parts = []
+    if extra:
+        parts.append("too many " + ", ".join(f"{value} (x{n})" for value, n in extra[:5]))
+    if lacking:
+        parts.append("missing " + ", ".join(f"{value} (x{n})" for value, n in lacking[:5]))
+    return "; ".join(parts)

@@ -315,6 +315,11 @@ class Variant:
     def _validate(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 64:
             raise _fail(f"name must be a string of 1 to 64 characters, got {_short(self.name)}")
+        try:
+            self.name.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no document could hold the name
+            message = f"name must be valid Unicode text, got {_short(self.name)} (a lone surrogate)"
+            raise _fail(message) from None
         for field in ("rows", "cols"):
             value = getattr(self, field)
             low = 2 if field == "rows" else 1

@@ -91,6 +91,7 @@ class Code(StrEnum):
     NO_FLIPS_OWED = "no_flips_owed"
     DISCARD_EMPTY = "discard_empty"
     ILLEGAL_ACTION = "illegal_action"
+    COUNTER_LIMIT = "counter_limit"
     # Action indices (ActionIndexError; abyss_rules.action_space, abyss_rules.batch)
     NO_SUCH_ACTION_INDEX = "no_such_action_index"
     # Malformed actions (MalformedActionError; InvalidStateError for invalid_state)
@@ -149,6 +150,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.NO_FLIPS_OWED: "2.2",
     Code.DISCARD_EMPTY: "3.3",
     Code.ILLEGAL_ACTION: "3.2",
+    Code.COUNTER_LIMIT: "3.11",
     Code.NO_SUCH_ACTION_INDEX: "11.2",
     Code.MALFORMED_ACTION: None,
     Code.INVALID_STATE: None,
@@ -168,7 +170,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.BAD_VALUE: None,
     Code.BAD_SHAPE: None,
     Code.CARDS_MISMATCH: "1.1",
-    Code.IMPOSSIBLE_STATE: None,
+    Code.IMPOSSIBLE_STATE: "3.11",
     Code.BAD_NOTATION: None,
     Code.STALE_ACTION: None,
     Code.SEAT_MISMATCH: None,

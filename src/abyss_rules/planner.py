@@ -67,14 +67,45 @@ _TURN: Final = Phase.TURN
 _DRAWN: Final = Phase.DRAWN
 
 
+def deck_lookups_apply(bot: Params) -> bool:
+    """Whether GreedyBot's look-ups (`choose`) score as the [`Planner`][abyss_rules.planner.Planner]
+    does for `bot`, whatever the position they are used in (no move can close the round).
+
+    Exactly when `bot` does not count cards (its model is the whole deck's, whose gains the
+    tables keep) and gives no weight to feeding the next player (`feed_weight == 0`: a move's
+    score is its plain gain, with nothing taken off for the card it leaves on the discard
+    pile). `take_threshold`, `flip_bonus` and `patience` (the hurry) are read by the look-ups as
+    by the Planner; `closing_margin` only matters for a move that may close the round, which
+    the look-ups leave to the Planner.
+    """
+    return not bot.counts_cards and bot.feed_weight == 0.0
+
+
+def counting_shortcut_applies(bot: Params) -> bool:
+    """Whether CountingBot's shortcut (`_counting`) scores as the Planner does for `bot` (in a
+    position where no move can close the round and without hurry, which `_counting` checks).
+
+    Exactly when `bot` counts cards (its model is of the unseen cards) and weighs feeding the
+    next player (`feed_weight != 0`: the shortcut takes the feed costs off every score as the
+    Planner does; with no weight the Planner adds none, and the shortcut is not used).
+    `flip_bonus` is read by both; `take_threshold` is GreedyBot's only; `closing_margin` and
+    `patience` matter only with closer risk or hurry, which the shortcut leaves to the Planner.
+    """
+    return bot.counts_cards and bot.feed_weight != 0.0
+
+
 def choose(bot: Params, view: View) -> Action:
     """The action `bot` plays in `view` (the caller has checked that `view` is a seat's view
     with legal actions).
 
-    The common cases are decided here: an opening flip (the bot's grid alone decides it),
-    GreedyBot's turns when no move can close the round (the deck's odds never change, so
-    every gain is a look-up), and CountingBot's in the same case (`_counting`). Everything
-    else goes to a [`Planner`][abyss_rules.planner.Planner]; both make the same decisions.
+    The common cases are decided here: an opening flip (the bot's grid alone decides it,
+    whatever the bot's settings: the Planner's opening flip is `flip_space` too), the turns of
+    a bot for which [`deck_lookups_apply`][abyss_rules.planner.deck_lookups_apply] when no
+    move can close the round (the deck's odds never change, so every gain is a look-up), and
+    those of a bot for which [`counting_shortcut_applies`][abyss_rules.planner.counting_shortcut_applies]
+    in the same case (`_counting`). Everything else goes to a
+    [`Planner`][abyss_rules.planner.Planner]; a property test compares every shortcut with a
+    Planner that takes none, over random bot settings and positions.
     """
     tables = tables_of(view.variant)
     phase = view.phase
@@ -87,7 +118,7 @@ def choose(bot: Params, view: View) -> Action:
             for a in view.legal_actions:
                 if type(a) is Flip and a.row == row and a.col == col:
                     return a
-    elif not bot.counts_cards:
+    elif deck_lookups_apply(bot):
         info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
         if info.hidden > 1:  # (no move closes the round, rule 6.1)
             layout = tables.layout(view.legal_actions)
@@ -110,7 +141,7 @@ def choose(bot: Params, view: View) -> Action:
                     if where < 0 or bot.flip_bonus > best:
                         return _discard(info, layout, everywhere=True)
                     return layout.places[remaining.index(where)][0]
-    elif bot.feed_weight and (found := _counting(bot, view, tables, phase)) is not None:
+    elif counting_shortcut_applies(bot) and (found := _counting(bot, view, tables, phase)) is not None:
         return found
     return Planner(bot, view, tables).choose()
 
@@ -273,12 +304,15 @@ class Planner:
         "mine",
         "model",
         "my_hidden",
+        "shortcuts",
         "tables",
         "view",
     )
 
-    def __init__(self, bot: Params, view: View, tables: Tables | None = None) -> None:
+    def __init__(self, bot: Params, view: View, tables: Tables | None = None, shortcuts: bool = True) -> None:
         self.bot = bot
+        self.shortcuts = shortcuts
+        """Whether `best_place` may take its shortcuts (`False`: every move is scored, the long way)."""
         self.view = view
         self.me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
         self.tables = tables = tables_of(view.variant) if tables is None else tables
@@ -353,10 +387,13 @@ class Planner:
 
         When a score is the plain gain (no closer risk, no feeding) and the moves are every
         remaining space in index order, the best is found column by column from kept
-        per-column bests (`GridInfo.best_space`); `shortcut=False` scores every move.
+        per-column bests (`GridInfo.best_space`); `shortcut=False` (or a Planner made with
+        `shortcuts=False`) scores every move. The shortcuts are taken only under the settings
+        they state (`_best_gain`, `_one_down`), checked here: the bot's `feed_weight` is 0
+        and the moves are every remaining space in index order.
         """
         hurry = self.hurry if hurry is None else hurry
-        if shortcut and not self.bot.feed_weight and spaces == self.info.remaining:
+        if shortcut and self.shortcuts and not self.bot.feed_weight and spaces == self.info.remaining:
             # Plain gains on every remaining space in index order: the best column by column.
             if self.my_hidden != 1 or (hurry and self.hurry):
                 # (in a hurry only the one face-down card counts, with no closer risk)
@@ -396,7 +433,9 @@ class Planner:
 
     def _one_down(self, moves: list[tuple[Action, int, int]], card: int) -> tuple[float, Action] | None:
         """`best_place` of `card` on every remaining space in index order with one face-down
-        card, not in a hurry, under the deck's model: the face-down card's score is its gain less
+        card, not in a hurry, under the deck's model (`model.deck`, a bot that does not count
+        cards), with `feed_weight` 0; any `closing_margin` (the closer risk is computed by
+        `closing_cost`, as the long way does): the face-down card's score is its gain less
         the closer risk, which is never negative (rule 6.5: a multiplier of at least 1), and a
         face-up card's is its gain. When the best gain is on a face-up card (the first space
         with it), no score beats or ties it before it; else the face-down card's score is
@@ -416,6 +455,12 @@ class Planner:
 
     def _best_gain(self, moves: list[tuple[Action, int, int]], card: int,
                    hurry: bool) -> tuple[float, Action] | None:
+        """`best_place` of `card` on every remaining space in index order when every score is
+        the plain gain: the bot's `feed_weight` is 0 (nothing is taken off for feeding) and no
+        move carries closer risk -- the bot has other than one face-down card, or it is in a
+        hurry (`closing_cost` is then 0; `hurry` and `self.hurry` both). Any model, any other
+        setting. The first best gain, from the per-column bests kept on the grid
+        (`GridInfo.best_space`), among face-down spaces only in a hurry."""
         info = self.info
         best, where = info.best_space(self.model, self.index[card], hurry)
         if where < 0:

@@ -60,7 +60,7 @@ from .documents import RecordDocument
 from .errors import AbyssError, Code, ConfigError, DecodeError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
-from .rules.dealing import new_game
+from .rules.dealing import deck_order_problem, new_game, player_count_problem
 from .rules.engine import apply
 from .state import State
 from .views import View, view
@@ -153,9 +153,8 @@ class Record:
 
     def __attrs_post_init__(self) -> None:
         v = self.variant
-        if type(self.players) is not int or not v.min_players <= self.players <= v.max_players:
-            raise ConfigError(Code.INVALID_PLAYERS, f"this variant takes {v.min_players} to {v.max_players} "
-                                                    f"players, got {self.players!r}")
+        if (problem := player_count_problem(v, self.players)) is not None:
+            raise ConfigError(Code.INVALID_PLAYERS, problem)
         if self.seed is not None and (type(self.seed) is not bytes or len(self.seed) != 32):
             raise ConfigError(Code.INVALID_SEED, "seed must be 32 bytes (rule 9.1) or None")
         if (self.seed is None) != (self.decks is None):
@@ -165,9 +164,10 @@ class Record:
             if type(self.decks) is not tuple:
                 raise ConfigError(Code.INVALID_DECK_ORDER, "decks must be a sequence of deck orders")
             for n, order in enumerate(self.decks):
-                if not all(type(card) is int for card in order) or tuple(sorted(order)) != v.unshuffled_deck:
-                    raise ConfigError(Code.INVALID_DECK_ORDER,
-                                      f"deck order {n} is not a permutation of the variant's deck (rule 9.6)")
+                if not all(type(card) is int for card in order):
+                    raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} must hold only ints")
+                if (problem := deck_order_problem(v, order)) is not None:
+                    raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} {problem}")
         if type(self.actions) is not tuple:
             raise MalformedActionError(
                 f"actions must be a sequence of actions, got {type(self.actions).__name__}")
@@ -457,9 +457,8 @@ class Record:
         d = read_document(doc, "record", _RECORD_FIELDS, _OPTIONAL_FIELDS)
         variant = read_variant(d["variant"], "/variant")
         players = read_int(d["players"], "/players")
-        if not variant.min_players <= players <= variant.max_players:
-            raise DecodeError(Code.BAD_VALUE, f"this variant takes {variant.min_players} to "
-                                              f"{variant.max_players} players, got {players}", "/players")
+        if (problem := player_count_problem(variant, players)) is not None:
+            raise DecodeError(Code.BAD_VALUE, problem, "/players")
         seed: bytes | None = None
         if d["seed"] is not None:
             text = read_str(d["seed"], "/seed")

@@ -34,7 +34,7 @@ from .config import Variant
 from .errors import AbyssError, Code, SimulationError
 from .randomness import normalize_seed, secret_repr
 from .records import Record
-from .rules.dealing import new_game
+from .rules.dealing import new_game, player_count_problem
 from .rules.engine import apply
 from .simulation_results import (
     BotStats,
@@ -251,11 +251,8 @@ def play_game(
     v = resolve_variant(variant)
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise SimulationError(Code.INVALID_SIMULATION, f"bots must be a sequence of bots, got {bots!r}")
-    if not v.min_players <= len(bots) <= v.max_players:
-        raise SimulationError(
-            Code.INVALID_PLAYERS,
-            f"this variant takes {v.min_players} to {v.max_players} players, got {len(bots)} bot(s)",
-        )
+    if (problem := player_count_problem(v, len(bots))) is not None:
+        raise SimulationError(Code.INVALID_PLAYERS, f"{problem} (one bot per seat)")
     if type(max_actions) is not int or max_actions < 1:
         raise SimulationError(Code.INVALID_SIMULATION, f"max_actions must be a positive int, got "
                                                        f"{max_actions!r}")
@@ -490,11 +487,8 @@ def _check_entries(bots: object, v: Variant) -> tuple[Entry, ...]:
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise SimulationError(Code.INVALID_SIMULATION, f"bots must be a sequence (one entry per seat), got "
                                                        f"{bots!r}")
-    if not v.min_players <= len(bots) <= v.max_players:
-        raise SimulationError(
-            Code.INVALID_PLAYERS,
-            f"this variant takes {v.min_players} to {v.max_players} players, got {len(bots)} bot(s)",
-        )
+    if (problem := player_count_problem(v, len(bots))) is not None:
+        raise SimulationError(Code.INVALID_PLAYERS, f"{problem} (one bot per seat)")
     for i, entry in enumerate(bots):
         if isinstance(entry, str):
             make_bot(entry, 0)  # an unknown name raises BotError (unknown_bot)

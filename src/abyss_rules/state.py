@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
@@ -41,7 +41,7 @@ from .config import Variant
 from .errors import AbyssError, Code, IllegalActionError, MalformedActionError
 from .grid import Grid
 
-__all__ = ["Dealer", "Phase", "RoundResult", "State", "winners"]
+__all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
 
 PRESENTERS: dict[str, Callable[[Any], Any]] = {}
 """How states, round results and views are drawn and written: `svg` (`abyss_rules.svg.to_svg`),
@@ -320,15 +320,40 @@ class State(_Fields):
     def face_down_count(self, player: int) -> int:
         """How many face-down cards `player` has (rule 6.1).
 
+        Raises:
+            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
+
         Examples:
             >>> import abyss_rules as ar
             >>> ar.new_game(players=2, seed=42).face_down_count(0)
             12
         """
+        if type(player) is not int or not 0 <= player < len(self.totals):
+            raise no_such_seat(player, len(self.totals))
         cells = self.variant.cells
         shift = player * cells
         full = (1 << cells) - 1
         return (full & ~((self.face_up | self.swallowed) >> shift)).bit_count()
+
+
+COUNTER_LIMIT: Final = 1 << 48
+"""Counters (`seq`, `turns`, the dealer's position) of a possible state are below this (rule 3.11);
+[`apply`][abyss_rules.apply] never makes a state that reaches it."""
+
+
+def counter_limit(which: str) -> IllegalActionError:
+    """The refusal of an action after which the counter `which` would reach `COUNTER_LIMIT` (rule 3.11).
+
+    `seq` and the dealer's position are the counters to watch (`turns` never exceeds `seq`),
+    so that every state [`apply`][abyss_rules.apply] returns can be saved and loaded again.
+
+    Examples:
+        >>> counter_limit("seq").code
+        'counter_limit'
+    """
+    return IllegalActionError(Code.COUNTER_LIMIT, f"after this action {which} would reach 2**48, the bound "
+                                                  "of every counter of a state")
 
 
 def no_such_seat(player: object, players: int) -> AbyssError:

@@ -12,6 +12,7 @@ from ..caches import BoundedCache
 from ..config import Variant
 from ..errors import BatchStepError, Code, ConfigError, MalformedActionError, SeedError
 from ..randomness import SEED_BYTES, Seed, normalize_seed
+from ..rules.dealing import player_count_problem
 from ..rules.illegal import rejection
 from ..state import State
 from .arrays import (
@@ -380,9 +381,9 @@ def tables_for(players: object, variant: object) -> Tables:
         variant = Variant.standard()
     elif not isinstance(variant, Variant):
         raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant, got {type(variant).__name__}")
-    if type(players) is not int or not variant.min_players <= players <= variant.max_players:
-        raise ConfigError(Code.INVALID_PLAYERS, f"this variant takes {variant.min_players} to "
-                                                f"{variant.max_players} players, got {players!r}")
+    problem = player_count_problem(variant, players)
+    if problem is not None or type(players) is not int:  # (the second test only narrows the type)
+        raise ConfigError(Code.INVALID_PLAYERS, str(problem))
     key = (variant, players)
     found = _TABLES.get(key)
     if found is None:

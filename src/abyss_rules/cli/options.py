@@ -19,6 +19,7 @@ from ..codec import MAX_DOCUMENT_BYTES
 from ..config import FIELD_NAMES, Variant
 from ..errors import AbyssError
 from ..records import Record
+from ..rules.dealing import player_count_problem
 
 EXIT_OK: Final = 0
 """Success."""
@@ -126,9 +127,8 @@ def bot_names(names: Sequence[str], v: Variant) -> list[str]:
     for name in names:
         if name not in BOTS:
             raise UsageError(f"unknown bot {name!r}; built-in bots: {', '.join(BOTS)}")
-    if not v.min_players <= len(names) <= v.max_players:
-        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players, got {len(names)} "
-                         "bot(s)")
+    if (problem := player_count_problem(v, len(names))) is not None:
+        raise UsageError(f"{problem} (one bot per seat)")
     return list(names)
 
 

@@ -19,7 +19,7 @@ from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..bots import Bot
 from ..config import Variant
 from ..records import Record
-from ..rules.dealing import new_game
+from ..rules.dealing import new_game, player_count_problem
 from ..rules.engine import check
 from ..simulation import play_game
 from ..state import Phase, State
@@ -321,9 +321,8 @@ def _opening_order(me: int) -> Callable[[State], int]:
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     v = variant_of(args)
     players = len(args.bots) + 1
-    if not v.min_players <= players <= v.max_players:
-        raise UsageError(f"the variant takes {v.min_players} to {v.max_players} players; you and "
-                         f"{len(args.bots)} bot(s) make {players}")
+    if (problem := player_count_problem(v, players)) is not None:
+        raise UsageError(f"{problem} (you and {len(args.bots)} bot(s) make {players})")
     bot_names(args.bots, v.replace(min_players=1))
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")

@@ -33,6 +33,14 @@ _SEQ: Final = frozenset({"seq"})
 
 
 def action_body(action: Action) -> dict[str, Any]:
+    """An action's fields as JSON-ready data; refused (`malformed_action`) if a field is beyond
+    what a document may hold (`-MAX_INT` to `MAX_INT`, the integers every JSON reader keeps
+    exactly), so that what is written can always be read back."""
+    for name in ("player",) if type(action) is Draw else ("player", "row", "col"):
+        value = getattr(action, name)
+        if not -MAX_INT <= value <= MAX_INT:
+            raise MalformedActionError(f"{type(action).__name__}.{name} is beyond what a document holds "
+                                       f"(integers from {-MAX_INT} to {MAX_INT})")
     if type(action) is Draw:
         return {"type": "draw", "player": action.player}
     return {

@@ -10,17 +10,14 @@ against the grids, and that every card of the deck is in exactly one place (rule
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from typing import Any, Final, cast
 
 from ..cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from ..config import Variant
 from ..documents import StateDocument
 from ..errors import Code
-from ..grid import Grid
-from ..loadability import impossibility
-from ..rules.columns import complete_column
-from ..rules.scoring import game_is_over
+from ..rules.dealing import deck_order_problem, player_count_problem
+from ..rules.reachable import state_problem
 from ..state import Dealer, Phase, RoundResult, State
 from .layout import Field, Layout
 from .rounds import HISTORY, bools, grids_of_text, history_of_text, read_grids, read_history, seat_text
@@ -54,11 +51,11 @@ SWALLOWED_SPACE: Final = {"card": None, "face_up": False, "swallowed": True}
 
 
 def read_players(value: Any, path: str, variant: Variant) -> int:
-    """The `players` field: a number of players `variant` allows."""
+    """The `players` field: a number of players `variant` allows (rule 1.3)."""
     players = read_int(value, path)
-    low, high = variant.min_players, variant.max_players
-    if not low <= players <= high:
-        raise bad(f"this variant takes {low} to {high} players, got {players}", path)
+    problem = player_count_problem(variant, players)
+    if problem is not None:
+        raise bad(problem, path)
     return players
 
 
@@ -91,9 +88,9 @@ def read_seed(value: Any, path: str) -> bytes:
 def read_deck_order(value: Any, path: str, variant: Variant) -> tuple[int, ...]:
     """An explicit deck order: exactly the cards of `variant`'s deck (rule 9.6)."""
     order = read_ints(value, path)
-    if tuple(sorted(order)) != variant.unshuffled_deck:
-        message = _mismatch(list(order), variant.unshuffled_deck, "the cards of this deck order")
-        raise bad(f"{message} (rule 9.6)", path, Code.CARDS_MISMATCH)
+    problem = deck_order_problem(variant, order)
+    if problem is not None:
+        raise bad(f"the deck order {problem} (rule 9.6)", path, Code.CARDS_MISMATCH)
     return order
 
 
@@ -283,187 +280,28 @@ def assemble_state(
     """The state of fields read and checked one by one, once they are checked together.
 
     `grids` are per seat the cards (`None` where swallowed) and the face-up and swallowed
-    masks. Checks the phase machine (spec section 3), the opening, closer and history
-    against the grids, and that every card of the deck is in exactly one place (rule 1.1).
+    masks. The fields together are checked by the one answer to "could play reach this
+    state?", [`state_problem`][abyss_rules.rules.reachable.state_problem] (rule 3.11): the
+    phase machine, the opening, closer and history against the grids, and that every card
+    of the deck is in exactly one place (rule 1.1).
     """
-    round_number = round
     cells = variant.cells
     cards: list[int] = []  # flat, 0 on swallowed spaces (as the engine keeps them)
-    in_play: list[int] = []  # every card not swallowed: grids, piles, drawn card
     up = gone = 0
     for p, (values, seat_up, seat_gone) in enumerate(grids):
         up |= seat_up << (p * cells)
         gone |= seat_gone << (p * cells)
         if seat_gone:
-            in_play += [card for card in values if card is not None]
             cards += [0 if card is None else card for card in values]
         else:
-            in_play += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
-            cards += values  # type: ignore[arg-type]
-    rows, cols, need = variant.rows, variant.cols, variant.initial_flips
-    opening_path = "/opening"
-    live = phase is not Phase.GAME_OVER
-
-    # The phase machine (spec section 3) and what each phase implies.
-    if len(history) != (round_number - 1 if live else round_number):
-        raise bad(
-            f"round {round_number} {'is being played' if live else 'was the last'}: the history must "
-            f"hold {round_number - 1 if live else round_number} rounds, it holds {len(history)}",
-            "/history",
-            Code.IMPOSSIBLE_STATE,
-        )
-    if totals != (history[-1].totals if history else (0,) * players):
-        raise bad(
-            "the totals must be those after the last finished round (rule 7.1)",
-            "/totals",
-            Code.IMPOSSIBLE_STATE,
-        )
-    for n, result in enumerate(history[:-1] if not live else history):
-        if game_is_over(variant, n + 1, result.totals):
-            raise bad(
-                f"the game was over after round {n + 1} (rules 7.2, 7.3)",
-                f"/history/{n}/totals",
-                Code.IMPOSSIBLE_STATE,
-            )
-    if (phase is Phase.DRAWN) != (drawn is not None):
-        raise bad(
-            "a drawn card is held exactly in the drawn phase (rule 3.4)", "/drawn", Code.IMPOSSIBLE_STATE
-        )
-    if (phase in (Phase.TURN, Phase.DRAWN)) != (turn is not None):
-        raise bad(
-            "turn names the player to act in the turn and drawn phases, else it is null",
-            "/turn",
-            Code.IMPOSSIBLE_STATE,
-        )
-    for p, flips in enumerate(opening):
-        if len(flips) > need or (phase is not Phase.OPENING and len(flips) != need):
-            raise bad(
-                f"seat {p} made {len(flips)} opening flips; every seat makes exactly {need} (rule 2.1)",
-                f"{opening_path}/{p}",
-                Code.IMPOSSIBLE_STATE,
-            )
-    full = (1 << cells) - 1
-    if phase is Phase.OPENING:
-        if all(len(flips) == need for flips in opening):
-            raise bad(
-                "every opening flip is made: the opening is over (rule 2.2)", "/phase", Code.IMPOSSIBLE_STATE
-            )
-        for p, flips in enumerate(opening):
-            shown = ((up | gone) >> (p * cells) & full).bit_count()
-            if shown != len(flips):
-                raise bad(
-                    f"seat {p} has {shown} face-up or swallowed spaces but made {len(flips)} opening "
-                    "flips (rule 2.1)",
-                    f"{opening_path}/{p}",
-                    Code.IMPOSSIBLE_STATE,
-                )
-        if closer is not None or turns:
-            raise bad(
-                "nobody closes and no turn is taken in the opening",
-                "/closer" if closer is not None else "/turns",
-                Code.IMPOSSIBLE_STATE,
-            )
-    if live:
-        cap = variant.max_turns_per_round
-        if cap is not None and turns >= cap:
-            raise bad(
-                f"the round would have ended after {cap} turns (rule 6.7)", "/turns", Code.IMPOSSIBLE_STATE
-            )
-        if variant.max_rounds is not None and round_number > variant.max_rounds:
-            raise bad(
-                f"this variant plays at most {variant.max_rounds} rounds (rule 7.3)",
-                "/round",
-                Code.IMPOSSIBLE_STATE,
-            )
-        for p in range(players):
-            hidden = full & ~((up | gone) >> (p * cells))
-            if closer is None and not hidden and phase is not Phase.OPENING:
-                raise bad(
-                    f"seat {p} has no face-down card left, so the round has a closer (rule 6.1)",
-                    "/closer",
-                    Code.IMPOSSIBLE_STATE,
-                )
-            if p == closer and hidden:
-                raise bad(
-                    f"the closer (seat {p}) has no face-down card left (rule 6.1)",
-                    "/closer",
-                    Code.IMPOSSIBLE_STATE,
-                )
-        if closer is not None and turn == closer:
-            raise bad(
-                "the round ends before the turn comes back to the closer (rule 6.2)",
-                "/turn",
-                Code.IMPOSSIBLE_STATE,
-            )
-        check_no_complete_column(variant, players, cards, up)
-    else:
-        last = history[-1]
-        if not game_is_over(variant, round_number, totals):
-            raise bad(
-                "the game is not over after this round (rules 7.2, 7.3)", "/phase", Code.IMPOSSIBLE_STATE
-            )
-        for p in range(players):
-            if Grid.from_flat(rows, cols, tuple(cards), up, gone, p) != last.grids[p]:
-                raise bad(
-                    "at the end of the game the grids are those of the last round's result (rule 6.6)",
-                    f"/grids/{p}",
-                    Code.IMPOSSIBLE_STATE,
-                )
-        if closer != last.closer or turns != last.turns:
-            where = "/closer" if closer != last.closer else "/turns"
-            raise bad("closer and turns are those of the last round's result", where, Code.IMPOSSIBLE_STATE)
-    if not discard_pile:
-        raise bad(
-            "the discard pile always holds a card (rules 1.4, 5.1, 5.2)",
-            "/discard_pile",
-            Code.IMPOSSIBLE_STATE,
-        )
-
-    # Every card of the deck is in exactly one place (rule 1.1).
-    in_play += draw_pile
-    in_play += discard_pile
-    if drawn is not None:
-        in_play.append(drawn)
-    in_play.sort()
-    if tuple(in_play) != variant.unshuffled_deck:
-        raise bad(
-            _mismatch(in_play, variant.unshuffled_deck, "the grids, piles and drawn card"),
-            "",
-            Code.CARDS_MISMATCH,
-        )
+            cards += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
     state = State(
-        variant=variant, phase=phase, round=round_number, turn=-1 if turn is None else turn,
+        variant=variant, phase=phase, round=round, turn=-1 if turn is None else turn,
         cards=tuple(cards), face_up=up, swallowed=gone, draw_pile=draw_pile, discard_pile=discard_pile,
         drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
         dealer=dealer, seq=seq,
     )
-    problem = impossibility(state)  # reachable in its phase, and play can go on (rule 3.11)
+    problem = state_problem(state)  # possible: play from a new game could reach it (rule 3.11)
     if problem is not None:
-        code, path, message = problem
-        raise bad(message, path, code)
+        raise bad(problem.message, problem.path, problem.code)
     return state
-
-
-def check_no_complete_column(variant: Variant, players: int, cards: list[int], up: int) -> None:
-    """During play a column all face up with equal cards has been swallowed already (rule 4.1)."""
-    g = variant.geometry
-    for p in range(players):
-        for col in range(g.cols):
-            if complete_column(g, p, col, cards, up) is not None:
-                raise bad(
-                    f"column {col} is face up with equal cards: it would have been swallowed (rule 4.1)",
-                    f"/grids/{p}/{col}",
-                    Code.IMPOSSIBLE_STATE,
-                )
-
-
-def _mismatch(found: list[int], deck: tuple[int, ...], where: str) -> str:
-    have, want = Counter(found), Counter(deck)
-    extra = sorted((have - want).items())
-    lacking = sorted((want - have).items())
-    parts = []
-    if extra:
-        parts.append("too many " + ", ".join(f"{value} (x{n})" for value, n in extra[:5]))
-    if lacking:
-        parts.append("missing " + ", ".join(f"{value} (x{n})" for value, n in lacking[:5]))
-    return f"{where} are not the variant's deck (rule 1.1): {'; '.join(parts)}"

@@ -16,6 +16,7 @@ package, not exported by `abyss_rules`.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Final
 
@@ -106,7 +107,16 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object_from_pairs, parse_constant=_refuse_constant)
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused if it overflows a double (`1e400`)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{short(text)} is too large for a number")
+    return value
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object_from_pairs, parse_constant=_refuse_constant,
+                                   parse_float=_finite_float)
 
 
 def parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
@@ -158,7 +168,8 @@ def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any
 
     Refuses, each with a [`DecodeError`][abyss_rules.DecodeError] and its code: input
     over `max_bytes` before parsing (`document_too_large`), text that is not UTF-8 or
-    not JSON, `NaN` and `Infinity` (`invalid_json`), an object with a key twice
+    not JSON, `NaN`, `Infinity` and numbers too large for a double such as `1e400`
+    (`invalid_json`), an object with a key twice
     (`duplicate_field`), nesting deeper than `MAX_DEPTH` (`too_deep`). Use it for the
     parts of a message that are not one of the library's documents (a server's own
     envelope, say).

@@ -83,7 +83,7 @@ _get_scalars: Final = itemgetter(*_SCALAR_FIELDS)
 def read_variant(value: Any, path: str) -> Variant:
     d = read_object(value, path, VARIANT_FIELDS)
     # Fast path: a variant read recently, equal in values *and types* (1 == True == 1.0 in Python).
-    for known, types, variant in _VARIANTS.values():
+    for known, types, variant in _VARIANTS.snapshot():
         if (
             d == known
             and tuple(map(type, _get_scalars(d))) == types

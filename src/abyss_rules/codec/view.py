@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
+from ..cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from ..config import Variant
 from ..errors import Code
 from ..grid import Grid
@@ -45,22 +46,47 @@ def read_actions(value: Any, path: str) -> tuple[Action, ...]:
 
 
 def check_view(path: str, **fields: Any) -> dict[str, Any]:
-    """The fields of a view read one by one, once they are checked together."""
-    viewer, variant = fields["viewer"], fields["variant"]
+    """The fields of a view read one by one, once they are checked together: the shapes a
+    state's view has (what its hidden part is cannot be checked)."""
+    viewer, variant, phase = fields["viewer"], fields["variant"], fields["phase"]
+    rows, cols, need = variant.rows, variant.cols, variant.initial_flips
     seen: set[Action] = set()
     for i, action in enumerate(fields["legal_actions"]):
         if action.player != viewer:
             raise bad("a view lists only the viewer's own legal actions", f"{path}/legal_actions/{i}/player",
                       Code.IMPOSSIBLE_STATE)
+        row, col = getattr(action, "row", 0), getattr(action, "col", 0)
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise bad(f"({row}, {col}) is not a space of a {rows} x {cols} grid (rule 1.2)",
+                      f"{path}/legal_actions/{i}", Code.IMPOSSIBLE_STATE)
         if action in seen:
             raise bad("a view lists each legal action once", f"{path}/legal_actions/{i}",
                       Code.IMPOSSIBLE_STATE)
         seen.add(action)
+    values = deck_values(variant)
+    for p, flips in enumerate(fields["opening"]):
+        if len(flips) > need or (phase is not Phase.OPENING and len(flips) != need):
+            raise bad(f"seat {p} made {len(flips)} opening flips; every seat makes exactly {need} (rule 2.1)",
+                      f"{path}/opening/{p}", Code.IMPOSSIBLE_STATE)
+        for i, card in enumerate(flips):
+            if card not in values:
+                raise bad(f"{card} is not a card of the deck (rule 2.1)", f"{path}/opening/{p}/{i}",
+                          Code.CARDS_MISMATCH)
+    playing = phase is Phase.TURN or phase is Phase.DRAWN
+    if playing != (fields["turn"] is not None):
+        raise bad("turn names the player to act in the turn and drawn phases, else it is null",
+                  f"{path}/turn", Code.IMPOSSIBLE_STATE)
+    drawn = fields["drawn"]
+    if (phase is Phase.DRAWN) != (drawn is not None) or (drawn is not None and drawn not in values):
+        raise bad("a drawn card of the deck is held exactly in the drawn phase (rule 3.4)", f"{path}/drawn",
+                  Code.IMPOSSIBLE_STATE)
     discard_pile = fields["discard_pile"]
+    if not discard_pile:
+        raise bad("the discard pile always holds a card (rules 1.4, 5.1, 5.2)", f"{path}/discard_pile",
+                  Code.IMPOSSIBLE_STATE)
     if len(discard_pile) + fields["draw_pile_size"] > variant.deck_size:
         raise bad(f"the piles hold more cards than the deck ({variant.deck_size})", f"{path}/discard_pile",
                   Code.IMPOSSIBLE_STATE)
-    values = deck_values(variant)
     for i, card in enumerate(discard_pile):
         if card not in values:
             raise bad(f"{card} is not a card of the deck", f"{path}/discard_pile/{i}", Code.CARDS_MISMATCH)
@@ -77,7 +103,7 @@ VIEW: Final = Layout("view", (
     Field("turn", OPT_INT, read_seat, ("players",)),
     Field("opener", OPT_INT, read_seat, ("players",)),
     Field("grids", GRIDS, read_view_grids, ("variant", "players")),
-    Field("opening", INT_LISTS, read_opening, ("players",)),
+    Field("opening", INT_LISTS, read_opening, ("players",), (MIN_CARD_VALUE, MAX_CARD_VALUE)),
     Field("owing_flips", INTS, read_seats, ("players",)),
     Field("discard_pile", INTS, read_ints),
     Field("draw_pile_size", INT, read_int, (), (0,)),

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from ..config import Variant
 from ..errors import Code, ConfigError
+from ..rules.dealing import player_count_problem
 from ..state import Phase
 from ..views import View
 
@@ -268,11 +269,8 @@ class Observation:
         if not isinstance(variant, Variant):
             raise ConfigError(Code.INVALID_VARIANT,
                               f"an Observation needs a Variant, got {type(variant).__name__}")
-        if type(players) is not int or not variant.min_players <= players <= variant.max_players:
-            raise ConfigError(
-                Code.INVALID_PLAYERS,
-                f"this variant takes {variant.min_players} to {variant.max_players} players, got {players!r}",
-            )
+        if (problem := player_count_problem(variant, players)) is not None:
+            raise ConfigError(Code.INVALID_PLAYERS, problem)
         self.variant = variant
         self.players = players
         k = len(variant.deck)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import composition_of
+from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import Seed, normalize_seed, shuffled
-from ..state import Dealer, Phase, RoundResult, State
+from ..state import COUNTER_LIMIT, Dealer, Phase, RoundResult, State, counter_limit
 from .opening import choose_opener
 
-__all__ = ["deal_round", "new_game"]
+__all__ = ["deal_round", "deck_order_problem", "new_game", "player_count_problem"]
 
 _new = tuple.__new__
 
@@ -67,16 +67,52 @@ def new_game(
     elif not isinstance(variant, Variant):
         raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant or a preset's name, "
                                                 f"got {type(variant).__name__}")
-    if type(players) is not int or not variant.min_players <= players <= variant.max_players:
-        raise ConfigError(
-            Code.INVALID_PLAYERS,
-            f"this variant takes {variant.min_players} to {variant.max_players} players, got {players!r}",
-        )
+    problem = player_count_problem(variant, players)
+    if problem is not None:
+        raise ConfigError(Code.INVALID_PLAYERS, problem)
     orders: tuple[tuple[int, ...], ...] = ()
     if decks is not None:
         orders = tuple(_checked_deck_order(variant, order, n) for n, order in enumerate(decks))
     dealer = Dealer(normalize_seed(seed), 0, orders)
     return deal_round(variant, 1, (0,) * players, (), dealer, seq=0)
+
+
+def player_count_problem(variant: Variant, players: object) -> str | None:
+    """`None` if `players` (an int) is a number of players `variant` takes (rule 1.3), else why not.
+
+    The one check of the player count: every part of the library that is given one (new
+    games, documents, records, simulations, environments, the command line) asks it and
+    reports its message in its own kind of error.
+
+    Examples:
+        >>> player_count_problem(Variant.standard(), 9)
+        'this variant takes 2 to 8 players, got 9'
+        >>> player_count_problem(Variant.standard(), 2) is None
+        True
+    """
+    if type(players) is not int or not variant.min_players <= players <= variant.max_players:
+        return f"this variant takes {variant.min_players} to {variant.max_players} players, got {players!r}"
+    return None
+
+
+def deck_order_problem(variant: Variant, cards: Sequence[int]) -> str | None:
+    """`None` if `cards` (ints) are an order of exactly `variant`'s deck (rule 9.6), else why not.
+
+    The one check of an explicit deck order: `new_game`, the state documents' dealer and
+    records ask it.
+
+    Examples:
+        >>> tiny = Variant(deck=((0, 2), (1, 2)), rows=2, cols=1, min_players=1, max_players=1,
+        ...                initial_flips=0)
+        >>> deck_order_problem(tiny, [1, 0, 0, 1]) is None
+        True
+        >>> deck_order_problem(tiny, [1, 1, 1, 0])
+        "is not a permutation of the variant's deck (4 cards): too many 1 (x1); missing 0 (x1)"
+    """
+    differ = deck_difference(sorted(cards), variant.unshuffled_deck)
+    if differ is None:
+        return None
+    return f"is not a permutation of the variant's deck ({variant.deck_size} cards): {differ}"
 
 
 def _checked_deck_order(variant: Variant, order: Sequence[int], n: int) -> tuple[int, ...]:
@@ -85,11 +121,9 @@ def _checked_deck_order(variant: Variant, order: Sequence[int], n: int) -> tuple
     cards = tuple(order)
     if not all(type(card) is int for card in cards):
         raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} must hold only ints")
-    if composition_of(cards) != variant.deck:
-        raise ConfigError(
-            Code.INVALID_DECK_ORDER,
-            f"deck order {n} is not a permutation of the variant's deck ({variant.deck_size} cards)",
-        )
+    problem = deck_order_problem(variant, cards)
+    if problem is not None:
+        raise ConfigError(Code.INVALID_DECK_ORDER, f"deck order {n} {problem}")
     return cards
 
 
@@ -123,6 +157,8 @@ def deal_round(
         dealer = Dealer(dealer.seed, dealer.position, dealer.decks[1:])
     else:
         order, position = shuffled(dealer.seed, dealer.position, variant.unshuffled_deck)
+        if position >= COUNTER_LIMIT:  # (rule 3.11)
+            raise counter_limit("the dealer's position")
         dealer = Dealer(dealer.seed, position, dealer.decks)
     players = len(totals)
     dealt = players * variant.cells

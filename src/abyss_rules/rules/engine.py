@@ -15,7 +15,7 @@ from typing import Any, Final
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..errors import AbyssError
 from ..event_types import Event
-from ..state import State
+from ..state import COUNTER_LIMIT, State, counter_limit
 from .illegal import diagnose, not_a_state, rejection
 from .turn import discard_drawn, draw, flip, place_drawn, take_discard
 
@@ -46,7 +46,9 @@ def apply(state: State, action: object) -> State:
     Raises:
         IllegalActionError: The action is not legal now (a `ValueError`); its `code` is
             stable and `rule` names the rule it enforces (spec section 3, "Rejecting an
-            action", gives the order of the checks).
+            action", gives the order of the checks). Code `counter_limit` (rule 3.11): after
+            the action `seq` or the dealer's position would reach 2**48, which no real game
+            comes near (so that every state `apply` returns can be saved and loaded again).
         MalformedActionError: It is not a well-formed action at all (a `TypeError`), or
             `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
 
@@ -66,11 +68,14 @@ def apply(state: State, action: object) -> State:
     if handler is None or type(state) is not State:
         raise rejection(state, action)
     try:
-        return handler(state, action, None)
+        after = handler(state, action, None)
     except AbyssError:
         raise
     except TypeError:  # a field forged past the action's own check (e.g. None): malformed_action
         raise rejection(state, action) from None
+    if after.seq >= COUNTER_LIMIT:  # (the dealer's position is watched where it moves: the deals)
+        raise counter_limit("seq")
+    return after
 
 
 def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -99,6 +104,8 @@ def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event,
         if isinstance(error, AbyssError):
             raise
         raise rejection(state, action) from None
+    if after.seq >= COUNTER_LIMIT:
+        raise counter_limit("seq")
     return after, tuple(log)
 
 
@@ -117,4 +124,11 @@ def check(state: State, action: object) -> AbyssError | None:
     """
     if type(state) is not State:
         return not_a_state("check", state)
-    return diagnose(state, action)
+    problem = diagnose(state, action)
+    if problem is None and (state.seq >= COUNTER_LIMIT - 1 or state.dealer.position >= COUNTER_LIMIT // 2):
+        # Near the bound of the counters (rule 3.11) only applying tells (a shuffle's words vary).
+        try:
+            apply(state, action)
+        except AbyssError as error:
+            return error
+    return problem
