@@ -12,7 +12,8 @@ A wheel is pure Python instead when
 - the environment sets `ABYSS_RULES_PURE=1`,
 - it is an editable install (`pip install -e .`: a checkout runs its sources, so an edit takes
   effect at once and no compiled module can be stale), or
-- mypyc or a C compiler is missing, or compiling fails (a warning says so; nothing else changes).
+- mypyc or a C compiler is missing, or compiling fails (a warning says so; nothing else changes),
+  unless the environment sets `ABYSS_REQUIRE_COMPILED=1` (a release build): then the build fails.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]
             built = _compile(Path(self.root), Path(self.directory) / ".mypyc")
         except (Exception, SystemExit) as error:  # (no mypyc, no compiler, a failed build: a pure
             # wheel; mypyc exits when its type check fails)
+            if os.environ.get("ABYSS_REQUIRE_COMPILED") == "1":
+                raise RuntimeError(f"abyss-rules: ABYSS_REQUIRE_COMPILED=1 but the bots could not be "
+                                   f"compiled ({type(error).__name__}: {error})") from error
             self.app.display_warning(f"abyss-rules: the bots are not compiled ({type(error).__name__}: "
                                      f"{error}); the wheel is pure Python")
             return

@@ -134,3 +134,19 @@ def test_twine_accepts_the_sdist_and_the_pure_wheel(dists: tuple[Path, Path]) ->
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("PASSED") == 2, run.stdout
+
+
+def test_every_claimed_python_is_tested_and_built() -> None:
+    """The classifiers' Pythons are noxfile.py's sessions and cibuildwheel's builds, no more, no less."""
+    import ast
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    claimed = sorted(c.rsplit(" :: ", 1)[1] for c in project["project"]["classifiers"]
+                     if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    sessions = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "PYTHONS" for t in node.targets))
+    built = sorted(f"3.{b.split('-')[0][3:]}" for b in project["tool"]["cibuildwheel"]["build"].split())
+    assert claimed == sorted(sessions) == built == ["3.11", "3.12", "3.13"]
+    assert project["project"]["requires-python"] == ">=3.11"
