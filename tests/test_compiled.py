@@ -6,7 +6,10 @@ the sdist and then the wheel *from the sdist*; the wheel is installed alone in a
 environment (with pytest and Hypothesis to run the tests); there the bots' modules must be the
 compiled ones (`bots.COMPILED`, each module's file an extension module of that environment), and
 the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bots were made
-faster), `test_planner.py` and `test_bots.py` -- run against it. The wheel's tag must be a
+faster), `test_planner.py` and `test_bots.py` -- run against it; so do the stream's tests
+(`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
+spec's vectors) and the batch engine's (`test_batch.py` and its differential test against the
+reference engine), which hash through it. The wheel's tag must be a
 platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
 
 `bot_odds`, `bot_model`, `bot_tables` and `planner` are built by mypyc from the very sources
@@ -29,7 +32,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bot_odds", "bot_model", "bot_tables", "planner")
-TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py")
+EXTENSIONS = ("_sha256_blocks",)  # (written in C: the bulk SHA-256 of the word streams)
+TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "test_randomness.py", "test_batch.py",
+         "property/test_batch_differential.py")
 
 
 def _missing(reason: str) -> None:
@@ -66,11 +71,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def installed(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Python of a fresh virtual environment holding the wheel (and pytest, Hypothesis)."""
+    """The Python of a fresh virtual environment holding the wheel with its `batch` extra (NumPy), and
+    pytest and Hypothesis."""
     home = tmp_path_factory.mktemp("venv")
     venv.create(home, with_pip=True)
     python = home / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    run = _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", built[1],
+    run = _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{built[1]}[batch]",
                "pytest>=8.1", "hypothesis>=6.100")
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return python
@@ -90,8 +96,9 @@ def test_the_wheel_is_tagged_for_this_platform_and_holds_the_compiled_modules(bu
     extensions = [p.name for p in package.iterdir() if p.suffix in (".so", ".pyd")]
     for name in MODULES:
         assert (package / f"{name}.py").is_file()  # (the source: documentation and types)
-    # One extension module for each of them, and everything else stays pure Python.
-    assert sorted(n.split(".")[0] for n in extensions) == sorted(MODULES)
+    # One extension module for each of them and the C one, and everything else stays pure Python.
+    assert sorted(n.split(".")[0] for n in extensions) == sorted(MODULES + EXTENSIONS)
+    assert not list(package.glob("*.c"))  # (the C source is the sdist's)
 
 
 def test_twine_accepts_the_sdist_and_the_compiled_wheel(built: tuple[Path, Path]) -> None:
@@ -110,11 +117,14 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "bad = [x.__file__ for x in mods if not x.__file__.startswith(site) "
         "or not x.__file__.endswith(tuple(m.EXTENSION_SUFFIXES))]; "
         "assert not bad, bad; assert b.COMPILED is True; "
-        "import pytest; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
+        "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
+        "assert h.__file__.startswith(site), h.__file__; "
+        "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
     )
     run = _run(installed, "-c", script, *(ROOT / "tests" / t for t in TESTS))
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
+    assert "no compiled bulk hash here" not in run.stdout  # (its tests ran on the wheel's, none skipped)
 
 
 def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
@@ -138,9 +148,14 @@ def test_the_build_hook_compiles_these_modules() -> None:
     import ast
 
     tree = ast.parse((ROOT / "hatch_build.py").read_text(encoding="utf-8"))
-    listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
-    assert tuple(listed) == MODULES
+
+    def listed(name: str) -> tuple[str, ...]:
+        return tuple(next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                          and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)))
+
+    assert listed("COMPILED") == MODULES
+    assert listed("EXTENSIONS") == EXTENSIONS
+    assert all((ROOT / "src" / "abyss_rules" / f"{name}.c").is_file() for name in EXTENSIONS)
     # ... and the modules `bots.COMPILED` looks at are the same ones.
     from abyss_rules import bots
 
