@@ -13,11 +13,14 @@
  * what randomness.many_stream_blocks returns (tests/test_randomness.py compares the two with
  * hashlib, on the spec's vectors and over random seeds and counters, including the counter edges).
  *
- * Two compression functions, chosen once at import:
+ * Two implementations, chosen once at import:
  *   - x86-64 with the SHA extensions (SHA-NI, with SSSE3 and SSE4.1): Intel's sha256rnds2 /
  *     sha256msg1 / sha256msg2 instructions, through the compiler's intrinsics, compiled for that
- *     target only and called only when CPUID says the CPU has them;
- *   - everywhere else (other CPUs, MSVC, ARM): the portable FIPS 180-4 compression below.
+ *     target only and called only when CPUID says the CPU has them; two blocks at a time, and the
+ *     rounds that read only the seed done once per request (about 31-36 ns a block here, against
+ *     about 400 ns for a block through hashlib from Python);
+ *   - everywhere else (other CPUs, MSVC, ARM): the portable FIPS 180-4 compression below (about
+ *     270 ns a block here; what it saves is the Python call around each block).
  * `implementation()` names the one in use; `many_stream_blocks_portable` always takes the portable
  * one (the tests compare both with hashlib on CPUs that have the extensions).
  *
@@ -103,11 +106,23 @@ static void block_portable(unsigned char out[32], const uint32_t seed_words[8], 
         store_be32(out + 4 * i, state[i]);
 }
 
+/* All the blocks of one request, `count` blocks from `first`, one after the other. */
+static void blocks_portable(unsigned char *out, const uint32_t seed_words[8], uint64_t first, uint64_t count)
+{
+    for (uint64_t b = 0; b < count; b++)
+        block_portable(out + 32 * b, seed_words, first + b);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * x86-64 SHA extensions. The state lives in two registers as the instructions want it: ABEF and
  * CDGH (A in the highest lane); each sha256rnds2 does two rounds, with the message words plus the
  * round constants in the low 64 bits of its third operand. The message schedule takes four words
  * at a time: W[i] = msg2(msg1(W[i-4], W[i-3]) + alignr(W[i-1], W[i-2]), W[i-1]).
+ *
+ * Two things make a request's blocks cheaper than separate hashes:
+ *   - rounds 0-7 read only message words 0-7, the seed: their state is computed once per request;
+ *   - two blocks go through the rounds side by side, so the processor overlaps their two chains of
+ *     dependent sha256rnds2 instructions (one chain alone waits on each instruction's latency).
  * ------------------------------------------------------------------------------------------- */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -115,40 +130,94 @@ static void block_portable(unsigned char out[32], const uint32_t seed_words[8], 
 #include <cpuid.h>
 #include <immintrin.h>
 
-__attribute__((target("sha,ssse3,sse4.1")))
-static void block_sha_ni(unsigned char out[32], const uint32_t seed_words[8], uint64_t index)
+#define SHA_NI __attribute__((target("sha,ssse3,sse4.1")))
+
+/* Message words 8-11 of block `index`: the counter (big-endian, as two words), then the 1 bit. */
+SHA_NI static inline __m128i counter_words(uint64_t index)
 {
-    uint32_t words[16];
-    message_words(words, seed_words, index);
-    __m128i w[16];
-    for (int i = 0; i < 4; i++)  /* lanes 0-3: words 4i .. 4i + 3 */
-        w[i] = _mm_loadu_si128((const __m128i *)&words[4 * i]);
+    return _mm_set_epi32(0, (int)0x80000000u, (int)(uint32_t)index, (int)(uint32_t)(index >> 32));
+}
 
+/* W[i] from the four vectors before it. */
+#define SCHEDULE(w, i) _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w[(i) - 4], w[(i) - 3]), \
+                                            _mm_alignr_epi8(w[(i) - 1], w[(i) - 2], 4)), w[(i) - 1])
+
+/* Rounds 4i .. 4i + 3 on one state, with the message vector w_i. */
+#define FOUR_ROUNDS(abef, cdgh, w_i, i) do { \
+        __m128i msg_ = _mm_add_epi32((w_i), _mm_loadu_si128((const __m128i *)&K[4 * (i)])); \
+        (cdgh) = _mm_sha256rnds2_epu32((cdgh), (abef), msg_); \
+        (abef) = _mm_sha256rnds2_epu32((abef), (cdgh), _mm_shuffle_epi32(msg_, 0x0E)); \
+    } while (0)
+
+/* The digest: the state plus the initial value, as 32 big-endian bytes A B C D E F G H. */
+SHA_NI static inline void store_digest(unsigned char *out, __m128i abef, __m128i cdgh,
+                                       __m128i abef0, __m128i cdgh0)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    abef = _mm_add_epi32(abef, abef0);                          /* lanes F E B A */
+    cdgh = _mm_add_epi32(cdgh, cdgh0);                          /* lanes H G D C */
+    __m128i feba = _mm_shuffle_epi32(abef, 0x1B);               /* lanes A B E F */
+    __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);               /* lanes G H C D */
+    __m128i abcd = _mm_blend_epi16(feba, dchg, 0xF0);           /* lanes A B C D */
+    __m128i efgh = _mm_alignr_epi8(dchg, feba, 8);              /* lanes E F G H */
+    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(abcd, bswap));
+    _mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(efgh, bswap));
+}
+
+SHA_NI static void blocks_sha_ni(unsigned char *out, const uint32_t seed_words[8], uint64_t first,
+                                 uint64_t count)
+{
     /* The initial hash value as ABEF (lanes F, E, B, A) and CDGH (lanes H, G, D, C). */
-    __m128i abef = _mm_set_epi32((int)H0[0], (int)H0[1], (int)H0[4], (int)H0[5]);
-    __m128i cdgh = _mm_set_epi32((int)H0[2], (int)H0[3], (int)H0[6], (int)H0[7]);
-    const __m128i abef0 = abef, cdgh0 = cdgh;
+    const __m128i abef0 = _mm_set_epi32((int)H0[0], (int)H0[1], (int)H0[4], (int)H0[5]);
+    const __m128i cdgh0 = _mm_set_epi32((int)H0[2], (int)H0[3], (int)H0[6], (int)H0[7]);
+    const __m128i seed0 = _mm_loadu_si128((const __m128i *)&seed_words[0]);  /* words 0-3 */
+    const __m128i seed1 = _mm_loadu_si128((const __m128i *)&seed_words[4]);  /* words 4-7 */
+    const __m128i tail = _mm_set_epi32(320, 0, 0, 0);  /* words 12-15: zeros, the length in bits */
 
-    for (int i = 0; i < 16; i++) {
-        if (i >= 4) {
-            __m128i sum = _mm_add_epi32(_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
-                                        _mm_alignr_epi8(w[i - 1], w[i - 2], 4));
-            w[i] = _mm_sha256msg2_epu32(sum, w[i - 1]);
+    /* Rounds 0-7, the seed's: the same for every block of the request. */
+    __m128i abef8 = abef0, cdgh8 = cdgh0;
+    FOUR_ROUNDS(abef8, cdgh8, seed0, 0);
+    FOUR_ROUNDS(abef8, cdgh8, seed1, 1);
+
+    uint64_t b = 0;
+    for (; b + 2 <= count; b += 2) {  /* two blocks side by side */
+        __m128i x[16], y[16];
+        x[0] = y[0] = seed0;
+        x[1] = y[1] = seed1;
+        x[2] = counter_words(first + b);
+        y[2] = counter_words(first + b + 1);
+        x[3] = y[3] = tail;
+        __m128i ax = abef8, cx = cdgh8, ay = abef8, cy = cdgh8;
+        FOUR_ROUNDS(ax, cx, x[2], 2);
+        FOUR_ROUNDS(ay, cy, y[2], 2);
+        FOUR_ROUNDS(ax, cx, x[3], 3);
+        FOUR_ROUNDS(ay, cy, y[3], 3);
+#pragma GCC unroll 12
+        for (int i = 4; i < 16; i++) {
+            x[i] = SCHEDULE(x, i);
+            y[i] = SCHEDULE(y, i);
+            FOUR_ROUNDS(ax, cx, x[i], i);
+            FOUR_ROUNDS(ay, cy, y[i], i);
         }
-        __m128i msg = _mm_add_epi32(w[i], _mm_loadu_si128((const __m128i *)&K[4 * i]));
-        cdgh = _mm_sha256rnds2_epu32(cdgh, abef, msg);          /* rounds 4i, 4i + 1 */
-        abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(msg, 0x0E));  /* 4i + 2, 4i + 3 */
+        store_digest(out + 32 * b, ax, cx, abef0, cdgh0);
+        store_digest(out + 32 * (b + 1), ay, cy, abef0, cdgh0);
     }
-    abef = _mm_add_epi32(abef, abef0);
-    cdgh = _mm_add_epi32(cdgh, cdgh0);
-
-    uint32_t lanes[8];  /* ABEF and CDGH, lowest lane first: F E B A H G D C */
-    _mm_storeu_si128((__m128i *)&lanes[0], abef);
-    _mm_storeu_si128((__m128i *)&lanes[4], cdgh);
-    const uint32_t state[8] = {lanes[3], lanes[2], lanes[7], lanes[6],
-                               lanes[1], lanes[0], lanes[5], lanes[4]};
-    for (int i = 0; i < 8; i++)
-        store_be32(out + 4 * i, state[i]);
+    if (b < count) {  /* the last one alone */
+        __m128i x[16];
+        x[0] = seed0;
+        x[1] = seed1;
+        x[2] = counter_words(first + b);
+        x[3] = tail;
+        __m128i ax = abef8, cx = cdgh8;
+        FOUR_ROUNDS(ax, cx, x[2], 2);
+        FOUR_ROUNDS(ax, cx, x[3], 3);
+#pragma GCC unroll 12
+        for (int i = 4; i < 16; i++) {
+            x[i] = SCHEDULE(x, i);
+            FOUR_ROUNDS(ax, cx, x[i], i);
+        }
+        store_digest(out + 32 * b, ax, cx, abef0, cdgh0);
+    }
 }
 
 /* CPUID: leaf 1 ECX bit 9 (SSSE3) and bit 19 (SSE4.1); leaf 7 EBX bit 29 (SHA). */
@@ -163,9 +232,11 @@ static int cpu_has_sha_ni(void)
 }
 #endif
 
-typedef void (*block_function)(unsigned char out[32], const uint32_t seed_words[8], uint64_t index);
+/* Hashes the `count` blocks of one request from block `first` into `out` (32 bytes each). */
+typedef void (*blocks_function)(unsigned char *out, const uint32_t seed_words[8], uint64_t first,
+                                uint64_t count);
 
-static block_function hash_block = block_portable;
+static blocks_function hash_blocks = blocks_portable;
 static const char *implementation_name = "portable";
 
 /* ---------------------------------------------------------------------------------------------
@@ -210,7 +281,7 @@ static int read_request(PyObject *item, request *r)
     return 0;
 }
 
-static PyObject *blocks_of(PyObject *requests, block_function hash)
+static PyObject *blocks_of(PyObject *requests, blocks_function hash)
 {
     PyObject *items = PySequence_Fast(requests, "requests must be an iterable of (seed, first, count)");
     if (items == NULL)
@@ -241,8 +312,8 @@ static PyObject *blocks_of(PyObject *requests, block_function hash)
     unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
-        for (uint64_t b = 0; b < parsed[i].count; b++, p += 32)
-            hash(p, parsed[i].seed_words, parsed[i].first + b);
+        hash(p, parsed[i].seed_words, parsed[i].first, parsed[i].count);
+        p += 32 * parsed[i].count;
     }
     Py_END_ALLOW_THREADS
 done:
@@ -254,13 +325,13 @@ done:
 static PyObject *many_stream_blocks(PyObject *module, PyObject *requests)
 {
     (void)module;
-    return blocks_of(requests, hash_block);
+    return blocks_of(requests, hash_blocks);
 }
 
 static PyObject *many_stream_blocks_portable(PyObject *module, PyObject *requests)
 {
     (void)module;
-    return blocks_of(requests, block_portable);
+    return blocks_of(requests, blocks_portable);
 }
 
 static PyObject *implementation(PyObject *module, PyObject *unused)
@@ -287,7 +358,7 @@ static int exec_module(PyObject *module)
     (void)module;
 #ifdef HAVE_SHA_NI_CODE
     if (cpu_has_sha_ni()) {
-        hash_block = block_sha_ni;
+        hash_blocks = blocks_sha_ni;
         implementation_name = "sha-ni";
     }
 #endif
