@@ -150,3 +150,26 @@ def test_every_claimed_python_is_tested_and_built() -> None:
     built = sorted(f"3.{b.split('-')[0][3:]}" for b in project["tool"]["cibuildwheel"]["build"].split())
     assert claimed == sorted(sessions) == built == ["3.11", "3.12", "3.13"]
     assert project["project"]["requires-python"] == ">=3.11"
+
+
+def test_a_build_that_cannot_compile_is_pure_or_fails_when_compiling_is_required(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No working C compiler (CC=/bin/false): the build hook warns and makes a pure wheel, or, with
+    ABYSS_REQUIRE_COMPILED=1 (a release build), fails instead of shipping pure bots."""
+    monkeypatch.setenv("CC", "/bin/false")  # (setuptools compiles with $CC)
+    monkeypatch.delenv("ABYSS_RULES_PURE", raising=False)
+    monkeypatch.delenv("ABYSS_REQUIRE_COMPILED", raising=False)
+    monkeypatch.chdir(ROOT)  # the backend builds the project in the current directory
+    wheel = hatchling_build.build_wheel(str(tmp_path / "pure"))
+    assert wheel.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(tmp_path / "pure" / wheel) as z:
+        assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
+    monkeypatch.setenv("ABYSS_REQUIRE_COMPILED", "1")
+    required = "ABYSS_REQUIRE_COMPILED=1 but the bots could not be compiled"
+    with pytest.raises(RuntimeError, match=required) as info:
+        hatchling_build.build_wheel(str(tmp_path / "required"))
+    assert not list((tmp_path / "required").glob("*.whl"))
+    # ... because of the compiler (where mypyc is installed: its type check passed), or of mypyc's absence.
+    import importlib.util
+
+    assert ("/bin/false" if importlib.util.find_spec("mypyc") else "mypyc") in str(info.value), info.value
