@@ -1,4 +1,5 @@
-"""The wheel's build hook: the bots' modules compiled to C extensions by mypyc, from their source.
+"""The wheel's build hook: the bots' modules compiled to C extensions by mypyc, from their source,
+and the bulk SHA-256 of the word streams (`_sha256_blocks.c`) compiled beside them.
 
 `GreedyBot` and `CountingBot` spend their time in the planner's modules (`bot_odds`, `bot_model`,
 `bot_tables`, `planner`). mypyc (part of mypy) compiles those very files, with their type
@@ -12,7 +13,8 @@ A wheel is pure Python instead when
 - the environment sets `ABYSS_RULES_PURE=1`,
 - it is an editable install (`pip install -e .`: a checkout runs its sources, so an edit takes
   effect at once and no compiled module can be stale), or
-- mypyc or a C compiler is missing, or compiling fails (a warning says so; nothing else changes).
+- mypyc or a C compiler is missing, or compiling fails (a warning says so; nothing else changes),
+  unless the environment sets `ABYSS_REQUIRE_COMPILED=1` (a release build): then the build fails.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = ("bot_odds", "bot_model", "bot_tables", "planner")
 """The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables, model and odds)."""
 
+EXTENSIONS = ("_sha256_blocks",)
+"""The C extension modules written in C, `src/abyss_rules/NAME.c` (the stream blocks of many games
+hashed in one call, behind `randomness.many_stream_blocks`)."""
+
 
 class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]
     """hatchling's custom build hook (`[tool.hatch.build.targets.wheel.hooks.custom]`)."""
@@ -40,6 +46,9 @@ class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]
             built = _compile(Path(self.root), Path(self.directory) / ".mypyc")
         except (Exception, SystemExit) as error:  # (no mypyc, no compiler, a failed build: a pure
             # wheel; mypyc exits when its type check fails)
+            if os.environ.get("ABYSS_REQUIRE_COMPILED") == "1":
+                raise RuntimeError(f"abyss-rules: ABYSS_REQUIRE_COMPILED=1 but the bots could not be "
+                                   f"compiled ({type(error).__name__}: {error})") from error
             self.app.display_warning(f"abyss-rules: the bots are not compiled ({type(error).__name__}: "
                                      f"{error}); the wheel is pure Python")
             return
@@ -52,7 +61,7 @@ class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]
 def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
     """Compile `COMPILED` in `work`; the extension modules built, with their paths in the wheel."""
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
     if work.exists():
@@ -65,6 +74,7 @@ def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
     try:
         extensions = mypycify([f"abyss_rules/{name}.py" for name in COMPILED], opt_level="3",
                               group_name="abyss_rules_bots", target_dir=str(work / "c"))
+        extensions += [Extension(f"abyss_rules.{name}", [f"abyss_rules/{name}.c"]) for name in EXTENSIONS]
         command = build_ext(Distribution({"name": "abyss-rules", "ext_modules": extensions}))
         command.build_lib = str(work / "lib")
         command.build_temp = str(work / "temp")
@@ -75,9 +85,10 @@ def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
     lib = work / "lib"
     found = sorted(lib.rglob("*.so")) + sorted(lib.rglob("*.pyd"))
     built = [(path, path.relative_to(lib).as_posix()) for path in found]
-    if len([b for b in built if b[1].startswith("abyss_rules/")]) != len(COMPILED):
-        raise RuntimeError(f"expected {len(COMPILED)} compiled modules, got {[b[1] for b in built]}")
+    expected = len(COMPILED) + len(EXTENSIONS)
+    if len([b for b in built if b[1].startswith("abyss_rules/")]) != expected:
+        raise RuntimeError(f"expected {expected} compiled modules, got {[b[1] for b in built]}")
     return built
 
 
-__all__ = ["COMPILED", "CompiledBots"]
+__all__ = ["COMPILED", "EXTENSIONS", "CompiledBots"]

@@ -15,6 +15,9 @@ are one turn; opening flips are not turns.
     python benchmarks/batch.py [--players 2] [--seconds 3] [--sizes 256 1024 4096 16384]
                                [--per-lane 8] [--repeat 5] [--profile]
 
+The first lines say how the streams' blocks are hashed: compiled (a wheel's build;
+``ABYSS_RULES_PURE=1`` at import forces the pure path) or pure Python (an editable install).
+
 ``--profile`` also runs the playouts of N = 4,096 once more and prints where their CPU time goes
 (hashing, the shuffles, the deals, the steps, the masks, the random policy), each part timed
 with ``time.process_time`` around the engine's functions.
@@ -113,6 +116,17 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
         print(f"  {label:<60} {100 * seconds / total:5.1f} %")
 
 
+def hashing() -> str:
+    """How this process hashes the streams' blocks: compiled (and with what) or pure Python."""
+    from abyss_rules import randomness
+
+    if not getattr(randomness, "COMPILED", False):  # (an older package has no flag: pure)
+        return "pure Python (hashlib, one call per block)"
+    from abyss_rules import _sha256_blocks
+
+    return f"compiled, {_sha256_blocks.implementation()} (randomness.COMPILED)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=at_least(1), default=2)
@@ -126,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"abyss-rules {ar.__version__}, NumPy {np.__version__}, Python {platform.python_version()} "
           f"({platform.python_implementation()}), {platform.machine()}, {platform.system()}")
+    print(f"SHA-256 blocks: {hashing()}")
     print(f"random playouts of the standard variant, {args.players} players, {args.per_lane} games per lane, "
           f"{args.repeat} runs per size")
     refs = [reference(args.players, args.seconds, args.seed)]

@@ -63,3 +63,18 @@ def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: 
         runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
     assert ended.value.code == 2  # argparse's usage error, before any run
     assert f"argument {option}" in capsys.readouterr().err
+
+
+def test_the_hashing_benchmark_times_each_way_and_checks_their_blocks(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`hashing.py` times the pure path (and the compiled module's two ways where it is built),
+    after checking that each gives the pure path's blocks."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.setattr(sys, "argv", ["hashing.py", "--games", "3", "--blocks", "2", "--repeat", "1"])
+    runpy.run_path(str(BENCHMARKS / "hashing.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "3 seeds x 2 blocks" in out and "pure Python (hashlib per block)" in out
+    import importlib.util
+
+    built = importlib.util.find_spec("abyss_rules._sha256_blocks") is not None
+    assert ("compiled, portable C" in out) is built

@@ -1,87 +1,131 @@
-"""The compiled bots: the wheel's `bot_odds`, `bot_model`, `bot_tables` and `planner` built by mypyc
-from the very sources (hatch_build.py) make exactly the decisions of the sources.
+"""The compiled bots as a user installs them: the wheel that `pip install abyss-rules` builds.
 
-A wheel is built in-process with the project's own build backend and its hook, unpacked, and
+The check takes the user's path: `python -m build` (pip's isolated build: a fresh build
+environment holding only `[build-system] requires`, downloaded from the package index) builds
+the sdist and then the wheel *from the sdist*; the wheel is installed alone in a fresh virtual
+environment (with pytest and Hypothesis to run the tests); there the bots' modules must be the
+compiled ones (`bots.COMPILED`, each module's file an extension module of that environment), and
 the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bots were made
 faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.py` (every
-shortcut decides as the full planner, over random bot settings) -- run again in a child
-process with the unpacked wheel first on `sys.path`, after checking that the four modules it
-imports are the compiled ones. Without mypyc or a C compiler the hook builds a pure wheel and
-this test skips, loudly; `ABYSS_REQUIRE_COMPILED=1` (set by `.ci/run`) makes that a failure.
+shortcut decides as the full planner, over random bot settings) -- run against it; so do the stream's tests
+(`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
+spec's vectors) and the batch engine's (`test_batch.py` and its differential test against the
+reference engine), which hash through it. The wheel's tag must be a
+platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
+
+`bot_odds`, `bot_model`, `bot_tables` and `planner` are built by mypyc from the very sources
+(hatch_build.py). Without `build`, a package index or a C compiler the hook builds a pure wheel
+(or none) and this test skips, loudly; `ABYSS_REQUIRE_COMPILED=1` (set by `.ci/run` once it has a
+C compiler) makes that a failure, and so does `CI=true` wherever a C compiler is on the PATH.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import venv
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bot_odds", "bot_model", "bot_tables", "planner")
-TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py")
-
-hatchling_build = pytest.importorskip("hatchling.build", reason="hatchling (the `test` extra) is needed")
+EXTENSIONS = ("_sha256_blocks",)  # (written in C: the bulk SHA-256 of the word streams)
+TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
+         "test_randomness.py", "test_batch.py", "property/test_batch_differential.py")
 
 
 def _missing(reason: str) -> None:
     if os.environ.get("ABYSS_REQUIRE_COMPILED") == "1":
         pytest.fail(f"ABYSS_REQUIRE_COMPILED=1 but {reason}")
+    if os.environ.get("CI") == "true" and shutil.which("cc"):
+        pytest.fail(f"CI=true and a C compiler is on the PATH, but {reason}")
     pytest.skip(f"!!! THE COMPILED BOTS ARE NOT TESTED: {reason} !!!")
 
 
+def _run(*command: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "ABYSS_RULES_PURE"}
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True, check=False,
+                          cwd=cwd, env=environment)
+
+
 @pytest.fixture(scope="module")
-def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    for name in ("mypyc", "setuptools"):
-        try:
-            __import__(name)
-        except ImportError:
-            _missing(f"{name} is not installed (the `test` extra has it)")
-    out = tmp_path_factory.mktemp("compiled")
-    here = Path.cwd()
-    os.chdir(ROOT)  # the backend builds the project in the current directory
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(sdist, wheel): `python -m build` builds the sdist, then the wheel from the sdist, isolated."""
     try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.delenv("ABYSS_RULES_PURE", raising=False)
-            wheel = out / "dist" / hatchling_build.build_wheel(str(out / "dist"))
-    finally:
-        os.chdir(here)
-    with zipfile.ZipFile(wheel) as z:
-        z.extractall(out / "wheel")
+        import build  # noqa: F401  (the `test` extra)
+    except ImportError:
+        _missing("`build` is not installed (the `test` extra has it)")
+    out = tmp_path_factory.mktemp("dist")
+    run = _run(sys.executable, "-m", "build", "--outdir", out, ROOT)
+    if run.returncode != 0:
+        _missing(f"`python -m build` failed (no package index?):\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
+    (sdist,), (wheel,) = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
     if wheel.name.endswith("-py3-none-any.whl"):
-        _missing("the build hook made a pure wheel (no C compiler? its warning says why)")
-    yield out / "wheel"
+        warning = [line for line in (run.stdout + run.stderr).splitlines() if "abyss-rules:" in line]
+        _missing(f"the isolated build made a pure wheel: {warning}")
+    return sdist, wheel
 
 
-def test_the_wheel_holds_the_compiled_modules_beside_their_sources(unpacked: Path) -> None:
-    package = unpacked / "abyss_rules"
+@pytest.fixture(scope="module")
+def installed(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Python of a fresh virtual environment holding the wheel with its `batch` extra (NumPy), and
+    pytest and Hypothesis."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.create(home, with_pip=True)
+    python = home / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    run = _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{built[1]}[batch]",
+               "pytest>=8.1", "hypothesis>=6.100")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return python
+
+
+def test_the_wheel_is_tagged_for_this_platform_and_holds_the_compiled_modules(built: tuple[Path, Path],
+                                                                              tmp_path: Path) -> None:
+    from packaging.tags import sys_tags
+    from packaging.utils import parse_wheel_filename
+
+    tags = parse_wheel_filename(built[1].name)[3]
+    assert {str(t) for t in tags} <= {str(t) for t in sys_tags()}, tags
+    assert all(t.platform != "any" and t.abi != "none" for t in tags), tags
+    with zipfile.ZipFile(built[1]) as z:
+        z.extractall(tmp_path)
+    package = tmp_path / "abyss_rules"
     extensions = [p.name for p in package.iterdir() if p.suffix in (".so", ".pyd")]
     for name in MODULES:
         assert (package / f"{name}.py").is_file()  # (the source: documentation and types)
-    # One extension module for each of them, and everything else stays pure Python.
-    assert sorted(n.split(".")[0] for n in extensions) == sorted(MODULES)
+    # One extension module for each of them and the C one, and everything else stays pure Python.
+    assert sorted(n.split(".")[0] for n in extensions) == sorted(MODULES + EXTENSIONS)
+    assert not list(package.glob("*.c"))  # (the C source is the sdist's)
 
 
-def test_the_compiled_bots_make_the_pinned_decisions(unpacked: Path) -> None:
+def test_twine_accepts_the_sdist_and_the_compiled_wheel(built: tuple[Path, Path]) -> None:
+    pytest.importorskip("twine", reason="twine (the `test` extra) is needed")
+    run = _run(sys.executable, "-m", "twine", "check", "--strict", *built)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count("PASSED") == 2, run.stdout
+
+
+def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installed: Path) -> None:
     script = (
-        "import sys; sys.path.insert(0, sys.argv[1]); "
-        "import importlib.machinery as m, abyss_rules.bots as b; "
+        "import sys, sysconfig, importlib.machinery as m, abyss_rules.bots as b; "
+        "site = sysconfig.get_paths()['platlib']; "
         f"names = {MODULES!r}; "
         "mods = [sys.modules['abyss_rules.' + n] for n in names]; "
-        "bad = [x.__file__ for x in mods if not x.__file__.startswith(sys.argv[1]) "
+        "bad = [x.__file__ for x in mods if not x.__file__.startswith(site) "
         "or not x.__file__.endswith(tuple(m.EXTENSION_SUFFIXES))]; "
-        "assert not bad, bad; assert b.COMPILED; "
-        "import pytest; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *sys.argv[2:]]))"
+        "assert not bad, bad; assert b.COMPILED is True; "
+        "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
+        "assert h.__file__.startswith(site), h.__file__; "
+        "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
     )
-    tests = [str(ROOT / "tests" / t) for t in TESTS]
-    run = subprocess.run([sys.executable, "-c", script, str(unpacked), *tests], capture_output=True,
-                         text=True, check=False, cwd=ROOT)
+    run = _run(installed, "-c", script, *(ROOT / "tests" / t for t in TESTS))
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
+    assert "no compiled bulk hash here" not in run.stdout  # (its tests ran on the wheel's, none skipped)
 
 
 def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
@@ -105,9 +149,14 @@ def test_the_build_hook_compiles_these_modules() -> None:
     import ast
 
     tree = ast.parse((ROOT / "hatch_build.py").read_text(encoding="utf-8"))
-    listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
-    assert tuple(listed) == MODULES
+
+    def listed(name: str) -> tuple[str, ...]:
+        return tuple(next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                          and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)))
+
+    assert listed("COMPILED") == MODULES
+    assert listed("EXTENSIONS") == EXTENSIONS
+    assert all((ROOT / "src" / "abyss_rules" / f"{name}.c").is_file() for name in EXTENSIONS)
     # ... and the modules `bots.COMPILED` looks at are the same ones.
     from abyss_rules import bots
 

@@ -3,7 +3,8 @@
 The sdist and the wheel are built in-process with the project's own build backend (hatchling,
 from the `test` extra), then opened: the package metadata (project URLs, a long description
 whose links work outside the repository), the JSON Schemas inside the wheel (so that
-`ar.schema` works from an installed wheel), and the sdist without the docs' vendored assets.
+`ar.schema` works from an installed wheel), the sdist (what the build needs, without the docs'
+vendored assets) and `twine check` on both.
 """
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ def test_the_long_description_has_no_relative_link(dists: tuple[Path, Path]) -> 
     assert "[`spec/rules.md`]" not in description and "`spec/rules.md`" in description
     with tarfile.open(dists[0]) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
-    named = set(re.findall(r"\(`([^`]+)`\)", description))
-    assert named and named <= names, named - names
+    linked = {t.split("#")[0] for t in re.findall(r"\]\((?![a-z]+:|#)([^)]+)\)", readme)}
+    assert linked and linked <= names, linked - names  # (the README's links, not its other words)
 
 
 def test_the_wheel_carries_the_schemas_and_ar_schema_reads_them(dists: tuple[Path, Path],
@@ -115,3 +116,60 @@ def test_the_sdist_leaves_out_the_vendored_docs_assets(dists: tuple[Path, Path])
     assert not [n for n in names if "/docs/assets/javascripts/" in n and "mermaid" in n]
     assert not [n for n in names if "/.venv" in n or "/site/" in n]
     assert sum(size for name, size in sizes.items() if "/docs/" in name) < 1_000_000  # Mermaid: 3.5 MB
+
+
+def test_the_sdist_holds_what_the_build_needs_and_the_files_its_description_names(
+        dists: tuple[Path, Path]) -> None:
+    with tarfile.open(dists[0]) as tar:
+        top = {name.split("/")[1] for name in tar.getnames() if name.count("/") >= 1}
+    # The build's inputs, the files the long description names (docs/, CHANGELOG.md), PKG-INFO and
+    # the .gitignore hatchling always adds; no tests, benchmarks, examples, tools or CI script.
+    assert top == {"pyproject.toml", "hatch_build.py", "README.md", "LICENSE", "src", "spec", "docs",
+                   "CHANGELOG.md", "PKG-INFO", ".gitignore"}, top
+
+
+def test_twine_accepts_the_sdist_and_the_pure_wheel(dists: tuple[Path, Path]) -> None:
+    pytest.importorskip("twine", reason="twine (the `test` extra) is needed")
+    run = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dists)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count("PASSED") == 2, run.stdout
+
+
+def test_every_claimed_python_is_tested_and_built() -> None:
+    """The classifiers' Pythons are noxfile.py's sessions and cibuildwheel's builds, no more, no less."""
+    import ast
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    claimed = sorted(c.rsplit(" :: ", 1)[1] for c in project["project"]["classifiers"]
+                     if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    sessions = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "PYTHONS" for t in node.targets))
+    built = sorted(f"3.{b.split('-')[0][3:]}" for b in project["tool"]["cibuildwheel"]["build"].split())
+    assert claimed == sorted(sessions) == built == ["3.11", "3.12", "3.13"]
+    assert project["project"]["requires-python"] == ">=3.11"
+
+
+def test_a_build_that_cannot_compile_is_pure_or_fails_when_compiling_is_required(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No working C compiler (CC=/bin/false): the build hook warns and makes a pure wheel, or, with
+    ABYSS_REQUIRE_COMPILED=1 (a release build), fails instead of shipping pure bots."""
+    monkeypatch.setenv("CC", "/bin/false")  # (setuptools compiles with $CC)
+    monkeypatch.delenv("ABYSS_RULES_PURE", raising=False)
+    monkeypatch.delenv("ABYSS_REQUIRE_COMPILED", raising=False)
+    monkeypatch.chdir(ROOT)  # the backend builds the project in the current directory
+    wheel = hatchling_build.build_wheel(str(tmp_path / "pure"))
+    assert wheel.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(tmp_path / "pure" / wheel) as z:
+        assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
+    monkeypatch.setenv("ABYSS_REQUIRE_COMPILED", "1")
+    required = "ABYSS_REQUIRE_COMPILED=1 but the bots could not be compiled"
+    with pytest.raises(RuntimeError, match=required) as info:
+        hatchling_build.build_wheel(str(tmp_path / "required"))
+    assert not list((tmp_path / "required").glob("*.whl"))
+    # ... because of the compiler (where mypyc is installed: its type check passed), or of mypyc's absence.
+    import importlib.util
+
+    assert ("/bin/false" if importlib.util.find_spec("mypyc") else "mypyc") in str(info.value), info.value

@@ -7,8 +7,10 @@ word-by-word reference written here from the spec's pseudocode (rules 9.2-9.4).
 from __future__ import annotations
 
 import hashlib
+import platform
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -415,3 +417,110 @@ def test_stream_blocks_are_sha256_of_seed_and_counter_in_bulk_too() -> None:
     assert randomness.many_stream_blocks(requests) == b"".join(
         randomness.stream_blocks(*request) for request in requests)
     assert randomness.many_stream_blocks([]) == b""
+
+
+# ---------------------------------------------------------------------------
+# The bulk hash: the pure path and the compiled one (`_sha256_blocks.c`, built with the wheel:
+# tests/test_compiled.py runs this module against it, on each Python; an editable install has
+# only the pure path, and the compiled variants skip there).
+# ---------------------------------------------------------------------------
+
+
+def _compiled_module() -> Any:
+    try:
+        from abyss_rules import _sha256_blocks
+    except ImportError:
+        pytest.skip("no compiled bulk hash here (an editable install): tests/test_compiled.py runs "
+                    "these tests on the wheel's")
+    return _sha256_blocks
+
+
+def _bulk(kind: str) -> Any:
+    if kind == "pure":
+        return randomness._many_stream_blocks_pure
+    module = _compiled_module()
+    return module.many_stream_blocks if kind == "compiled" else module.many_stream_blocks_portable
+
+
+BULK_KINDS = ("pure", "compiled", "compiled-portable")
+U64 = 2**64
+# The counter's edges (rule 9.2, a u64 big-endian): a carry into each byte, the end of the pure
+# path's counter table (1,024), the 32-bit word boundary, and the last blocks below 2**64.
+COUNTER_EDGES = (0, 1, 7, 8, 255, 256, 1023, 1024, 65535, 65536, 2**24 - 1, 2**32 - 1, 2**32,
+                 2**56 - 1, 2**56, 2**63 - 1, 2**63, U64 - 3, U64 - 1)
+
+
+def _expected(requests: Sequence[tuple[bytes, int, int]]) -> bytes:
+    return b"".join(hashlib.sha256(seed + b.to_bytes(8, "big")).digest()
+                    for seed, first, count in requests for b in range(first, first + count))
+
+
+@pytest.mark.rule("9.2", "9.7")
+@pytest.mark.parametrize("kind", BULK_KINDS)
+def test_the_bulk_hash_gives_the_spec_vectors(kind: str) -> None:
+    bulk = _bulk(kind)
+    data = bulk([(ZERO_SEED, 0, 2), (SEED_1, 0, 1), (SEED_42, 0, 1)])
+    got = [int.from_bytes(data[o:o + 4], "big") for o in range(0, len(data), 4)]
+    assert got == ZERO_WORDS_0_7 + ZERO_WORDS_8_15 + SEED1_WORDS_0_7 + SEED42_WORDS_0_7
+    assert " ".join(data[o:o + 4].hex() for o in range(0, 32, 4)) == ZERO_HEX_0_7
+    assert bulk([]) == b"" and bulk([(ZERO_SEED, 5, 0)]) == b""
+
+
+@pytest.mark.rule("9.2")
+@pytest.mark.parametrize("kind", BULK_KINDS)
+def test_the_bulk_hash_equals_hashlib_over_random_seeds_and_counters(kind: str) -> None:
+    bulk = _bulk(kind)
+    rng = random.Random(2026)
+    requests: list[tuple[bytes, int, int]] = []
+    for _ in range(400):
+        seed = rng.randbytes(32)
+        first = rng.choice((*COUNTER_EDGES, rng.getrandbits(64) >> rng.randrange(64)))
+        count = min(rng.choice((0, 1, 2, 3, 19, 40)), U64 - first)
+        requests.append((seed, first, count))
+    requests.append((rng.randbytes(32), U64 - 2, 2))  # the last two blocks a stream has
+    requests.append((bytes([255] * 32), 1020, 10))  # across the table's end
+    assert bulk(requests) == _expected(requests)
+    # and request by request, in any grouping, from a generator too (the batch engine's zip)
+    assert b"".join(bulk([r]) for r in requests[:50]) == _expected(requests[:50])
+    assert bulk(r for r in requests[:50]) == _expected(requests[:50])
+
+
+@pytest.mark.rule("9.1", "9.2")
+@pytest.mark.parametrize("kind", ["compiled", "compiled-portable"])
+def test_the_compiled_bulk_hash_refuses_what_is_no_stream_block(kind: str) -> None:
+    bulk = _bulk(kind)
+    for bad, error in (
+        ([(bytes(31), 0, 1)], ValueError),      # a seed is 32 bytes (rule 9.1)
+        ([(bytearray(32), 0, 1)], ValueError),  # ... of bytes
+        ([(ZERO_SEED, -1, 1)], OverflowError),  # counters are u64 (rule 9.2)
+        ([(ZERO_SEED, 0, -1)], OverflowError),
+        ([(ZERO_SEED, U64, 1)], OverflowError),
+        ([(ZERO_SEED, U64 - 1, 2)], OverflowError),  # the last block past 2**64 - 1
+        ([(ZERO_SEED, 0, U64 - 1)], OverflowError),  # more blocks than a bytes object holds
+        ([(ZERO_SEED, 0.0, 1)], TypeError),
+        ([[ZERO_SEED, 0, 1]], TypeError),
+        ([(ZERO_SEED, 0)], TypeError),
+        (7, TypeError),
+    ):
+        with pytest.raises(error):
+            bulk(bad)
+    assert bulk([(ZERO_SEED, U64 - 1, 1)]) == _expected([(ZERO_SEED, U64 - 1, 1)])  # the very last
+
+
+def test_the_compiled_flag_says_which_path_the_stream_takes() -> None:
+    assert randomness.COMPILED is (randomness._bulk is not None)
+    if not randomness.COMPILED:
+        return  # (the pure path: what every test above checks)
+    module = _compiled_module()
+    assert module.implementation() in ("sha-ni", "portable")
+    cpuinfo = Path("/proc/cpuinfo")  # (Linux: the CPU's flags; an x86-64 with SHA-NI lists sha_ni)
+    if platform.machine() == "x86_64" and cpuinfo.is_file():
+        has_sha_ni = "sha_ni" in cpuinfo.read_text(encoding="utf-8").split()
+        assert module.implementation() == ("sha-ni" if has_sha_ni else "portable")
+    # A replaced SHA-256 (the rejection tests') takes the pure path, so that every block goes through it.
+    requests = [(SEED_42, 3, 4)]
+    assert randomness.many_stream_blocks(requests) == _expected(requests)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
+        assert randomness.many_stream_blocks(requests) != _expected(requests)
+        assert randomness.stream_blocks(SEED_42, 3, 4) != _expected(requests)

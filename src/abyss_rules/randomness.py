@@ -25,6 +25,8 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from operator import mod
@@ -43,6 +45,7 @@ except ImportError:  # pragma: no cover - depends on the Python version
         from hashlib import sha256
 
 __all__ = [
+    "COMPILED",
     "SEED_BYTES",
     "Seed",
     "fresh_seed",
@@ -138,7 +141,22 @@ def normalize_seed(seed: Seed | None) -> bytes:
 
 _hash = sha256
 """The SHA-256 constructor every block of every stream goes through (the tests replace it to
-force rejected words)."""
+force rejected words; the compiled bulk hash then stands aside, so that it goes through it too)."""
+
+_Requests = Iterable[tuple[bytes, int, int]]
+
+_bulk: Callable[[_Requests], bytes] | None = None
+"""The compiled bulk hash (`_sha256_blocks.c`, built with the wheel), or None: the pure path."""
+if os.environ.get("ABYSS_RULES_PURE") != "1":
+    with contextlib.suppress(ImportError):  # (an editable install or a pure wheel: the pure path)
+        from ._sha256_blocks import many_stream_blocks as _bulk
+
+COMPILED: Final[bool] = _bulk is not None
+"""Whether [`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks] and
+[`stream_blocks`][abyss_rules.randomness.stream_blocks] hash in compiled code: a wheel's build
+compiles `_sha256_blocks.c` beside the bots (the CPU's SHA extensions where present, portable C
+elsewhere), and the same blocks come out either way. `False` in an editable install, a pure wheel,
+or when the environment sets `ABYSS_RULES_PURE=1` at import (see the Installation page)."""
 
 
 def _digest(seed: bytes, index: int) -> bytes:
@@ -266,15 +284,28 @@ _TABLES: Final = BoundedCache[int, tuple[int, list[int]]]("randomness.moduli", m
 """The moduli of a shuffle by deck size (size: the number of moduli; 16 decks of 2,048 cards)."""
 
 
-def many_stream_blocks(requests: Iterable[tuple[bytes, int, int]]) -> bytes:
+def many_stream_blocks(requests: _Requests) -> bytes:
     """`stream_blocks(seed, first, count)` of every `(seed, first, count)` request, concatenated
     in order: the batch engine hashes all the blocks of many games in one call.
+
+    Compiled (see [`COMPILED`][abyss_rules.randomness.COMPILED]), the blocks of all the requests
+    are hashed in one C call; each request must then be a tuple of a 32-byte `bytes` seed and two
+    `int`s with `0 <= first` and `first + count <= 2**64` (a `TypeError`, `ValueError` or
+    `OverflowError` otherwise).
 
     Examples:
         >>> many_stream_blocks([(bytes(32), 1, 2), (bytes(32), 0, 1)]) == (
         ...     stream_blocks(bytes(32), 1, 2) + stream_blocks(bytes(32), 0, 1))
         True
     """
+    if _bulk is not None and _hash is sha256:
+        return _bulk(requests)
+    return _many_stream_blocks_pure(requests)
+
+
+def _many_stream_blocks_pure(requests: _Requests) -> bytes:
+    """[`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks] in Python, one `_hash`
+    call per block."""
     hash_, counters = _hash, _counters
     return b"".join([hash_(seed + c).digest()
                      for seed, first, count in requests for c in counters(first, count)])
@@ -303,6 +334,8 @@ def stream_blocks(seed: bytes, first: int, count: int) -> bytes:
         >>> stream_blocks(bytes(32), 0, 2)[:4].hex(), len(stream_blocks(bytes(32), 5, 3))
         ('2c34ce1d', 96)
     """
+    if _bulk is not None and _hash is sha256:
+        return _bulk(((seed, first, count),))
     hash_ = _hash
     return b"".join([hash_(seed + c).digest() for c in _counters(first, count)])
 
