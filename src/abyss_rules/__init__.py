@@ -97,11 +97,24 @@ from .grid import Grid
 from .json_schemas import SCHEMAS, schema
 from .notation import parse_notation, to_notation
 from .pages import replay_html
+from .protocol import (
+    HTTP_STATUS,
+    Accepted,
+    Judgement,
+    Message,
+    Verdict,
+    action_documents,
+    http_status,
+    judge,
+    read_action,
+    read_message,
+    submit,
+    validate,
+)
 from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
-from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
@@ -117,6 +130,7 @@ __all__ = [
     "ACTION_LAYOUT_VERSION",
     "ACTION_TYPES",
     "FORMAT_VERSION",
+    "HTTP_STATUS",
     "RULES_VERSION",
     "RULE_OF_CODE",
     "SCHEMAS",
@@ -153,7 +167,9 @@ __all__ = [
     "Grid",
     "GridDict",
     "IllegalActionError",
+    "Judgement",
     "MalformedActionError",
+    "Message",
     "NewRoundDict",
     "Opener",
     "OpeningDoneDict",
@@ -184,6 +200,7 @@ __all__ = [
     "View",
     "ViewDocument",
     "__version__",
+    "action_documents",
     "action_from_dict",
     "action_to_dict",
     "apply",
@@ -196,6 +213,8 @@ __all__ = [
     "dumps_variant",
     "dumps_view",
     "events_to_dict",
+    "http_status",
+    "judge",
     "legal_actions",
     "loads_action",
     "loads_state",
@@ -206,6 +225,7 @@ __all__ = [
     "parse_notation",
     "play_game",
     "read_action",
+    "read_message",
     "replay_html",
     "schema",
     "simulate",
