@@ -111,6 +111,7 @@ from .protocol import (
     submit,
     validate,
 )
+from .public_table import PublicTable, apply_events
 from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
@@ -176,6 +177,7 @@ __all__ = [
     "Phase",
     "PictureError",
     "PlaceDrawn",
+    "PublicTable",
     "Record",
     "RecordDocument",
     "ReplayError",
@@ -204,6 +206,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "apply_events",
     "apply_with_events",
     "canonical_json",
     "check",
