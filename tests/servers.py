@@ -9,6 +9,7 @@ under CI=true, where .ci/run installs it).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -23,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.tempdb import PostgresUnavailable, TemporaryPostgres
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,10 +74,10 @@ class ServerProcess:
     """`python -m abyss_rules serve` as a separate process, on a free loopback port."""
 
     def __init__(self, db: str, *options: str, quiet: bool = True) -> None:
-        command = [sys.executable, "-m", "abyss_rules", "serve", "--db", db, "--port", "0", "--bot-delay", "0",
-                   "--poll-interval", "0.05", *(["--quiet"] if quiet else []), *options]
+        command = [sys.executable, "-m", "abyss_rules", "serve", "--db", db, "--port", "0", "--bot-delay",
+                   "0", "--poll-interval", "0.05", *(["--quiet"] if quiet else []), *options]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        stdin=subprocess.DEVNULL, text=True)
+                                        stdin=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
             self.first_line = self._first_line(60)
             match = re.search(r"http://127\.0\.0\.1:(\d+)", self.first_line)
@@ -101,9 +101,9 @@ class ServerProcess:
         return line
 
     def kill(self) -> None:
-        """SIGKILL: no chance to clean up (what a crash or the OOM killer does)."""
-        if self.process.poll() is None:
-            self.process.kill()
+        """SIGKILL to the server and its worker processes: no chance to clean up (a crash, the OOM killer)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # its own session: the workers too, nothing else
         self.process.communicate(timeout=30)
 
     def terminate(self, timeout: float = 30) -> tuple[int, str]:

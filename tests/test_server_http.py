@@ -12,11 +12,11 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import tempfile
 import re
 import selectors
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,12 +24,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from tests.servers import Served
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
-
-from tests.servers import Served
-
 from abyss_rules.serve.client import Client, Response, play, play_concurrently
 from abyss_rules.serve.settings import Settings
 
@@ -37,7 +35,7 @@ DEFAULT_MAX_BODY = Settings().max_body
 GameServer = Served
 
 
-def ROOT_TMP() -> Path:  # noqa: N802 - a directory for a server of one test
+def ROOT_TMP() -> Path:
     return Path(tempfile.mkdtemp(prefix="abyss-server-"))
 
 SHORT = ar.Variant.short()
@@ -499,7 +497,8 @@ def test_the_server_runs_as_a_program(seen: Seen, tmp_path: Path) -> None:
 def test_bad_options_and_a_port_in_use_are_reported(server: GameServer) -> None:
     def run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "abyss_rules", "serve", *argv], capture_output=True,
-                              text=True, timeout=60, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+                              text=True, timeout=60, env={**os.environ, **(env or {})},
+                              stdin=subprocess.DEVNULL)
 
     busy = run("--port", str(server.port), "--db", server.db)
     assert busy.returncode == 1 and "cannot listen on 127.0.0.1" in busy.stderr

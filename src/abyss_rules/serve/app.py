@@ -6,7 +6,8 @@ Routes (every refusal is a `verdict` document with a stable `code`; see docs/ser
     GET  /health                 200 while the process runs; GET /ready: 200 when the database answers
     POST /games                  create a game -> 201 {"game", "seats": [{"seat", "token"}], "view"}
     GET  /games/{id}/view        the view of the seat whose token is sent, else a spectator's
-    POST /games/{id}/actions     an action document (or {"notation", "seq"}) -> 200 {"verdict", "view", "events"}
+    POST /games/{id}/actions     an action document (or {"notation", "seq"})
+                                 -> 200 {"verdict", "view", "events"}
     GET  /games/{id}/record      the redacted record: every action so far, no seed
     GET  /games/{id}/picture     an SVG picture of what the seat (or a spectator) sees
     GET  /games/{id}/events      Server-Sent Events: the current view, then each action
@@ -26,6 +27,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from importlib import resources
@@ -191,7 +194,8 @@ class _Server:
 
     def too_large(self, size: int) -> HttpError:
         return HttpError.refuse(413, ar.Code.DOCUMENT_TOO_LARGE, f"the body is at least {size} bytes; this "
-                                f"server takes at most {self.settings.max_body}", headers={"Connection": "close"})
+                                f"server takes at most {self.settings.max_body}",
+                                headers={"Connection": "close"})
 
     @staticmethod
     def query(request: Request, allowed: frozenset[str]) -> dict[str, str]:
@@ -224,7 +228,9 @@ class _Server:
                 raise HttpError.refuse(401, "missing_token", "send your seat's token: Authorization: "
                                                              "Bearer <token>", headers=_UNAUTHORIZED)
             return None
-        seat = await self.run(self.games.seat_of, game_id, token) if 0 < len(token) <= 200 else None
+        seat: int | None = None
+        if 0 < len(token) <= 200:
+            seat = await self.run(self.games.seat_of, game_id, token)
         if seat is None:
             await self.run(self.games.state, game_id)
             raise HttpError.refuse(401, "unknown_token", "the token is not one of this game's seats",
@@ -272,7 +278,8 @@ class _Server:
             game = await self.run(self.games.create, wanted.players, wanted.variant, wanted.seed, wanted.bots,
                                   creator)
         except ar.AbyssError as error:
-            raise HttpError.of(error, path="/seed" if isinstance(error, ar.SeedError) else "/players") from None
+            path = "/seed" if isinstance(error, ar.SeedError) else "/players"
+            raise HttpError.of(error, path=path) from None
         seats = [{"seat": seat, "token": token} if token is not None else {"seat": seat, "bot": bot}
                  for seat, (token, bot) in enumerate(zip(game.tokens, wanted.bots, strict=True))]
         return _json(201, {"game": game.id, "seats": seats, "view": ar.view_to_dict(ar.view(game.state))},
@@ -294,7 +301,8 @@ class _Server:
             and 0 < len(str(request_id)) <= 64 else None
         try:
             message = read_action_body(doc)
-            accepted = await self.run(lambda: self.games.act(game_id, message.action, seq=message.seq, seat=seat))
+            accepted = await self.run(lambda: self.games.act(game_id, message.action, seq=message.seq,
+                                                             seat=seat))
         except ar.AbyssError as error:  # nothing was stored
             seq = (await self.run(self.games.state, game_id)).seq
             raise HttpError.of(error, seq, request_id=request_id) from None
@@ -302,7 +310,8 @@ class _Server:
             raise HttpError(error.status, ar.Verdict(False, error.verdict.code, None, error.verdict.message,
                                                      error.verdict.seq, None, request_id)) from None
         after = accepted.state
-        verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id, accepted.action)
+        verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id,
+                             accepted.action)
         return verdict, after, ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
 
     async def post_action(self, request: Request) -> Response:
@@ -360,7 +369,8 @@ class _Server:
     async def get_events(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         query = self.query(request, frozenset({"after"}))
-        seen = self.seq_of(query.get("after", request.headers.get("last-event-id")), "after (or Last-Event-ID)")
+        seen = self.seq_of(query.get("after", request.headers.get("last-event-id")),
+                           "after (or Last-Event-ID)")
         seat = await self.seat(game_id, self.token(request), required=False)
         state = await self.run(self.games.state, game_id)
 
@@ -402,7 +412,10 @@ class _Server:
             with contextlib.suppress(Exception):
                 await socket.close(1008)
             return
-        await socket.send_text(ar.canonical_json({"type": "view", "view": ar.view_to_dict(ar.view(state, seat))}))
+        shown = ar.view_to_dict(ar.view(state, seat))
+        await socket.send_text(ar.canonical_json({"type": "view", "view": shown}))
+
+        acting = anyio.Lock()  # held while an action is checked and stored: its verdict precedes the end
 
         async def push() -> None:
             async for item in self.updates(game_id, seat, state):
@@ -411,25 +424,31 @@ class _Server:
                 kind, doc = item
                 await socket.send_text(ar.canonical_json({"type": kind, **({"view": doc} if kind == "view"
                                                                             else doc)}))
+            with anyio.move_on_after(self.settings.graceful_timeout):
+                await acting.acquire()  # the verdict of the game's last action is sent first
             await socket.send_text('{"type":"end"}')
             await socket.close(1000)
 
         async def receive() -> None:
             while True:
                 text = await socket.receive_text()
+                async with acting:
+                    await answer(text)
+
+        async def answer(text: str) -> None:
+            try:
+                if seat is None:
+                    raise HttpError.refuse(403, "spectator", "a spectator's connection cannot act: send a "
+                                                             "seat's token in the hello")
                 try:
-                    if seat is None:
-                        raise HttpError.refuse(403, "spectator", "a spectator's connection cannot act: send "
-                                                                 "a seat's token in the hello")
-                    try:
-                        doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
-                    except ar.AbyssError as error:
-                        raise HttpError.of(error) from None
-                    verdict, _, _ = await self.act(game_id, seat, doc)
-                    answer: dict[str, Any] = {"type": "verdict", "status": 200, "verdict": verdict.to_dict()}
-                except HttpError as error:
-                    answer = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
-                await socket.send_text(ar.canonical_json(answer))
+                    doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
+                except ar.AbyssError as error:
+                    raise HttpError.of(error) from None
+                verdict, _, _ = await self.act(game_id, seat, doc)
+                reply: dict[str, Any] = {"type": "verdict", "status": 200, "verdict": verdict.to_dict()}
+            except HttpError as error:
+                reply = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
+            await socket.send_text(ar.canonical_json(reply))
 
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             async with anyio.create_task_group() as group:
@@ -449,6 +468,7 @@ class _Server:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         self.hub.start()
+        _wake_on_signals(self.hub)
         self.games.start()
         poller = asyncio.create_task(self.hub.poll())
         _LOG.info("ready", extra={"database": self.games.store.dialect})
@@ -460,6 +480,23 @@ class _Server:
             await self.run(self.games.stop, 5.0)
             self.games.store.close()
             _LOG.info("stopped")
+
+
+def _wake_on_signals(hub: Hub) -> None:
+    """On SIGTERM or SIGINT, wake the long polls, streams and WebSockets before uvicorn waits for the open
+    connections to finish (then passes the signal on to uvicorn's own handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # an app served from a thread (tests of the app itself): uvicorn handles no signal there
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(number)
+
+        def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(hub.close)
+            if callable(previous):
+                previous(signum, frame)
+
+        signal.signal(number, handler)
 
 
 def _sse(name: str, seq: int, doc: Any) -> bytes:
@@ -474,12 +511,13 @@ async def _on_http_error(request: Request, error: Exception) -> Response:
 async def _on_starlette_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     if error.status_code == 404:
-        return _refusal(HttpError.refuse(404, "no_such_route", f"no route {request.url.path[:80]!r}: the routes "
-                                         f"are {_ROUTES_TEXT}"))
+        return _refusal(HttpError.refuse(404, "no_such_route", f"no route {request.url.path[:80]!r}: the "
+                                         f"routes are {_ROUTES_TEXT}"))
     if error.status_code == 405:
         methods = {method.strip() for method in (error.headers or {}).get("Allow", "").split(",")}
         allowed = ", ".join(sorted(methods, key=lambda method: (method != "GET", method)))
-        return _refusal(HttpError.refuse(405, "method_not_allowed", f"{request.url.path[:80]} takes {allowed}",
+        return _refusal(HttpError.refuse(405, "method_not_allowed",
+                                         f"{request.url.path[:80]} takes {allowed}",
                                          headers={"Allow": allowed}))
     return _refusal(HttpError.refuse(error.status_code, f"http_{error.status_code}", str(error.detail)))
 
@@ -512,7 +550,8 @@ class AccessLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200], "status": status,
+            _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200],
+                                        "status": status,
                                         "ms": round((time.perf_counter() - start) * 1000, 2),
                                         "client": (scope.get("client") or ("?",))[0]})
 
@@ -535,7 +574,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             WebSocketRoute(games + "/ws", server.websocket),
         ],
         middleware=[Middleware(AccessLog, quiet=server.settings.quiet)],
-        exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error, Exception: _on_bug},
+        exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error,
+                            Exception: _on_bug},
         lifespan=server.lifespan,
     )
     app.state.server = server

@@ -144,7 +144,7 @@ class Client:
             self._reused = True
             if raw.will_close:
                 self.close()
-            response = Response(raw.status, raw.headers, payload)  # an email.message.Message: any case
+            response = Response(raw.status, raw.headers, payload)  # type: ignore[arg-type]  # an email.message.Message: any case
             if self.observer is not None:
                 self.observer(method, path, response)
             return response
@@ -203,7 +203,7 @@ class Client:
         if isinstance(action, str):
             doc: dict[str, Any] = {"notation": action, "seq": seq}
         else:
-            doc = ar.action_to_dict(action, seq=seq)
+            doc = dict(ar.action_to_dict(action, seq=seq))
         reply = self.call("POST", f"/games/{game}/actions", doc, token=token)
         return ar.view_from_dict(reply["view"]), reply["events"]
 
@@ -244,6 +244,8 @@ def play(url: str, bots: Sequence[Bot], variant: str | ar.Variant = "short", *, 
                 return Outcome(game, client.view(game.id), count, 0)
             seat = _to_act(view)[0]
             token = game.tokens[seat]
+            if token is None:
+                raise ValueError("play() needs every seat played by a person: no server bots")
             mine = client.view(game.id, token)
             view, _ = client.act(game.id, token, bots[seat].choose(mine), seq=mine.seq)
     raise RuntimeError(f"the game was not over after {max_actions} actions")
@@ -265,6 +267,8 @@ def play_concurrently(url: str, bots: Sequence[Bot], variant: str | ar.Variant =
 
     def seat_loop(seat: int) -> None:
         token = game.tokens[seat]
+        if token is None:
+            raise ValueError("play_concurrently() needs every seat played by a person: no server bots")
         try:
             with Client(url, observer=observer) as mine:
                 seen: int | None = None

@@ -10,11 +10,11 @@ from ..actions import Action
 from ..bots import BOTS, make_bot
 from ..codec import (
     DecodeError,
+    action_to_dict,
     canonical_json,
     dumps_state,
     loads_state,
     parse_json,
-    action_to_dict,
     variant_from_dict,
     variant_to_dict,
     view_from_dict,
@@ -32,8 +32,10 @@ from ..state import State
 from ..svg import to_svg
 from ..views import View, view
 
-__all__ = ["BOTS", "AbyssError", "Accepted", "Action", "Code", "DecodeError", "Event", "Message", "Record", "SeedError",
-           "State", "Variant", "Verdict", "View", "action_to_dict", "apply", "apply_with_events", "canonical_json", "check_request_id", "dumps_state",
-           "events_to_dict", "http_status", "loads_state", "make_bot", "parse_json", "parse_notation",
-           "read_message", "submit", "to_notation", "to_svg", "variant_from_dict", "variant_to_dict", "view",
-           "view_from_dict", "view_to_dict"]
+__all__ = [
+    "BOTS", "AbyssError", "Accepted", "Action", "Code", "DecodeError", "Event", "Message", "Record",
+    "SeedError", "State", "Variant", "Verdict", "View", "action_to_dict", "apply", "apply_with_events",
+    "canonical_json", "check_request_id", "dumps_state", "events_to_dict", "http_status", "loads_state",
+    "make_bot", "parse_json", "parse_notation", "read_message", "submit", "to_notation", "to_svg",
+    "variant_from_dict", "variant_to_dict", "view", "view_from_dict", "view_to_dict",
+]

@@ -4,7 +4,7 @@ uvicorn bounds what a connection may send (request line and headers: `--max-head
 limit; a WebSocket message: `--ws-max-bytes`), how many connections a worker holds
 (`--max-connections`, uvicorn's `limit_concurrency`: more get 503) and how many wait to be
 accepted (`--backlog`). One thing it leaves open -- a new connection that sends its headers a byte
-at a time, for ever -- is closed here after `--header-timeout` seconds (`_HeaderTimeout`).
+at a time, for ever -- is closed here after `--header-timeout` seconds (`HeaderTimeout`).
 With `--workers N`, N processes accept from the one socket and share the database.
 """
 
@@ -26,19 +26,19 @@ from uvicorn.supervisors import Multiprocess
 from .logs import configure, uvicorn_log_config
 from .settings import Settings, parse_settings, to_env
 
-__all__ = ["main", "serve"]
+__all__ = ["HeaderTimeout", "main", "serve"]
 
 _LOG: Final = logging.getLogger("abyss_rules.serve")
 
 
-class _HeaderTimeout(H11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose first request is not in after `header_timeout`."""
-
-    header_timeout: float = 10.0
+class HeaderTimeout(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose first request is not in after `--header-timeout`
+    seconds (read from `ABYSS_HEADER_TIMEOUT`: the worker processes get it from the environment)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._deadline = self.loop.call_later(self.header_timeout, self._too_slow)
+        timeout = float(os.environ.get("ABYSS_HEADER_TIMEOUT", "10"))
+        self._deadline = self.loop.call_later(timeout, self._too_slow)
 
     def _too_slow(self) -> None:
         if self.cycle is None and not self.transport.is_closing():  # no request has started
@@ -74,13 +74,13 @@ def _bind(settings: Settings) -> socket.socket:
 
 def config(settings: Settings, sock: socket.socket) -> Config:
     """uvicorn's configuration for `settings`, serving the app of the `ABYSS_*` variables from `sock`."""
-    protocol = type("HeaderTimeout", (_HeaderTimeout,), {"header_timeout": settings.header_timeout})
     return Config(
         "abyss_rules.serve.app:app_from_env", factory=True, fd=None, workers=settings.workers,
-        http=protocol, ws="websockets-sansio", lifespan="on", interface="asgi3",
+        http=HeaderTimeout, ws="websockets-sansio", lifespan="on", interface="asgi3",
         limit_concurrency=settings.max_connections, backlog=settings.backlog,
         h11_max_incomplete_event_size=settings.max_header_bytes, ws_max_size=settings.ws_max_bytes,
-        timeout_keep_alive=int(max(1, settings.keep_alive)), timeout_graceful_shutdown=int(settings.graceful_timeout),
+        timeout_keep_alive=int(max(1, settings.keep_alive)),
+        timeout_graceful_shutdown=int(settings.graceful_timeout),
         log_config=uvicorn_log_config(settings.log_level), access_log=False, server_header=False,
         proxy_headers=False, date_header=True,
     )
@@ -112,7 +112,7 @@ def serve(settings: Settings) -> int:
     uvicorn_config = config(settings, sock)
     try:
         if settings.workers > 1:
-            Multiprocess(uvicorn_config, target=Server(uvicorn_config).run, sockets=[sock]).run()
+            Multiprocess(uvicorn_config, sockets=[sock]).run()
         else:
             Server(uvicorn_config).run(sockets=[sock])
     finally:

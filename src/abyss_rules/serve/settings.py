@@ -8,6 +8,7 @@ settings from the environment, where `abyss-rules serve` puts them.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -60,7 +61,7 @@ OPTIONS: Final[dict[str, str]] = {
     "client_window": "the window of --client-games, in seconds",
     "finished_ttl": "delete a finished game this many seconds after its last action",
     "idle_ttl": "delete any game this many seconds after its last action",
-    "max_actions": "actions one game may take; more: 409 game_too_long (a variant without a cap gets this one)",
+    "max_actions": "actions one game may take; more: 409 game_too_long (every variant gets this cap)",
     "bot_delay": "seconds the server's bots wait before each move",
     "allow_seed": "accept a client's seed when creating a game (tests and demos: whoever knows it knows "
                   "every card)",
@@ -107,7 +108,8 @@ def _check(settings: Settings) -> Settings:
     problems = [f"--{name.replace('_', '-')} must be positive" for name in (
         "max_body", "max_games", "client_window", "finished_ttl", "idle_ttl", "max_actions", "workers",
         "long_poll", "heartbeat", "poll_interval", "max_connections", "backlog", "max_header_bytes",
-        "header_timeout", "keep_alive", "graceful_timeout", "ws_max_bytes") if not getattr(settings, name) > 0]
+        "header_timeout", "keep_alive", "graceful_timeout", "ws_max_bytes")
+        if not getattr(settings, name) > 0]
     if not 0 <= settings.port <= 65535:
         problems.append(f"--port must be from 0 to 65535, got {settings.port}")
     if settings.client_games < 0 or settings.bot_delay < 0:
@@ -144,9 +146,9 @@ def to_env(settings: Settings) -> dict[str, str]:
 def parse_settings(argv: Sequence[str] | None, prog: str = "abyss-rules serve",
                    environ: Mapping[str, str] | None = None) -> Settings:
     """The settings of a command line (flags over `ABYSS_*` variables over defaults); exits on an error."""
-    parser = argparse.ArgumentParser(prog=prog, description="Serve abyss-rules games over HTTP and WebSockets "
-                                     "(an ASGI app on uvicorn). Every option is also an ABYSS_* environment "
-                                     "variable, e.g. ABYSS_DB.")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve abyss-rules games over HTTP and "
+                                     "WebSockets (an ASGI app on uvicorn). Every option is also an ABYSS_* "
+                                     "environment variable, e.g. ABYSS_DB.")
     try:
         base = from_env(environ)
     except ValueError as error:
@@ -158,7 +160,7 @@ def parse_settings(argv: Sequence[str] | None, prog: str = "abyss-rules serve",
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         else:
-            parser.add_argument(flag, type=lambda text, f=field: _convert(f, text), default=default,
+            parser.add_argument(flag, type=functools.partial(_convert, field), default=default,
                                 help=help_text, metavar=field.name.upper())
     args = parser.parse_args(argv)
     try:
