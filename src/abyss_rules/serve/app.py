@@ -530,12 +530,22 @@ async def _on_bug(request: Request, error: Exception) -> Response:
 
 
 class AccessLog:
-    """ASGI middleware: one structured log line per HTTP request (method, path, status, milliseconds)."""
+    """ASGI middleware: one structured log line per HTTP request (method, path, status, milliseconds);
+    headers over `--max-header-bytes` (which h11 lets through when they arrive in one piece): 431."""
 
-    def __init__(self, app: ASGIApp, quiet: bool) -> None:
-        self.app, self.quiet = app, quiet
+    def __init__(self, app: ASGIApp, quiet: bool, max_header_bytes: int) -> None:
+        self.app, self.quiet, self.max_header_bytes = app, quiet, max_header_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and sum(
+                len(name) + len(value) for name, value in scope["headers"]) > self.max_header_bytes:
+            refusal = HttpError.refuse(431, "headers_too_large", f"the request's headers are over "
+                                       f"{self.max_header_bytes} bytes")
+            if scope["type"] == "http":
+                await _refusal(refusal)(scope, receive, send)
+            else:
+                await send({"type": "websocket.close", "code": 1009})
+            return
         if scope["type"] != "http" or self.quiet:
             await self.app(scope, receive, send)
             return
@@ -573,7 +583,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route(games + "/events", server.get_events, methods=["GET"]),
             WebSocketRoute(games + "/ws", server.websocket),
         ],
-        middleware=[Middleware(AccessLog, quiet=server.settings.quiet)],
+        middleware=[Middleware(AccessLog, quiet=server.settings.quiet,
+                               max_header_bytes=server.settings.max_header_bytes)],
         exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error,
                             Exception: _on_bug},
         lifespan=server.lifespan,
