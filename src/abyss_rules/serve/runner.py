@@ -11,6 +11,7 @@ With `--workers N`, N processes accept from the one socket and share the databas
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
@@ -37,6 +38,12 @@ class HeaderTimeout(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            # headers and body are two writes: without this, each keep-alive answer waits ~40 ms
+            # for the client's delayed ACK (Nagle's algorithm)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         timeout = float(os.environ.get("ABYSS_HEADER_TIMEOUT", "10"))
         self._deadline = self.loop.call_later(timeout, self._too_slow)
 
