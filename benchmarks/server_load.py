@@ -8,7 +8,7 @@ Run from the repository root of a git checkout (it starts and stops everything i
 
 The old server is the `examples/server` package as it was at commit `OLD_COMMIT`, extracted with
 `git archive` into a temporary directory (it runs on the installed library). For each database
-and each round, the two servers are measured one after the other (old, new, old, new...: noise
+and each round, the servers are measured one after the other (old, new, new with 2 workers: noise
 hits both alike), each on a fresh database: `--threads` client threads create 2-player short games
 and play them to the end with random legal moves -- a `GET .../view` with the seat's token, then
 a `POST .../actions` (each a committed transaction) -- over keep-alive connections, for `--seconds`.
@@ -46,15 +46,19 @@ from abyss_rules.serve.client import Client, ServerError  # noqa: E402
 
 OLD_COMMIT = "02c290d"
 """The last commit with the standard-library example server (`python -m examples.server`)."""
+KINDS = ("old", "new", "newx2")
+"""Measured in this order in each round: the example server, the shipped one, and with 2 workers."""
 OPTIONS = ("--client-games", "0", "--max-games", "1000000", "--quiet", "--port", "0")
 
 
 class Server:
-    """One server process on a free loopback port: `new` (abyss-rules serve) or `old` (the example)."""
+    """A server on a loopback port: `new` (abyss-rules serve), `newx2` (2 workers), `old` (the example)."""
 
     def __init__(self, kind: str, db: str, old_root: Path) -> None:
-        if kind == "new":
-            command = [sys.executable, "-m", "abyss_rules", "serve", "--db", db, *OPTIONS]
+        if kind.startswith("new"):
+            workers = kind.partition("x")[2] or "1"
+            command = [sys.executable, "-m", "abyss_rules", "serve", "--db", db, "--workers", workers,
+                       *OPTIONS]
             cwd = ROOT
         else:
             command = [sys.executable, "-m", "examples.server", "--db", db, *OPTIONS]
@@ -151,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         old_root = old_server(Path(tmp) / "old")
         for backend in args.backends.split(","):
             cluster = None
-            rows: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+            rows: dict[str, list[dict[str, float]]] = {kind: [] for kind in KINDS}
             try:
                 if backend == "postgresql":
                     try:
@@ -161,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"{backend:<11} skipped: {error}")
                         continue
                 for number in range(args.rounds):
-                    for kind in ("old", "new"):
+                    for kind in KINDS:
                         if cluster is not None:
                             db = cluster.create_database()
                         else:
@@ -173,12 +177,13 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if cluster is not None:
                     cluster.stop()
-            if rows["old"] and rows["new"]:
-                pairs = list(zip(rows["old"], rows["new"], strict=True))
-                speed = [new["moves_per_s"] / old["moves_per_s"] for old, new in pairs]
-                p99 = [new["p99_ms"] / old["p99_ms"] for old, new in pairs]
-                print(f"{backend}: new / old, moves/s {' '.join(f'{r:.2f}' for r in speed)}; "
-                      f"p99 {' '.join(f'{r:.2f}' for r in p99)}")
+            for kind in KINDS[1:]:
+                if rows["old"] and rows[kind]:
+                    pairs = list(zip(rows["old"], rows[kind], strict=True))
+                    speed = [new["moves_per_s"] / old["moves_per_s"] for old, new in pairs]
+                    p99 = [new["p99_ms"] / old["p99_ms"] for old, new in pairs]
+                    print(f"{backend}: {kind} / old, moves/s {' '.join(f'{r:.2f}' for r in speed)}; "
+                          f"p99 {' '.join(f'{r:.2f}' for r in p99)}")
     return 0
 
 
