@@ -101,8 +101,9 @@ class Hub:
                 self._loop.call_soon_threadsafe(self.moved, game_id, seq)
 
     def moved(self, game_id: str, seq: int) -> None:
-        """Game `game_id` is at `seq` now: wake its waiters (on the event loop)."""
-        if seq > self._known.get(game_id, -1):
+        """Game `game_id` is at `seq` now: wake its waiters (on the event loop). Only games someone
+        waits on are remembered."""
+        if game_id in self._waiting and seq > self._known.get(game_id, -1):
             self._known[game_id] = seq
             event = self._events.pop(game_id, None)
             if event is not None:
