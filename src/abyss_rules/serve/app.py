@@ -221,21 +221,27 @@ class _Server:
             raise HttpError.refuse(400, ar.Code.BAD_VALUE, f"{what} must be a seq (an integer >= 0)")
         return int(value)
 
-    async def seat(self, game_id: str, token: str | None, *, required: bool) -> int | None:
-        """The seat whose token is `token`; `None` for no token (401 if `required`); 404 first."""
+    def seat_now(self, game_id: str, token: str | None, *, required: bool) -> int | None:
+        """The seat whose token is `token`; `None` for no token (401 if `required`); 404 first.
+
+        In a worker thread (it reads the database): with the work that follows, in one hop.
+        """
         if token is None:
-            await self.run(self.games.state, game_id)  # 404 for an unknown game comes first
+            self.games.state(game_id)  # 404 for an unknown game comes first
             if required:
                 raise HttpError.refuse(401, "missing_token", "send your seat's token: Authorization: "
                                                              "Bearer <token>", headers=_UNAUTHORIZED)
             return None
-        seat: int | None = None
-        if 0 < len(token) <= 200:
-            seat = await self.run(self.games.seat_of, game_id, token)
+        seat = self.games.seat_of(game_id, token) if 0 < len(token) <= 200 else None
         if seat is None:
-            await self.run(self.games.state, game_id)
+            self.games.state(game_id)
             raise HttpError.refuse(401, "unknown_token", "the token is not one of this game's seats",
                                    headers=_UNAUTHORIZED)
+        return seat
+
+    async def seat(self, game_id: str, token: str | None, *, required: bool) -> int | None:
+        """`seat_now` from the event loop."""
+        seat: int | None = await self.run(lambda: self.seat_now(game_id, token, required=required))
         return seat
 
     @staticmethod
@@ -289,39 +295,53 @@ class _Server:
     async def get_view(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         after = self.seq_of(self.query(request, frozenset({"after"})).get("after"), "after")
-        seat = await self.seat(game_id, self.token(request), required=False)
-        if after is not None:
+        token = self.token(request)
+        if after is None:  # the seat and the state in one trip to a worker thread
+            seat, state = await self.run(lambda: (self.seat_now(game_id, token, required=False),
+                                                  self.games.state(game_id)))
+        else:
+            seat = await self.seat(game_id, token, required=False)
             await self.hub.wait_past(game_id, after, self.settings.long_poll)
-        state = await self.run(self.games.state, game_id)
+            state = await self.run(self.games.state, game_id)
         return _json(200, ar.view_to_dict(ar.view(state, seat)))
 
-    async def act(self, game_id: str, seat: int, doc: Any) -> tuple[ar.Verdict, ar.State | None, Any]:
-        """Check and store one action message; the verdict, and the new state and events if accepted."""
+    async def act(self, game_id: str, doc: Any, *, seat: int | None = None,
+                  token: str | None = None) -> tuple[ar.Verdict, int, ar.State, Any]:
+        """Check and store one action message of `seat` (or of `token`'s seat, checked first).
+
+        Returns the verdict, the seat, the new state and the events; raises `HttpError` for a refusal.
+        The seat's check, the action's and the commit take one trip to a worker thread.
+        """
         request_id = doc.get("request_id") if isinstance(doc, dict) else None
         request_id = request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) \
             and 0 < len(str(request_id)) <= 64 else None
-        try:
+
+        def work() -> tuple[int, ar.Message, ar.Accepted]:
+            who = seat if seat is not None else self.seat_now(game_id, token, required=True)
+            assert who is not None
             message = read_action_body(doc)
-            accepted = await self.run(lambda: self.games.act(game_id, message.action, seq=message.seq,
-                                                             seat=seat))
+            return who, message, self.games.act(game_id, message.action, seq=message.seq, seat=who)
+
+        try:
+            who, message, accepted = await self.run(work)
         except ar.AbyssError as error:  # nothing was stored
             seq = (await self.run(self.games.state, game_id)).seq
             raise HttpError.of(error, seq, request_id=request_id) from None
         except HttpError as error:
             raise HttpError(error.status, ar.Verdict(False, error.verdict.code, None, error.verdict.message,
-                                                     error.verdict.seq, None, request_id)) from None
+                                                     error.verdict.seq, None, request_id),
+                            error.headers) from None
         after = accepted.state
         verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id,
                              accepted.action)
-        return verdict, after, ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
+        return verdict, who, after, ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
 
     async def post_action(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         self.query(request, frozenset())
-        seat = await self.seat(game_id, self.token(request), required=True)
-        assert seat is not None
-        verdict, after, events = await self.act(game_id, seat, await self.body(request))
-        assert after is not None
+        token = self.token(request)
+        doc = await self.body(request)
+        verdict, seat, after, events = await self.act(game_id, doc, token=token)
         return _json(200, {"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
                            "events": events})
 
@@ -445,7 +465,7 @@ class _Server:
                     doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
                 except ar.AbyssError as error:
                     raise HttpError.of(error) from None
-                verdict, _, _ = await self.act(game_id, seat, doc)
+                verdict, _, _, _ = await self.act(game_id, doc, seat=seat)
                 reply: dict[str, Any] = {"type": "verdict", "status": 200, "verdict": verdict.to_dict()}
             except HttpError as error:
                 reply = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
