@@ -6,7 +6,8 @@ a page to play in. See docs/server-example.md.
 
 | module | what it is |
 |---|---|
-| `app` | the routes, the WebSocket, the pushes (`Hub`), the structured access log |
+| `app` | the routes, the WebSocket, the pushes, the structured access log |
+| `hub` | wakes the long polls, streams and WebSockets when a game moves (in this process or another) |
 | `games` | the games: create, read, act (`UPDATE ... WHERE seq = ?`), expire, the server's bots |
 | `store` | the database: three tables, the few statements, SQLite and PostgreSQL |
 | `requests` | request bodies and refusals, every bound checked before anything is built |
