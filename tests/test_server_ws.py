@@ -194,3 +194,38 @@ def test_moves_made_through_the_other_worker_are_pushed(server: Served) -> None:
 
 def test_the_page_file_is_packaged() -> None:
     assert (Path(ar.__file__).parent / "serve" / "page.html").is_file()
+
+
+def test_two_workers_race_at_one_seq(server: Served) -> None:
+    """Eight fresh connections (spread over the 2 workers) post one legal action at the same seq."""
+    with Client(server.url) as client:
+        game = client.create_game(2, "short")
+    view = game.view
+    for _ in range(3):  # three races in a row, in the opening (where both seats may act)
+        seat = view.owing_flips[0]
+        with Client(server.url) as client:
+            mine = client.view(game.id, game.tokens[seat])
+        doc = ar.action_to_dict(mine.legal_actions[0], seq=mine.seq)
+        barrier = threading.Barrier(8)
+        answers: list[tuple[int, str | None]] = []
+
+        def racer(doc: dict[str, Any] = doc, token: str | None = game.tokens[seat],
+                  barrier: threading.Barrier = barrier,
+                  answers: list[tuple[int, str | None]] = answers) -> None:
+            with Client(server.url) as fresh:
+                fresh.request("GET", "/health")  # connected (to either worker) before the race
+                barrier.wait(timeout=20)
+                response = fresh.request("POST", f"/games/{game.id}/actions", doc, token=token)
+                answers.append((response.status, response.json().get("code")))
+
+        threads = [threading.Thread(target=racer) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert sorted(answers) == [(200, None)] + [(409, "stale_action")] * 7
+        with Client(server.url) as client:
+            view = client.view(game.id)
+        assert view.seq == mine.seq + 1
+    record = server.full_record(game.id)
+    assert len(record.actions) == 3 and record.replay().seq == 3
