@@ -1,13 +1,15 @@
-"""Helpers for the example server's tests: server processes, and a PostgreSQL server on loopback.
+"""Helpers for the server's tests: server processes, and a PostgreSQL server on loopback.
 
-`ServerProcess` runs `python -m examples.server --db URL --port 0` as a real program and reads the
-URL from its first line. `postgres_cluster()` starts a throwaway PostgreSQL (examples/server/
-tempdb.py) for a test session, or uses the one named by `ABYSS_TEST_POSTGRES_URL`; where PostgreSQL
-cannot be had, the tests that need it are skipped with a loud reason.
+`ServerProcess` runs `python -m abyss_rules serve --db URL --port 0` (uvicorn, the shipped server)
+as a real program and reads the URL from its first line. `postgres_cluster()` starts a throwaway
+PostgreSQL (tests/tempdb.py) for a test session, or uses the one named by `ABYSS_TEST_POSTGRES_URL`;
+where PostgreSQL cannot be had, the tests that need it are skipped with a loud reason (and fail
+under CI=true, where .ci/run installs it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -22,12 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.tempdb import PostgresUnavailable, TemporaryPostgres
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # examples/ ships with the sources, not with the installed package
-    sys.path.insert(0, str(ROOT))
-
-from examples.server.tempdb import PostgresUnavailable, TemporaryPostgres  # noqa: E402
 
 
 def read_stream(url: str, game: str, token: str | None, out: list[tuple[str, int, Any]], count: int,
@@ -40,7 +39,7 @@ def read_stream(url: str, game: str, token: str | None, out: list[tuple[str, int
         sent["Authorization"] = f"Bearer {token}"
     connection.request("GET", f"/games/{game}/events{query}", headers=sent)
     response = connection.getresponse()
-    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+    assert response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream")
     fields: dict[str, str] = {}
     try:
         while len(out) < count:
@@ -72,13 +71,13 @@ def wait_for(condition: Callable[[], object], timeout: float = 20) -> None:
 
 
 class ServerProcess:
-    """`python -m examples.server` as a separate process, on a free loopback port."""
+    """`python -m abyss_rules serve` as a separate process, on a free loopback port."""
 
     def __init__(self, db: str, *options: str, quiet: bool = True) -> None:
-        command = [sys.executable, "-m", "examples.server", "--db", db, "--port", "0", "--bot-delay", "0",
-                   *(["--quiet"] if quiet else []), *options]
+        command = [sys.executable, "-m", "abyss_rules", "serve", "--db", db, "--port", "0", "--bot-delay",
+                   "0", "--poll-interval", "0.05", *(["--quiet"] if quiet else []), *options]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        stdin=subprocess.DEVNULL, text=True)
+                                        stdin=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
             self.first_line = self._first_line(60)
             match = re.search(r"http://127\.0\.0\.1:(\d+)", self.first_line)
@@ -102,9 +101,9 @@ class ServerProcess:
         return line
 
     def kill(self) -> None:
-        """SIGKILL: no chance to clean up (what a crash or the OOM killer does)."""
-        if self.process.poll() is None:
-            self.process.kill()
+        """SIGKILL to the server and its worker processes: no chance to clean up (a crash, the OOM killer)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # its own session: the workers too, nothing else
         self.process.communicate(timeout=30)
 
     def terminate(self, timeout: float = 30) -> tuple[int, str]:
@@ -170,3 +169,33 @@ class _External:
         name = url.rsplit("/", 1)[1]
         self._execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
         self._execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+class Served(ServerProcess):
+    """A server process on a SQLite file, and what an operator can read of its database (never a client).
+
+    `game_ids`, `game_state` and `full_record` read the database directly, through the server's own
+    store: the authoritative facts the tests compare every response with.
+    """
+
+    def __init__(self, directory: Path, *options: str, quiet: bool = True) -> None:
+        self.db = f"sqlite:///{directory / 'games.db'}"
+        super().__init__(self.db, *options, quiet=quiet)
+        from abyss_rules.serve.games import Games, Limits
+        from abyss_rules.serve.store import open_store
+
+        self.games = Games(open_store(self.db), Limits(finished_ttl=1e9, idle_ttl=1e9))
+
+    def game_ids(self) -> tuple[str, ...]:
+        return tuple(self.games.store.game_ids())
+
+    def game_state(self, game: str) -> Any:
+        return self.games.state(game)
+
+    def full_record(self, game: str) -> Any:
+        return self.games.record(game)
+
+    def kill(self) -> None:
+        super().kill()
+        if hasattr(self, "games"):
+            self.games.store.close()

@@ -256,7 +256,11 @@ def test_malformed_action_documents() -> None:
         (dict(base, row=2 ** 60), "bad_value", "/row"),
         (dict(base, colour="red"), "unknown_field", "/colour"),
         (dict(base, seq=-1), "bad_value", "/seq"),
-        (dict(base, seq=None), "wrong_type", "/seq"),
+        (dict(base, seq="1"), "wrong_type", "/seq"),
+        (dict(base, request_id=""), "bad_value", "/request_id"),
+        (dict(base, request_id="x" * 65), "bad_value", "/request_id"),
+        (dict(base, request_id=1.5), "wrong_type", "/request_id"),
+        (dict(base, request_id=-1), "bad_value", "/request_id"),
         (dict(base, format="state"), "wrong_format", "/format"),
         ({**ar.action_to_dict(ar.Draw(0)), "row": 1}, "unknown_field", "/row"),
     ]

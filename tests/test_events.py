@@ -27,131 +27,35 @@ from abyss_rules.events import (
 )
 
 
-class PublicModel:
-    """What a client knows, kept up to date from events alone (starting from a view)."""
-
-    def __init__(self, v: ar.View) -> None:
-        self.cols = v.variant.cols
-        self.rows = v.variant.rows
-        self.grids = [[[g.cards[s], g.face_up[s], g.swallowed[s]] for s in range(len(g.cards))]
-                      for g in v.grids]
-        self.discard = list(v.discard_pile)
-        self.draw_size = v.draw_pile_size
-        self.drawn = v.drawn
-        self.closer = v.closer
-        self.totals = list(v.totals)
-        self.round = v.round
-        self.turn = v.turn
-        self.over = False
-        self.scored: RoundScored | None = None
-        self.replaced_was_face_up = False
-
-    def space(self, seat: int, row: int, col: int) -> list[Any]:
-        return self.grids[seat][row * self.cols + col]
-
-    def apply(self, event: object) -> None:
-        if isinstance(event, Reshuffled):
-            self.draw_size = event.draw_pile_size
-            self.discard = [event.top_discard]
-        elif isinstance(event, CardDrawn):
-            self.draw_size -= 1
-            self.drawn = event.value
-        elif isinstance(event, CardPlaced):
-            space = self.space(event.seat, event.row, event.col)
-            assert not space[2]
-            if event.source == "discard":
-                assert self.discard.pop(0) == event.value
-            else:
-                assert self.drawn == event.value
-                self.drawn = None
-            self.replaced_was_face_up = space[1]
-            space[0], space[1] = event.value, True
-        elif isinstance(event, CardDiscarded):
-            if event.source == "drawn":
-                assert self.drawn == event.value and event.row is None and not event.was_face_down
-                self.drawn = None
-            else:
-                assert event.row is not None and event.col is not None
-                assert event.was_face_down == (not self.replaced_was_face_up)  # placed just before
-            self.discard.insert(0, event.value)
-        elif isinstance(event, CardRevealed):
-            space = self.space(event.seat, event.row, event.col)
-            assert space == [None, False, False]
-            space[0], space[1] = event.value, True
-        elif isinstance(event, ColumnSwallowed):
-            assert event.count == self.rows
-            for row in range(self.rows):
-                space = self.space(event.seat, row, event.col)
-                assert space[1] and space[0] == event.value
-                space[:] = [None, False, True]
-            self.discard = [event.value] * event.count + self.discard
-        elif isinstance(event, OpeningDone):
-            self.turn = event.opener
-        elif isinstance(event, RoundClosed):
-            assert self.closer is None
-            self.closer = event.closer
-        elif isinstance(event, FinalReveal):
-            for seat, row, col, value in event.cards:
-                space = self.space(seat, row, col)
-                assert space == [None, False, False]
-                space[0], space[1] = value, True
-            assert all(space[1] or space[2] for grid in self.grids for space in grid)
-        elif isinstance(event, RoundScored):
-            raw = tuple(sum(space[0] for space in grid if not space[2]) for grid in self.grids)
-            assert raw == event.raw_scores
-            assert event.totals == tuple(t + s for t, s in zip(self.totals, event.scores, strict=True))
-            self.totals = list(event.totals)
-            self.scored = event
-        elif isinstance(event, NewRound):
-            self.round = event.round
-            self.grids = [[[None, False, False] for _ in grid] for grid in self.grids]
-            self.discard = [event.top_discard]
-            self.draw_size = event.draw_pile_size
-            self.closer = None
-            self.drawn = None
-        elif isinstance(event, GameOver):
-            self.over = True
-        else:  # pragma: no cover
-            raise AssertionError(f"unknown event {event!r}")
-
-    def grids_as_public(self) -> tuple[tuple[Any, ...], ...]:
-        return tuple(tuple((s[0] if s[1] else None, s[1], s[2]) for s in grid) for grid in self.grids)
-
-
 def public_grids(grids: tuple[ar.Grid, ...]) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple((g.cards[s] if g.face_up[s] else None, g.face_up[s], g.swallowed[s])
                        for s in range(len(g.cards))) for g in grids)
 
 
 def check_game(states: list[ar.State], actions: list[ar.Action]) -> int:
-    """Replay a game's events into a public model and compare it with the views; return the events seen."""
-    model = PublicModel(ar.view(states[0]))
+    """Follow a game's events documents on a client's table (`ar.apply_events`) and compare it with
+    every view; return the number of events seen."""
+    table = ar.PublicTable.from_view(ar.view(states[0]))
     seen = 0
     for before, action, after in zip(states, actions, states[1:], strict=False):
         new, events = ar.apply_with_events(before, action)
         assert new == after
         assert all(type(event) in EVENT_TYPES for event in events)
         seen += len(events)
-        ended = len(after.history) > len(before.history)
-        for event in events:
-            if isinstance(event, (NewRound, GameOver)):
-                # the finished round as the events showed it is the one in the history
-                assert model.grids_as_public() == public_grids(after.history[-1].grids)
-            model.apply(event)
-        v = ar.view(after)
-        if ended:
-            assert model.scored is not None and model.scored.round == before.round
-            assert model.scored.scores == after.history[-1].scores
-            assert model.scored.closer == after.history[-1].closer
-            assert model.over == after.is_over
-        if not after.is_over:
-            assert model.grids_as_public() == public_grids(v.grids)
-            assert (model.discard, model.draw_size, model.drawn) == (list(v.discard_pile), v.draw_pile_size,
-                                                                     v.drawn)
-            assert model.closer == v.closer and model.round == v.round
-        if v.turn is not None and before.phase is ar.Phase.OPENING:
-            assert model.turn == v.turn
-        doc = json.loads(ar.dumps_events(events, action=action, seq=after.seq))
+        document = ar.dumps_events(events, action=action, seq=after.seq)
+        table = ar.apply_events(table, document)
+        assert table == ar.apply_events(ar.PublicTable.from_view(ar.view(before)), events)  # objects too
+        if len(after.history) > len(before.history):
+            scored = [event for event in events if isinstance(event, RoundScored)]
+            assert len(scored) == 1 and scored[0].totals == table.totals == after.totals
+            assert scored[0].scores == after.history[-1].scores
+            assert scored[0].closer == after.history[-1].closer
+        if after.is_over:
+            assert table.over and table.winners == after.winners
+        else:
+            assert table.grids == public_grids(ar.view(after).grids)
+        assert table.agrees_with(ar.view(after, action.player)), (before.seq, events)
+        doc = json.loads(document)
         assert [e["type"] for e in doc["events"]] == [e.TYPE for e in events]
     return seen
 

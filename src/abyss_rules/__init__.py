@@ -96,11 +96,25 @@ from .grid import Grid
 from .json_schemas import SCHEMAS, schema
 from .notation import parse_notation, to_notation
 from .pages import replay_html
+from .protocol import (
+    HTTP_STATUS,
+    Accepted,
+    Judgement,
+    Message,
+    Verdict,
+    action_documents,
+    http_status,
+    judge,
+    read_action,
+    read_message,
+    submit,
+    validate,
+)
+from .public_table import PublicTable, apply_events
 from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
-from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
@@ -116,6 +130,7 @@ __all__ = [
     "ACTION_LAYOUT_VERSION",
     "ACTION_TYPES",
     "FORMAT_VERSION",
+    "HTTP_STATUS",
     "RULES_VERSION",
     "RULE_OF_CODE",
     "SCHEMAS",
@@ -152,13 +167,16 @@ __all__ = [
     "Grid",
     "GridDict",
     "IllegalActionError",
+    "Judgement",
     "MalformedActionError",
+    "Message",
     "NewRoundDict",
     "Opener",
     "OpeningDoneDict",
     "Phase",
     "PictureError",
     "PlaceDrawn",
+    "PublicTable",
     "Record",
     "RecordDocument",
     "ReplayError",
@@ -183,9 +201,11 @@ __all__ = [
     "View",
     "ViewDocument",
     "__version__",
+    "action_documents",
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "apply_events",
     "apply_with_events",
     "canonical_json",
     "check",
@@ -195,6 +215,8 @@ __all__ = [
     "dumps_variant",
     "dumps_view",
     "events_to_dict",
+    "http_status",
+    "judge",
     "legal_actions",
     "loads_action",
     "loads_state",
@@ -205,6 +227,7 @@ __all__ = [
     "parse_notation",
     "play_game",
     "read_action",
+    "read_message",
     "replay_html",
     "schema",
     "simulate",

@@ -118,6 +118,7 @@ class SpaceActionDocument(SpaceActionBody):
     format_version: int
     rules_version: str
     seq: NotRequired[int]
+    request_id: NotRequired[str | int]
 
 
 class DrawActionDocument(DrawActionBody):
@@ -127,6 +128,7 @@ class DrawActionDocument(DrawActionBody):
     format_version: int
     rules_version: str
     seq: NotRequired[int]
+    request_id: NotRequired[str | int]
 
 
 ActionDocument: TypeAlias = SpaceActionDocument | DrawActionDocument
@@ -389,3 +391,5 @@ class VerdictDocument(TypedDict):
     message: str
     seq: int | None
     path: str | None
+    request_id: NotRequired[str | int]
+    action: NotRequired[ActionBody]

@@ -117,7 +117,7 @@ class Code(StrEnum):
     CARDS_MISMATCH = "cards_mismatch"
     IMPOSSIBLE_STATE = "impossible_state"
     BAD_NOTATION = "bad_notation"
-    # Game servers (abyss_rules.server: validate, submit)
+    # Game servers (abyss_rules.protocol: validate, submit)
     STALE_ACTION = "stale_action"
     SEAT_MISMATCH = "seat_mismatch"
     # Game records (ReplayError)

@@ -87,6 +87,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     err = stderr if stderr is not None else sys.stderr
     parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["serve"]:  # the game server (the `server` extra): abyss_rules.serve parses the rest
+        from ..serve import serve_command
+
+        return serve_command(args_list[1:], err)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")):
         args_list = ["demo", *args_list]  # the default command, e.g. `abyss-rules --seed 5`
     try:

@@ -16,8 +16,8 @@ from ..actions import Draw
 from ..codec import DecodeError, parse_json, state_from_dict, state_hash
 from ..errors import AbyssError, Code
 from ..pages import replay_html
+from ..protocol import Verdict, validate
 from ..records import Record, ReplayError
-from ..server import Verdict, validate
 from ..simulation import play_game
 from ..state import Phase
 from ..words import a_card

@@ -29,7 +29,12 @@ from .strict import (
 _ACTION_OF_KIND: Final[dict[str, type[Action]]] = {cls.KIND: cls for cls in ACTION_TYPES}
 _SPACE_ACTION_FIELDS: Final = frozenset({"type", "player", "row", "col"})
 _DRAW_FIELDS: Final = frozenset({"type", "player"})
-_SEQ: Final = frozenset({"seq"})
+_OPTIONAL: Final = frozenset({"seq", "request_id"})
+MAX_REQUEST_ID: Final = 64
+"""The longest `request_id` string an action document may carry, in characters."""
+
+RequestId = str | int
+"""A client's request id: a string of 1 to 64 characters, or an integer from 0 to 2**53 - 1."""
 
 
 def action_body(action: Action) -> dict[str, Any]:
@@ -95,8 +100,12 @@ def check_action(action: Any) -> Action:
     return action  # type: ignore[no-any-return]
 
 
-def action_to_dict(action: Action, *, seq: int | None = None) -> ActionDocument:
+def action_to_dict(action: Action, *, seq: int | None = None,
+                   request_id: str | int | None = None) -> ActionDocument:
     """An `action` document; `seq` (optional) is the state's `seq` the sender saw.
+
+    `request_id` (optional) is the sender's own name for this message: a server's verdict
+    echoes it, so that a client can match replies to requests (over a WebSocket, say).
 
     Examples:
         >>> import abyss_rules as ar
@@ -108,10 +117,29 @@ def action_to_dict(action: Action, *, seq: int | None = None) -> ActionDocument:
         if type(seq) is not int or not 0 <= seq <= MAX_INT:
             raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
         body["seq"] = seq
+    if request_id is not None:
+        body["request_id"] = check_request_id(request_id, "request_id")
     return cast(ActionDocument, body)
 
 
-def dumps_action(action: Action, *, seq: int | None = None) -> str:
+def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
+    """`value` as a request id (`DecodeError` otherwise): a string of 1 to 64 characters, or an
+    integer from 0 to 2**53 - 1.
+
+    Examples:
+        >>> check_request_id("move-7"), check_request_id(7)
+        ('move-7', 7)
+    """
+    if type(value) is int:
+        return read_int(value, path, 0)
+    if type(value) is not str:
+        raise wrong_type(value, "a string or an integer", path)
+    if not 1 <= len(value) <= MAX_REQUEST_ID:
+        raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
+    return value
+
+
+def dumps_action(action: Action, *, seq: int | None = None, request_id: str | int | None = None) -> str:
     """The canonical JSON text of an `action` document.
 
     Examples:
@@ -119,15 +147,27 @@ def dumps_action(action: Action, *, seq: int | None = None) -> str:
         >>> dumps_action(ar.Draw(1))
         '{"format":"action","format_version":1,"player":1,"rules_version":"1.1.0","type":"draw"}'
     """
-    return canonical_json(action_to_dict(action, seq=seq))
+    return canonical_json(action_to_dict(action, seq=seq, request_id=request_id))
 
 
 def action_document(doc: Any) -> tuple[Action, int | None]:
     """The action of a parsed `action` document and the `seq` it carries (`None` if none)."""
+    action, seq, _ = action_message(doc)
+    return action, seq
+
+
+def action_message(doc: Any) -> tuple[Action, int | None, RequestId | None]:
+    """The action of a parsed `action` document, its `seq` and its `request_id` (`None` if absent).
+
+    A `null` `seq` or `request_id` reads as absent (generated clients write optional fields as null).
+    """
     check_header(doc, "action")
     body = {key: value for key, value in doc.items() if key not in HEADER_FIELDS}
-    action = read_action(body, "", _SEQ)
-    return action, (read_int(body["seq"], "/seq", 0) if "seq" in body else None)
+    action = read_action(body, "", _OPTIONAL)
+    seq = body.get("seq")
+    request_id = body.get("request_id")
+    return (action, None if seq is None else read_int(seq, "/seq", 0),
+            None if request_id is None else check_request_id(request_id))
 
 
 def action_from_dict(doc: Any) -> Action:

@@ -1,6 +1,7 @@
-"""The games of the example server: created, read, played and expired through a `Store`.
+"""The games of the server: created, read, played and expired through a `Store`.
 
-`Games` is what the HTTP layer calls; it knows nothing of HTTP. Every game's authoritative
+`Games` is what the web layer calls, from worker threads (every call may wait for the
+database); it knows nothing of HTTP. Every game's authoritative
 `State` lives in the database; this process only caches the state of a game at a seq it has seen
 (a state at a given seq never changes, so the cache is right whichever process wrote it).
 
@@ -15,22 +16,21 @@ from __future__ import annotations
 
 import collections
 import json
+import logging
 import secrets
-import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
-import abyss_rules as ar
-from abyss_rules.bots import make_bot
-
-from .protocol import HttpError
+from . import library as ar
+from .requests import HttpError
 from .store import Full, Store, TooMany, hash_token
 
 __all__ = ["DEFAULT_LIMITS", "Games", "Limits", "NewGame"]
 
 _CACHED_STATES: Final = 2048
+_LOG: Final = logging.getLogger("abyss_rules.serve")
 
 
 class Limits(NamedTuple):
@@ -45,6 +45,8 @@ class Limits(NamedTuple):
     """A finished game is deleted this many seconds after its last action."""
     idle_ttl: float = 86400.0
     """Any game is deleted after this many seconds without an action."""
+    max_actions: int = 5000
+    """Actions one game may take (a whole standard game takes a few hundred); more: 409 `game_too_long`."""
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -88,6 +90,8 @@ class Games:
         self._lock = threading.Lock()
         self.changed = threading.Condition()
         """Notified whenever this process stores an action (or stops): waiting requests wake up."""
+        self.listeners: list[Callable[[str, int], None]] = []
+        """Called as `listener(game_id, seq)` after each action this process stores (from its thread)."""
         self._bot_games: collections.deque[str] = collections.deque()
         self._bot_wakeup = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -126,7 +130,7 @@ class Games:
                     self._bot_games.extend(stalled)
                     self._bot_wakeup.set()
             except Exception as error:  # a database hiccup: say so, try again next time
-                print(f"abyss example server: the sweeper failed ({error!r}); retrying", file=sys.stderr)
+                _LOG.warning("the sweeper failed; retrying", extra={"error": repr(error)})
             with self.changed:
                 self.changed.wait_for(lambda: self.closing, timeout=min(interval, 1.0))
 
@@ -214,6 +218,9 @@ class Games:
         409 `stale_action` when another request stored an action at this seq first.
         """
         state, bots = self._row(game_id)
+        if state.seq >= self.limits.max_actions and not state.is_over:
+            raise HttpError.refuse(409, ar.Code.GAME_TOO_LONG, f"this server stops a game at "
+                                   f"{self.limits.max_actions} actions", seq=state.seq)
         accepted = ar.submit(state, action, seq=seq, player=seat, require_seq=True)
         after = accepted.state
         stored = self.store.commit_action(game_id, state.seq, state=ar.dumps_state(after),
@@ -224,22 +231,11 @@ class Games:
                                    "another action was accepted at that seq first: look at the new view",
                                    seq=state.seq + 1)
         self._remember(game_id, after)
-        with self.changed:
-            self.changed.notify_all()
+        for listener in self.listeners:
+            listener(game_id, after.seq)
         if any(bots):
             self._wake_bots(game_id)
         return accepted
-
-    def wait(self, game_id: str, after: int, timeout: float) -> ar.State:
-        """The game's state once it is past seq `after` or over, or after `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.state(game_id)
-            remaining = deadline - time.monotonic()
-            if state.seq > after or state.is_over or self.closing or remaining <= 0:
-                return state
-            with self.changed:
-                self.changed.wait(min(remaining, self.poll_interval))
 
     def record(self, game_id: str) -> ar.Record:
         """The full record: the set-up, the seed and every action (secret while the game runs)."""
@@ -249,38 +245,6 @@ class Games:
             raise HttpError.refuse(404, "no_such_game", f"no game {game_id[:40]!r} on this server")
         start, actions = stored
         return ar.Record.from_json(start).with_actions(*(ar.parse_notation(text) for text in actions))
-
-    def follow(self, game_id: str, after: int, heartbeat: float) -> Iterator[tuple[ar.State, ar.Action | None,
-                                                                                   tuple[ar.Event, ...]]]:
-        """Each state of the game after seq `after` with the action and events that made it.
-
-        Starts with the current state (action `None`) when `after` is not below it; yields the
-        current state again (action `None`) after `heartbeat` seconds without a move. Ends when the
-        game is over (after its last state), is deleted, or the server stops.
-        """
-        record = self.record(game_id)
-        state = record.initial_state()
-        for action in record.actions[:after]:
-            state = ar.apply(state, action)
-        if state.seq == len(record.actions):
-            yield state, None, ()
-        pending = list(record.actions[state.seq:])
-        while True:
-            for action in pending:
-                state, events = ar.apply_with_events(state, action)
-                yield state, action, events
-            if state.is_over or self.closing:
-                return
-            try:
-                self.wait(game_id, state.seq, heartbeat)
-            except HttpError:  # the game expired while followed: the stream ends
-                return
-            stored = self.store.record(game_id, after=state.seq)
-            if stored is None:
-                return
-            pending = [ar.parse_notation(text) for text in stored[1]]
-            if not pending:
-                yield state, None, ()
 
     # -- bots ----------------------------------------------------------------------------------
 
@@ -303,8 +267,8 @@ class Games:
                 except HttpError:  # the game expired meanwhile
                     pass
                 except Exception as error:  # the database is away...: the sweeper retries
-                    print(f"abyss example server: a bot of game {game_id} could not move ({error!r}); "
-                          "the sweeper retries", file=sys.stderr)
+                    _LOG.warning("a bot could not move; the sweeper retries",
+                                 extra={"game": game_id, "error": repr(error)})
 
     def play_bots(self, game_id: str) -> int:
         """Let the bots of a game act while one of them is to act; how many actions they made."""
@@ -318,7 +282,7 @@ class Games:
                 with self.changed:
                     self.changed.wait_for(lambda: self.closing, timeout=self.bot_delay)
             seat = seats[0]
-            bot = make_bot(str(bots[seat]), seed=secrets.randbits(64))
+            bot = ar.make_bot(str(bots[seat]), seed=secrets.randbits(64))
             try:
                 self.act(game_id, bot.choose(ar.view(state, seat)), seq=state.seq, seat=seat)
                 made += 1

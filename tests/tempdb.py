@@ -2,7 +2,7 @@
 
     with TemporaryPostgres() as pg:                  # initdb + pg_ctl start, 127.0.0.1, a free port
         url = pg.create_database("abyss")            # postgresql://abyss@127.0.0.1:PORT/abyss
-        ...                                          # python -m examples.server --db URL
+        ...                                          # abyss-rules serve --db URL
     # stopped (pg_ctl stop -m fast) and its directory removed
 
 It needs PostgreSQL's server programs (Debian: `apt-get install postgresql`, found under
@@ -12,7 +12,7 @@ and it never listens beyond 127.0.0.1.
 
 As a script, it starts one and waits (Ctrl-C stops it):
 
-    python -m examples.server.tempdb
+    python -m tests.tempdb
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""A tiny client for the example server (standard library + `abyss_rules`), and bots that play through it.
+"""A small client of the server's HTTP API (standard library + `abyss_rules`), and bots that play through it.
 
-    from examples.server.client import Client
+    from abyss_rules.serve.client import Client
     with Client("http://127.0.0.1:8000") as client:
         game = client.create_game(players=2, variant="short")
         view = client.view(game.id, game.tokens[0])            # seat 0's view (an abyss_rules.View)
@@ -12,7 +12,7 @@ polls, as separate programs would. Each bot chooses from the view it fetched -- 
 
 As a script, against a running server:
 
-    python examples/server/client.py http://127.0.0.1:8000 --bots greedy,counting --variant short
+    python -m abyss_rules.serve.client http://127.0.0.1:8000 --bots greedy,counting --variant short
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-import abyss_rules as ar
-from abyss_rules.bots import Bot, make_bot
+from ..bots import Bot, make_bot
+from . import library as ar
 
 __all__ = ["Client", "NewGame", "Outcome", "Response", "ServerError", "play", "play_concurrently"]
 
@@ -39,6 +39,7 @@ class Response(NamedTuple):
 
     status: int
     headers: Mapping[str, str]
+    """The response headers (looked up in any case)."""
     body: bytes
 
     def json(self) -> Any:
@@ -143,7 +144,7 @@ class Client:
             self._reused = True
             if raw.will_close:
                 self.close()
-            response = Response(raw.status, dict(raw.headers.items()), payload)
+            response = Response(raw.status, raw.headers, payload)  # type: ignore[arg-type]  # an email.message.Message: any case
             if self.observer is not None:
                 self.observer(method, path, response)
             return response
@@ -202,7 +203,7 @@ class Client:
         if isinstance(action, str):
             doc: dict[str, Any] = {"notation": action, "seq": seq}
         else:
-            doc = ar.action_to_dict(action, seq=seq)
+            doc = dict(ar.action_to_dict(action, seq=seq))
         reply = self.call("POST", f"/games/{game}/actions", doc, token=token)
         return ar.view_from_dict(reply["view"]), reply["events"]
 
@@ -243,6 +244,8 @@ def play(url: str, bots: Sequence[Bot], variant: str | ar.Variant = "short", *, 
                 return Outcome(game, client.view(game.id), count, 0)
             seat = _to_act(view)[0]
             token = game.tokens[seat]
+            if token is None:
+                raise ValueError("play() needs every seat played by a person: no server bots")
             mine = client.view(game.id, token)
             view, _ = client.act(game.id, token, bots[seat].choose(mine), seq=mine.seq)
     raise RuntimeError(f"the game was not over after {max_actions} actions")
@@ -264,6 +267,8 @@ def play_concurrently(url: str, bots: Sequence[Bot], variant: str | ar.Variant =
 
     def seat_loop(seat: int) -> None:
         token = game.tokens[seat]
+        if token is None:
+            raise ValueError("play_concurrently() needs every seat played by a person: no server bots")
         try:
             with Client(url, observer=observer) as mine:
                 seen: int | None = None
@@ -302,7 +307,7 @@ def play_concurrently(url: str, bots: Sequence[Bot], variant: str | ar.Variant =
 
 def main(argv: list[str] | None = None) -> int:
     """Let built-in bots play one game on a running server and print the result."""
-    parser = argparse.ArgumentParser(prog="python examples/server/client.py",
+    parser = argparse.ArgumentParser(prog="python -m abyss_rules.serve.client",
                                      description="Built-in bots play a game on the example server.")
     parser.add_argument("url", help="the server's base URL, e.g. http://127.0.0.1:8000")
     parser.add_argument("--bots", default="greedy,counting",

@@ -217,3 +217,129 @@ def test_validate_never_raises_and_agrees_with_submit(data: Any) -> None:
         with pytest.raises(ar.AbyssError) as info:
             ar.submit(state, data)
         assert info.value.code == verdict.code
+
+
+# -- the kit a server answers with: request ids, HTTP statuses, send-ready documents ------------
+
+def _schema_validator(kind: str) -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(ar.schema(kind))
+
+
+def test_documents_without_a_request_id_are_unchanged() -> None:
+    # the optional fields appear only when given: what clients and servers exchanged before is byte-identical
+    assert ar.dumps_action(ar.Flip(0, 1, 2), seq=3) == (
+        '{"col":2,"format":"action","format_version":1,"player":0,"row":1,"rules_version":"'
+        + ar.RULES_VERSION + '","seq":3,"type":"flip"}')
+    verdict = ar.validate(ar.new_game(2, seed=4), message(ar.Flip(0, 1, 2), seq=0))
+    assert set(verdict.to_dict()) == {"format", "format_version", "rules_version", "legal", "code", "rule",
+                                      "message", "seq", "path"}
+
+
+def test_a_verdict_echoes_the_request_id_and_the_action() -> None:
+    state = ar.new_game(2, seed=4)
+    validator = _schema_validator("verdict")
+    for request_id in ("move-1", 7, "x" * 64):
+        text = ar.dumps_action(ar.Flip(0, 1, 2), seq=0, request_id=request_id)
+        _schema_validator("action").validate(json.loads(text))
+        verdict = ar.validate(state, text, player=0, echo_action=True)
+        assert (verdict.legal, verdict.request_id, verdict.action) == (True, request_id, ar.Flip(0, 1, 2))
+        doc = verdict.to_dict()
+        validator.validate(doc)
+        assert doc["request_id"] == request_id
+        assert doc["action"] == {"type": "flip", "player": 0, "row": 1, "col": 2}
+        assert ar.read_message(text).request_id == request_id
+    # refusals carry it too: stale, another seat's action, a rule, and a malformed document
+    stale = ar.dumps_action(ar.Flip(0, 1, 2), seq=5, request_id="r1")
+    assert ar.validate(state, stale).to_dict()["request_id"] == "r1"
+    other = ar.dumps_action(ar.Flip(1, 1, 2), seq=0, request_id="r2")
+    assert (ar.validate(state, other, player=0).code, ar.validate(state, other, player=0).request_id) == (
+        "seat_mismatch", "r2")
+    broken = {**json.loads(stale), "row": "1", "request_id": "r3"}
+    verdict = ar.validate(state, json.dumps(broken))
+    assert (verdict.code, verdict.path, verdict.request_id) == ("wrong_type", "/row", "r3")
+    validator.validate(verdict.to_dict())
+    # an unreadable request id is simply not echoed (the verdict names the bad field)
+    assert ar.validate(state, {**broken, "request_id": ""}).request_id is None
+
+
+def test_seq_and_request_id_null_read_as_absent() -> None:
+    state = ar.new_game(2, seed=4)
+    doc = {**ar.action_to_dict(ar.Flip(0, 1, 2)), "seq": None, "request_id": None}
+    _schema_validator("action").validate(doc)
+    assert ar.read_message(doc) == ar.Message(ar.Flip(0, 1, 2), None, None)
+    assert ar.validate(state, doc).legal
+    verdict = ar.validate(state, doc, require_seq=True)
+    assert (verdict.code, verdict.path) == ("missing_field", "/seq")
+
+
+def test_text_that_is_not_json_is_invalid_json_where_only_json_is_taken() -> None:
+    state = ar.new_game(2, seed=4)
+    for text in ("0f12", "hello", b"\xff\xfe", "", "[1, 2"):
+        assert ar.validate(state, text, notation=False).code == "invalid_json", text
+    assert ar.validate(state, "[1, 2]", notation=False).code == "wrong_type"
+    assert ar.validate(state, "0f12").legal  # notation where it is accepted
+    assert ar.validate(state, "0z", notation=True).code == "bad_notation"
+
+
+def test_every_code_has_one_http_status() -> None:
+    assert set(ar.HTTP_STATUS) == {str(code) for code in ar.Code}
+    assert ar.http_status(None) == 200
+    assert ar.http_status("a_code_of_the_servers_own") == 400
+    for code in ("not_your_turn", "wrong_phase", "space_face_up", "game_over", "no_such_space",
+                 "discard_empty"):
+        assert ar.HTTP_STATUS[code] == 409, code  # the game's current state refuses it: act again
+    assert (ar.HTTP_STATUS["stale_action"], ar.HTTP_STATUS["seat_mismatch"], ar.HTTP_STATUS["invalid_json"],
+            ar.HTTP_STATUS["document_too_large"]) == (409, 403, 400, 413)
+    state = turn_state()
+    assert ar.validate(state, ar.Draw(1 - state.turn)).http_status == 409
+    assert ar.validate(state, "{").http_status == 400
+
+
+def test_action_documents_are_the_legal_actions_ready_to_send() -> None:
+    rng = random.Random(3)
+    state = ar.new_game(3, seed=9)
+    validator = _schema_validator("action")
+    while not state.is_over and state.seq < 120:
+        for seat in range(state.players):
+            docs = ar.action_documents(ar.view(state, seat))
+            assert [ar.read_action(doc)[0] for doc in docs] == [
+                a for a in ar.legal_actions(state) if a.player == seat]
+            for doc in docs[:3]:
+                validator.validate(doc)
+                assert ar.validate(state, json.dumps(doc), player=seat, require_seq=True).legal
+        assert ar.action_documents(ar.view(state)) == ()
+        state = ar.apply(state, rng.choice(ar.legal_actions(state)))
+    with pytest.raises(TypeError):
+        ar.action_documents(state)  # type: ignore[arg-type]
+
+
+def test_judge_applies_a_legal_action_once_and_answers_every_message() -> None:
+    state = ar.new_game(2, seed=4)
+    text = ar.dumps_action(ar.Flip(1, 0, 0), seq=0, request_id=12)
+    verdict, accepted = ar.judge(state, text, player=1, require_seq=True, echo_action=True)
+    assert verdict == ar.Verdict(True, None, None, "legal", 0, None, 12, ar.Flip(1, 0, 0))
+    assert accepted == ar.submit(state, text, player=1)
+    again, nothing = ar.judge(accepted.state, text, player=1, require_seq=True)
+    assert (again.code, again.seq, again.request_id, again.http_status, nothing) == (
+        "stale_action", 1, 12, 409, None)
+    for junk in ("", "{", "null", "0z", b"\x00" * 5, 3.5, None, {"format": "action"}, "x" * (2 << 20)):
+        verdict, accepted = ar.judge(state, junk)  # type: ignore[arg-type]
+        assert not verdict.legal and accepted is None and verdict.http_status in (400, 413)
+
+
+@given(st.one_of(st.text(max_size=80), st.binary(max_size=80), st.dictionaries(
+    st.sampled_from(["format", "format_version", "rules_version", "type", "player", "row", "col", "seq",
+                     "request_id"]),
+    st.one_of(st.none(), st.integers(-3, 70), st.text(max_size=70), st.booleans()), max_size=9)))
+def test_judge_agrees_with_validate_and_submit(data: Any) -> None:
+    state = turn_state()
+    verdict, accepted = ar.judge(state, data, echo_action=True)
+    assert verdict == ar.validate(state, data, echo_action=True)
+    if verdict.legal:
+        assert accepted == ar.submit(state, data)
+    else:
+        assert accepted is None
+        with pytest.raises(ar.AbyssError):
+            ar.submit(state, data)

@@ -1,4 +1,4 @@
-"""The example server's storage, with real processes, real HTTP and a real database.
+"""The server's storage, with real processes (uvicorn), real HTTP and a real database.
 
 Every test runs twice: on a SQLite file and on a PostgreSQL server started on loopback in a
 temporary directory (skipped, loudly, only where PostgreSQL cannot be installed). Bots play whole
@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from examples.server.client import Client, ServerError, play, play_concurrently
 from tests.servers import ServerProcess, postgres_cluster, read_stream, wait_for
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
+from abyss_rules.serve.client import Client, ServerError, play, play_concurrently
 
 
 @pytest.fixture(scope="session")

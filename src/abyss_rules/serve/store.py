@@ -1,4 +1,4 @@
-"""Where the example server keeps its games: SQLite (standard library) or PostgreSQL (psycopg 3).
+"""Where the server keeps its games: SQLite (standard library) or PostgreSQL (psycopg 3).
 
 Three tables, the same in both databases:
 
@@ -271,6 +271,20 @@ class Store:
             rows = self._run(cursor, "SELECT id FROM games WHERE waiting_bot = 1 AND over = 0 "
                              "AND updated < ?", (idle_since,)).fetchall()
         return [game_id for (game_id,) in rows]
+
+    def seqs(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored seq of each of these games that exists (one query)."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" * len(game_ids))
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, f"SELECT id, seq FROM games WHERE id IN ({marks})", game_ids).fetchall()
+        return {game_id: int(seq) for game_id, seq in rows}
+
+    def ping(self) -> None:
+        """Run `SELECT 1` (raises if the database cannot be reached): the readiness check."""
+        with self._transaction(write=False) as cursor:
+            self._run(cursor, "SELECT 1").fetchone()
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""

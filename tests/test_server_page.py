@@ -1,5 +1,6 @@
-"""The example server's play page in a real headless Chromium (tests/browser.py): create a game
-against a bot, play by clicking, see the bot answer, provoke a refusal and see it explained.
+"""The server's play page in a real headless Chromium (tests/browser.py): create a game against a
+bot, play by clicking the cards of the player's own picture, see the bot answer over the WebSocket,
+provoke a refusal and see it explained.
 
 Skipped, saying so loudly, where no Chromium is installed (`.ci/run` installs Debian's).
 """
@@ -8,18 +9,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from examples.server.app import GameServer
-from examples.server.games import Limits
 from tests.browser import chromium
+from tests.servers import Served
 
 import abyss_rules as ar
 
+GameServer = Served
+
 
 @pytest.fixture
-def server() -> Iterator[GameServer]:
-    with GameServer(quiet=True, bot_delay=0.05, limits=Limits(client_games=None)).running() as running:
+def server(tmp_path: Path) -> Iterator[GameServer]:
+    with Served(tmp_path, "--bot-delay", "0.05", "--client-games", "0") as running:
         yield running
 
 
@@ -38,11 +41,13 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
         game = page.wait_for("new URLSearchParams(location.hash.slice(1)).get('game')")
         assert game in server.game_ids()
         assert page.wait_for("document.getElementById('status').textContent").startswith("Opening")
+        page.wait_for("document.getElementById('space-0-1') !== null")  # the picture, clickable
 
         # The opening: click two of my cards; the bot flips its own meanwhile (a click made at the
         # seq the bot's flip just passed is refused as stale_action, and the page says so: click again).
         for col in (0, 1):
             for _ in range(10):
+                page.wait_for(f"document.getElementById('space-0-{col}') !== null")
                 page.click(f"#space-0-{col}")
                 page.wait_for(f"!me.busy && (me.view.grids[0][{col}].face_up || "
                               "!document.getElementById('refusal').hidden)")
@@ -53,8 +58,16 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
         page.wait_for("me.view.turn === 0")  # whoever opened, it comes to me
         assert page.evaluate("document.getElementById('status').textContent").startswith("Your turn")
         page.wait_for("document.querySelector('#table svg') !== null")  # the library's picture
+        # The picture is the board: the player's twelve cards in it are the buttons; there is no
+        # second grid, and the other seat's cards are not clickable.
+        assert page.evaluate("document.querySelectorAll('#table svg g.space').length") == 12
+        assert page.evaluate("document.querySelectorAll('button[id^=space], table').length") == 0
+        assert page.evaluate("document.getElementById('space-0-0').querySelector('title').textContent"
+                             ".startsWith('seat 0, row 0, column 0')") is True
+        assert page.evaluate("me.socket !== null && me.socket.readyState === WebSocket.OPEN") is True
 
         # A refusal, explained: flipping a card that is already face up (rule 3.10).
+        page.wait_for("document.getElementById('space-0-0') !== null")
         page.click("#space-0-0")
         page.wait_for("!document.getElementById('refusal').hidden")
         refusal = page.evaluate("document.getElementById('refusal').textContent")
@@ -70,6 +83,7 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
                 break
             before = page.evaluate(_SEQ)
             for selector in clicks:
+                page.wait_for(f"document.querySelector('{selector}') !== null")
                 page.click(selector)
                 if selector == "#draw":
                     # The pushed view can show the drawn card before the POST's answer has been

@@ -1,4 +1,4 @@
-"""The example game server (examples/server) over real HTTP on 127.0.0.1.
+"""The server (`abyss-rules serve`, uvicorn) over real HTTP on 127.0.0.1, as a separate process.
 
 Bots play whole games through the server (2 players one request at a time, 4 players in
 concurrent threads); every kind of bad request gets its documented status and code and leaves
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import selectors
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,16 +24,19 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from tests.servers import Served
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
+from abyss_rules.serve.client import Client, Response, play, play_concurrently
+from abyss_rules.serve.settings import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # examples/ ships with the sources, not with the installed package
-    sys.path.insert(0, str(ROOT))
+DEFAULT_MAX_BODY = Settings().max_body
+GameServer = Served
 
-from examples.server.app import DEFAULT_MAX_BODY, GameServer  # noqa: E402
-from examples.server.client import Client, Response, play, play_concurrently  # noqa: E402
+
+def ROOT_TMP() -> Path:
+    return Path(tempfile.mkdtemp(prefix="abyss-server-"))
 
 SHORT = ar.Variant.short()
 
@@ -39,9 +44,9 @@ Seen = list[tuple[str, str, Response]]
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[GameServer]:
-    """One server for the module, in a thread, on a free loopback port; defaults but for quiet."""
-    with GameServer(quiet=True, long_poll=5.0).running() as running:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameServer]:
+    """One server process for the module, on a free loopback port; defaults but for quiet."""
+    with Served(tmp_path_factory.mktemp("server"), "--long-poll", "5", "--client-games", "0") as running:
         yield running
 
 
@@ -116,10 +121,8 @@ def assert_consistent(server: GameServer, game: str) -> None:
 
 # -- whole games -----------------------------------------------------------------------------------
 
-def test_the_server_binds_loopback_by_default() -> None:
-    with GameServer(quiet=True) as fresh:
-        assert fresh.server_address[0] == "127.0.0.1"
-        assert fresh.url == f"http://127.0.0.1:{fresh.server_address[1]}"
+def test_the_server_binds_loopback_by_default(server: GameServer) -> None:
+    assert server.url.startswith("http://127.0.0.1:") and "1 worker(s)" in server.first_line
 
 
 @pytest.mark.rule("8.2", "8.3")
@@ -164,7 +167,7 @@ def test_a_seed_is_used_only_when_the_server_allows_it(server: GameServer) -> No
 
     seed = 2**200 + 12345
     seen: Seen = []
-    with GameServer(quiet=True, allow_seed=True).running() as seeded:
+    with Served(ROOT_TMP(), "--allow-seed") as seeded:
         outcome = play(seeded.url, [GreedyBot(), GreedyBot()], SHORT, seed=seed, observer=observer(seen))
         assert outcome.game.view == ar.view(ar.new_game(2, SHORT, seed))  # dealt from that seed
         assert seeded.full_record(outcome.game.id).seed == seed.to_bytes(32, "big")
@@ -294,8 +297,6 @@ BAD: dict[str, tuple[Callable[[Table], Response], int, str, str | None]] = {
                          None),
     "not JSON content": (lambda t: t.post(t.doc(), headers={"Content-Type": "text/plain"}), 415,
                          "unsupported_media_type", None),
-    "no Content-Length": (lambda t: t.post(data=b"", headers={"Transfer-Encoding": "chunked"}), 411,
-                          "length_required", None),
     "unknown game": (lambda t: t.post(t.doc(), path="/games/0123456789abcdef/actions"), 404,
                      "no_such_game", None),
     "unknown route": (lambda t: t.post(t.doc(), path=f"/games/{t.game}/moves"), 404, "no_such_route", None),
@@ -402,7 +403,7 @@ def test_wrong_methods_and_routes_elsewhere(server: GameServer) -> None:
         head = client.request("HEAD", "/games")
         assert head.status == 405 and head.body == b""
         unknown = client.request("BREW", "/games")
-        assert unknown.status == 501 and unknown.json()["code"] == "not_implemented"
+        assert unknown.status == 405 and unknown.json()["code"] == "method_not_allowed"
 
 
 def test_one_action_wins_a_race(server: GameServer) -> None:
@@ -445,8 +446,8 @@ def test_a_long_poll_answers_when_the_game_moves(server: GameServer) -> None:
     assert view.seq == table.view.seq + 1 and view.viewer == table.other
 
 
-def test_a_long_poll_times_out_with_the_current_view() -> None:
-    with GameServer(quiet=True, long_poll=0.3).running() as quick, Client(quick.url) as client:
+def test_a_long_poll_times_out_with_the_current_view(tmp_path: Path) -> None:
+    with Served(tmp_path, "--long-poll", "0.3") as quick, Client(quick.url) as client:
         game = client.create_game(2, "short")
         started = time.monotonic()
         view = client.view(game.id, after=0)
@@ -467,9 +468,8 @@ def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
 
 def test_the_server_runs_as_a_program(seen: Seen, tmp_path: Path) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "examples.server", "--db", f"sqlite:///{tmp_path / 'games.db'}", "--port", "0",
-         "--quiet"], cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "abyss_rules", "serve", "--db", f"sqlite:///{tmp_path / 'games.db'}", "--port",
+         "0", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
     )
     try:
         line = _first_line(process, 30)
@@ -479,8 +479,8 @@ def test_the_server_runs_as_a_program(seen: Seen, tmp_path: Path) -> None:
         outcome = play(url, [GreedyBot(), CountingBot()], "short", observer=observer(seen))
         assert outcome.final.is_over and outcome.final.winners
         script = subprocess.run(
-            [sys.executable, "examples/server/client.py", url, "--bots", "random,greedy,counting"],
-            cwd=ROOT, capture_output=True, text=True, timeout=60,
+            [sys.executable, "-m", "abyss_rules.serve.client", url, "--bots", "random,greedy,counting"],
+            capture_output=True, text=True, timeout=60,
         )
         assert script.returncode == 0, script.stderr
         assert re.fullmatch(r"game [0-9a-f]{16}: \d+ actions, 0 stale; totals \[.*\], winners \[.*\]\n",
@@ -488,40 +488,46 @@ def test_the_server_runs_as_a_program(seen: Seen, tmp_path: Path) -> None:
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=20)
-    assert process.returncode == 0, errors  # SIGTERM stops it cleanly
+    # SIGTERM stops it cleanly: uvicorn shuts the app down, then ends by the signal it got (-15)
+    assert process.returncode in (0, -15), errors
     assert "Traceback" not in errors
     assert all(response.status < 400 for _, _, response in seen)
 
 
-def test_app_py_runs_as_a_script() -> None:
-    result = subprocess.run([sys.executable, "examples/server/app.py", "--help"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "--port" in result.stdout and "127.0.0.1" in result.stdout
+def test_bad_options_and_a_port_in_use_are_reported(server: GameServer) -> None:
+    def run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "abyss_rules", "serve", *argv], capture_output=True,
+                              text=True, timeout=60, env={**os.environ, **(env or {})},
+                              stdin=subprocess.DEVNULL)
+
+    busy = run("--port", str(server.port), "--db", server.db)
+    assert busy.returncode == 1 and "cannot listen on 127.0.0.1" in busy.stderr
+    for argv, env, words in [(("--max-body", "0"), None, "--max-body must be positive"),
+                             (("--port", "70000"), None, "--port must be from 0 to 65535"),
+                             (("--workers", "two"), None, "invalid"),
+                             ((), {"ABYSS_MAX_BODY": "lots"}, "ABYSS_MAX_BODY"),
+                             (("--db", "mysql://x"), None, "cannot open the database")]:
+        result = run(*argv, env=env)
+        assert result.returncode in (1, 2) and words in result.stderr, (argv, result.stderr)
+    helped = run("--help")
+    assert helped.returncode == 0 and "ABYSS_DB" in helped.stdout and "--max-connections" in helped.stdout
 
 
-def test_a_port_in_use_is_reported(server: GameServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from examples.server.cli import main
-
-    assert main(["--port", str(server.server_address[1]), "--quiet"]) == 1
-    assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
-
-
-def test_the_client_retries_once_when_the_server_closed_an_idle_connection() -> None:
-    with GameServer(quiet=True, idle_timeout=0.2).running() as impatient, Client(impatient.url) as client:
+def test_the_client_retries_once_when_the_server_closed_an_idle_connection(tmp_path: Path) -> None:
+    with Served(tmp_path, "--keep-alive", "1") as impatient, Client(impatient.url) as client:
         game = client.create_game(2, "short")
-        time.sleep(0.5)  # the server closes the idle keep-alive connection meanwhile
+        time.sleep(1.5)  # the server closes the idle keep-alive connection meanwhile
         assert client.view(game.id) == game.view
 
 
-def test_a_raw_http_exchange() -> None:
+def test_a_raw_http_exchange(server: GameServer) -> None:
     """What the docs show: the status line, headers and a canonical JSON body."""
-    with GameServer(quiet=True).running() as fresh:
-        connection = http.client.HTTPConnection("127.0.0.1", fresh.server_address[1], timeout=10)
-        body = json.dumps({"players": 2, "variant": "short"})
-        connection.request("POST", "/games", body, {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        doc = json.loads(response.read())
-        connection.close()
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    body = json.dumps({"players": 2, "variant": "short"})
+    connection.request("POST", "/games", body, {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    doc = json.loads(response.read())
+    connection.close()
     assert response.status == 201
     assert response.getheader("Content-Type") == "application/json"
     assert response.getheader("Cache-Control") == "no-store"
@@ -529,13 +535,3 @@ def test_a_raw_http_exchange() -> None:
     assert [seat["seat"] for seat in doc["seats"]] == [0, 1]
     assert len({seat["token"] for seat in doc["seats"]}) == 2
     assert doc["view"]["viewer"] is None and doc["view"]["legal_actions"] == []
-
-
-def test_the_excerpts_on_the_docs_page_are_verbatim() -> None:
-    """The not-run python blocks of docs/server-example.md quote the files of examples/server exactly."""
-    page = (ROOT / "docs" / "server-example.md").read_text(encoding="utf-8")
-    marker = r"<!-- not-run: an excerpt of (examples/server/\w+\.py)[^>]*-->\s*```python\n(.*?)```"
-    excerpts = re.findall(marker, page, flags=re.DOTALL)
-    assert excerpts
-    for name, excerpt in excerpts:
-        assert excerpt in (ROOT / name).read_text(encoding="utf-8"), excerpt

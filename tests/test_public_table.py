@@ -1,0 +1,50 @@
+"""A client's table followed from events documents: refusals (the agreement with every view is
+checked on whole games in tests/test_events.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import abyss_rules as ar
+
+
+def _first_move() -> tuple[ar.PublicTable, dict[str, object]]:
+    state = ar.new_game(players=2, seed=3)
+    after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
+    doc = json.loads(ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=after.seq))
+    return ar.PublicTable.from_view(ar.view(state)), doc
+
+
+def test_a_document_applies_once_and_only_in_order() -> None:
+    table, doc = _first_move()
+    after = ar.apply_events(table, doc)
+    assert after.seq == 1 and after.grids[0][6] == (5, True, False)
+    assert table.grids[0][6] == (None, False, False)  # immutable: the table it came from is unchanged
+    with pytest.raises(ar.DecodeError) as info:
+        ar.apply_events(after, doc)  # seq 1 again: the client missed nothing, it applied it twice
+    assert (info.value.code, info.value.path) == ("bad_value", "/seq")
+
+
+@pytest.mark.parametrize("change, path", [
+    (lambda d: d["events"][0].update(value="5"), "/events/0"),
+    (lambda d: d["events"][0].update(row=9), "/events/0"),
+    (lambda d: d["events"][0].update(type="card_teleported"), "/events/0"),
+    (lambda d: d["events"][0].pop("seat"), "/events/0"),
+    (lambda d: d["events"].append(dict(d["events"][0])), "/events/1"),  # revealed twice
+    (lambda d: d["events"].append({"type": "card_drawn", "seat": 0, "value": 3}), None),
+    (lambda d: d.update(events="none"), "/events"),
+    (lambda d: d.update(format="view"), "/format"),
+])
+def test_an_event_that_does_not_fit_is_refused(change: object, path: str | None) -> None:
+    table, doc = _first_move()
+    change(doc)  # type: ignore[operator]
+    try:
+        ar.apply_events(table, doc)
+    except ar.DecodeError as error:
+        assert path is None or error.path == path
+    else:
+        assert path is None  # drawing in the opening is no misfit of the table's facts
+    with pytest.raises(TypeError):
+        ar.apply_events(table, [object()])  # type: ignore[list-item]
