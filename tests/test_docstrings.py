@@ -46,13 +46,15 @@ def _link(target: str, name: str) -> str:
 
 def test_names_of_the_package_become_links_where_the_docstring_is(tool: ModuleType, package: object) -> None:
     function = package["views.view"]  # type: ignore[index]
-    text = "`State`, `State.phase`, `apply()`, `abyss_rules.svg.to_svg` and `abyss_rules.events`."
+    text = ("`State`, `State.phase`, `apply()`, `legal_actions(state)`, `abyss_rules.svg.to_svg` and"
+            " `abyss_rules.events`.")
     state = _link("abyss_rules.state.State", "State")
     phase = _link("abyss_rules.state.State.phase", "State.phase")
     apply = _link("abyss_rules.apply", "apply()")
+    legal = _link("abyss_rules.rules.legal.legal_actions", "legal_actions(state)")
     svg = _link("abyss_rules.svg.to_svg", "abyss_rules.svg.to_svg")
     events = _link("abyss_rules.events", "abyss_rules.events")
-    assert tool.link_names(function, text) == f"{state}, {phase}, {apply}, {svg} and {events}."
+    assert tool.link_names(function, text) == f"{state}, {phase}, {apply}, {legal}, {svg} and {events}."
 
 
 def test_a_class_docstring_sees_its_own_members(tool: ModuleType, package: object) -> None:

@@ -10,10 +10,10 @@ On the site, this extension (``extensions:`` of the mkdocstrings Python handler 
 mkdocstrings renders any docstring:
 
 * a name starting with ``abyss_rules.`` is its own target;
-* a short name (``State``, ``State.phase``, ``apply()``) is resolved where the docstring is, as
-  Python would: the object's members, then its class and module, imports included; failing that,
-  a name the package exports (``abyss_rules.<name>``); a short name never stands for a module
-  (```cards``` is a field; the module is written ```abyss_rules.cards```);
+* a short name (``State``, ``State.phase``, ``apply()``, ``view(state, 0)``) is resolved where
+  the docstring is, as Python would: the object's members, then its class and module, imports
+  included; failing that, a name the package exports (``abyss_rules.<name>``); a short name
+  never stands for a module (```cards``` is a field; the module is ```abyss_rules.cards```);
 * a function's own parameter names, names outside the package (``int``, ``None``), names that
   resolve to no object (``view.legal_actions``, an attribute of a variable) and a docstring's mention
   of its own object stay plain code.
@@ -37,9 +37,10 @@ PACKAGE = "abyss_rules"
 """The package whose docstrings are rewritten."""
 
 CODE_NAME = re.compile(
-    r"(?<![`\[\w])`(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<call>\(\))?`(?![`\]\w])"
+    r"(?<![`\[\w])`(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<call>\([^`()]*\))?`(?![`\]\w])"
 )
-"""A single-backticked Python name, optionally called (``name()``), not already a link title."""
+"""A single-backticked Python name, maybe called (``name()``, ``view(state, seat)``), not already
+a link title."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _DOCTEST = re.compile(r"^\s*(>>>|\.\.\.)( |$)")
