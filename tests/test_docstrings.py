@@ -1,9 +1,9 @@
 """Docstrings read well in `help()` and link on the docs site.
 
-They name other objects in plain backticks; the site makes those names links
-(tools/griffe_crossrefs.py, a Griffe extension of the mkdocstrings Python handler). Here: which
-names that extension links, and to what. tests/test_docs_site.py follows such a link in the
-built site.
+They name other objects in plain backticks, never in cross-reference markup, so `help()` shows
+plain names; the site makes those names links (tools/griffe_crossrefs.py, a Griffe extension of
+the mkdocstrings Python handler). Here: no docstring holds markup, and which names that extension
+links, and to what. tests/test_docs_site.py follows such a link in the built site.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def package() -> object:
 
 
 def _link(target: str, name: str) -> str:
-    return f'<autoref optional identifier="{target}"><code>{name}</code></autoref>'
+    return f'<autoref optional identifier="{target}">`{name}`</autoref>'
 
 
 def test_names_of_the_package_become_links_where_the_docstring_is(tool: ModuleType, package: object) -> None:
@@ -68,6 +68,7 @@ def test_a_class_docstring_sees_its_own_members(tool: ModuleType, package: objec
     "`cards` and `events`",        # fields, not the package's submodules of those names
     "`view.legal_actions`",        # an attribute of a variable: no such path
     "`view`",                      # the docstring's own object
+    "`__all__`, `_lazy`",          # special and private names
     "`0f10.3`, ``State``, `a b`",  # not a name, double backticks, words
     "[`State`][abyss_rules.State]",  # a link already
     ">>> `State`",                 # a doctest line
@@ -86,3 +87,4 @@ def test_the_extension_links_the_loaded_package(tool: ModuleType) -> None:
     assert "abyss_rules.action_space" in linked
     assert len(linked) > 50, linked
     assert "extensions:\n              - tools/griffe_crossrefs.py" in (ROOT / "mkdocs.yml").read_text()
+

@@ -1,28 +1,27 @@
 """Griffe extension of the docs site: backticked names in docstrings become links.
 
-The docstrings of ``abyss_rules`` name other objects in plain backticks, ```State``` or
-```abyss_rules.svg.to_svg```, so that ``help()`` and an editor show plain names. No
-cross-reference markup (``[`State`][abyss_rules.State]``) is written in them;
-``tests/test_docstrings.py`` checks that.
+The docstrings of `abyss_rules` name other objects in plain backticks (`State`,
+`abyss_rules.svg.to_svg`), so that `help()` and an editor show plain names. They hold no
+cross-reference markup (`[State][abyss_rules.State]`); tests/test_docstrings.py checks that.
 
-On the site, this extension (``extensions:`` of the mkdocstrings Python handler in
-``mkdocs.yml``) rewrites each such name into a link when the package is loaded, before
-mkdocstrings renders any docstring:
+On the site, this extension (`extensions:` of the mkdocstrings Python handler in mkdocs.yml)
+turns each such name into a link when the package is loaded, before mkdocstrings renders any
+docstring:
 
-* a name starting with ``abyss_rules.`` is its own target;
-* a short name (``State``, ``State.phase``, ``apply()``, ``view(state, 0)``) is resolved where
-  the docstring is, as Python would: the object's members, then its class and module, imports
-  included; failing that, a name the package exports (``abyss_rules.<name>``); a short name
-  never stands for a module (```cards``` is a field; the module is ```abyss_rules.cards```);
-* a function's own parameter names, names outside the package (``int``, ``None``), names that
-  resolve to no object (``view.legal_actions``, an attribute of a variable) and a docstring's mention
-  of its own object stay plain code.
+* a name starting with `abyss_rules.` is its own target;
+* a short name (`State`, `State.phase`, `apply()`, `view(state, 0)`) is resolved where the
+  docstring is, as Python would: the object's members (inherited ones included), then its class
+  and module, imports included; failing that, a name the package exports (`abyss_rules.NAME`).
+  A short name never stands for a module: `cards` is a field, the module is `abyss_rules.cards`;
+* these stay plain code: private and special names (`_cache`, `__all__`), a function's own
+  parameters, names from outside the package (`int`, `None`), names that resolve to no object
+  (`view.legal_actions`: an attribute of a variable), and a docstring's mention of its own object.
 
-The link is written as an optional autorefs reference,
-``<autoref optional identifier="abyss_rules.state.State"><code>State</code></autoref>``, which
-mkdocs-autorefs turns into a link to wherever that object is rendered on the site, or leaves as
-plain code if it is rendered nowhere (a private helper), without a warning under ``--strict``.
-Code in fenced blocks and doctest lines (``>>>``, ``...``) is left alone.
+A link is an optional autorefs reference,
+`<autoref optional identifier="abyss_rules.state.State">` + the code span + `</autoref>`, which
+mkdocs-autorefs turns into a link to wherever the site renders that object, or leaves as plain
+code, without a warning under `mkdocs build --strict`, where the site renders it nowhere. Code in
+fenced blocks and doctest lines (`>>>`, `...`) is left alone.
 """
 
 from __future__ import annotations
@@ -78,6 +77,8 @@ def _lookup(obj: griffe.Object, head: str) -> str | None:
 
 def _target(obj: griffe.Object, name: str) -> str | None:
     """The path ``name`` stands for in the docstring of ``obj``, or None to leave it plain."""
+    if any(part.startswith("_") for part in name.split(".")):
+        return None  # private or special (`__all__`): not on the site
     if name == PACKAGE or name.startswith(PACKAGE + "."):
         return name  # written out in full: a link, or plain code if the site does not render it
     head, dot, rest = name.partition(".")
@@ -103,8 +104,8 @@ def link_names(obj: griffe.Object, text: str) -> str:
         target = _target(obj, match["name"])
         if target is None or target == obj.path:
             return match[0]
-        code = html.escape(match["name"] + (match["call"] or ""))
-        return f'<autoref optional identifier="{html.escape(target)}"><code>{code}</code></autoref>'
+        # The code span stays Markdown, so that `__init__` is not read as bold.
+        return f'<autoref optional identifier="{html.escape(target)}">{match[0]}</autoref>'
 
     lines = []
     fenced = False
