@@ -8,7 +8,12 @@ links, and to what. tests/test_docs_site.py follows such a link in the built sit
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
+import pkgutil
+import pydoc
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -88,3 +93,51 @@ def test_the_extension_links_the_loaded_package(tool: ModuleType) -> None:
     assert len(linked) > 50, linked
     assert "extensions:\n              - tools/griffe_crossrefs.py" in (ROOT / "mkdocs.yml").read_text()
 
+
+# -- what help() shows ------------------------------------------------------------------------
+
+MARKUP = re.compile(r"\]\[(abyss_rules(\.\w+)*)?\]")
+"""Cross-reference markup: `[State][abyss_rules.State]`, `[abyss_rules.State][]`."""
+
+
+def _docstrings(path: Path) -> list[tuple[int, str]]:
+    """Every docstring of a source file, with its line: modules, classes, functions, and the
+    string statements that document attributes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.lineno, node.value.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)]
+
+
+def test_no_docstring_holds_cross_reference_markup() -> None:
+    """Docstrings name objects in plain backticks; the site makes them links."""
+    sources = sorted((ROOT / "src" / "abyss_rules").rglob("*.py"))
+    assert len(sources) > 30
+    found = [f"{path.relative_to(ROOT)}:{line}: {match[0]}"
+             for path in sources for line, doc in _docstrings(path) for match in MARKUP.finditer(doc)]
+    assert not found, found
+
+
+def test_the_markup_check_finds_markup() -> None:
+    assert MARKUP.search("returns a [`State`][abyss_rules.State].")
+    assert MARKUP.search("see [abyss_rules.svg.to_svg][]")
+    assert not MARKUP.search('doc["grids"][0][0] and `State` and [a link](rules.md)')
+
+
+def test_help_shows_plain_names() -> None:
+    """`help()` of the package and of each of its modules shows no cross-reference markup."""
+    import abyss_rules
+
+    text = pydoc.render_doc(abyss_rules, renderer=pydoc.plaintext)
+    assert "`State`" in text  # names are there, plainly
+    pages = {"abyss_rules": text}
+    for module in pkgutil.walk_packages(abyss_rules.__path__, "abyss_rules."):
+        try:
+            imported = importlib.import_module(module.name)
+        except ImportError as error:  # an optional extra that is not installed
+            assert error.name and not error.name.startswith("abyss_rules"), error
+            continue
+        pages[module.name] = pydoc.render_doc(imported, renderer=pydoc.plaintext)
+    assert len(pages) > 30, sorted(pages)
+    marked = {name: MARKUP.findall(page) for name, page in pages.items() if MARKUP.search(page)}
+    assert not marked, marked

@@ -2,8 +2,8 @@
 
 The engine keeps a few tables between calls so that the common work is not redone: the
 moduli of a shuffle of each deck size, the spellings of JSON text, the geometry of each
-grid shape, the recent variants read from documents. Each is a
-[`BoundedCache`][abyss_rules.caches.BoundedCache], registered here, with two bounds:
+grid shape, the recent variants read from documents. Each is a `BoundedCache`,
+registered here, with two bounds:
 
 * `max_entries` -- how many keys it holds;
 * `max_size` -- the sum of the sizes of its values, as the cache's owner measures them
@@ -12,8 +12,8 @@ grid shape, the recent variants read from documents. Each is a
 When a new entry would break either bound, the oldest entries are dropped first (first in,
 first out). A value larger than `max_size` on its own is returned but never kept. So the
 memory a long-running process gives to caches stays bounded whatever games it plays, and
-[`clear_caches`][abyss_rules.caches.clear_caches] gives all of it back at once (for a
-memory measurement, say). A cache never changes a result: only how fast it comes.
+`clear_caches` gives all of it back at once (for a memory measurement, say). A cache never
+changes a result: only how fast it comes.
 
 Some cached values own tables of their own, bounded by count (a grid shape's snapshots by
 mask, a seat's legal actions by mask): they are bounded because their owners are, and a cache
@@ -50,9 +50,8 @@ class BoundedCache(dict[K, V]):
     """A dict bounded by its number of entries and the total size of its values.
 
     Read it as a dict (`get`, `in`, `[]`: lookups cost what a dict's do); add to it only
-    with [`put`][abyss_rules.caches.BoundedCache.put], which keeps both bounds. Every cache is
-    registered by its `name` for [`clear_caches`][abyss_rules.caches.clear_caches] and
-    [`cache_stats`][abyss_rules.caches.cache_stats].
+    with `put`, which keeps both bounds. Every cache is registered by its `name` for
+    `clear_caches` and `cache_stats`.
     """
 
     __slots__ = ("name", "max_entries", "max_size", "size", "_sizes", "_on_clear")

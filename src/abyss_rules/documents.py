@@ -1,10 +1,9 @@
 """`TypedDict`s of the JSON documents (see `docs/json.md`): types only, nothing at run time.
 
-The `*_to_dict` functions ([`state_to_dict`][abyss_rules.state_to_dict],
-[`view_to_dict`][abyss_rules.view_to_dict], [`variant_to_dict`][abyss_rules.variant_to_dict],
-[`action_to_dict`][abyss_rules.action_to_dict], [`events_to_dict`][abyss_rules.events_to_dict],
-[`Record.to_dict`][abyss_rules.Record.to_dict] and
-[`Verdict.to_dict`][abyss_rules.Verdict.to_dict]) return plain dicts of these shapes, so a
+The `*_to_dict` functions (`state_to_dict`, `view_to_dict`,
+`variant_to_dict`, `action_to_dict`, `events_to_dict`,
+`Record.to_dict` and `Verdict.to_dict`) return plain dicts
+of these shapes, so a
 type checker knows every key of a document and the type of its value:
 
     >>> import abyss_rules as ar
@@ -82,7 +81,7 @@ class VariantDict(TypedDict):
 
 
 class VariantDocument(VariantDict):
-    """The `variant` document ([`variant_to_dict`][abyss_rules.variant_to_dict]): the header and a variant."""
+    """The `variant` document (`variant_to_dict`): the header and a variant."""
 
     format: Literal["variant"]
     format_version: int
@@ -130,7 +129,7 @@ class DrawActionDocument(DrawActionBody):
 
 
 ActionDocument: TypeAlias = SpaceActionDocument | DrawActionDocument
-"""The `action` document ([`action_to_dict`][abyss_rules.action_to_dict])."""
+"""The `action` document (`action_to_dict`)."""
 
 
 # -- grids and round results -----------------------------------------------------------------
@@ -172,7 +171,7 @@ class DealerDict(TypedDict):
 
 
 class StateDocument(TypedDict):
-    """The `state` document ([`state_to_dict`][abyss_rules.state_to_dict]); secret."""
+    """The `state` document (`state_to_dict`); secret."""
 
     format: Literal["state"]
     format_version: int
@@ -196,7 +195,7 @@ class StateDocument(TypedDict):
 
 
 class ViewDocument(TypedDict):
-    """The `view` document ([`view_to_dict`][abyss_rules.view_to_dict]); public, safe to send."""
+    """The `view` document (`view_to_dict`); public, safe to send."""
 
     format: Literal["view"]
     format_version: int
@@ -226,7 +225,7 @@ class ViewDocument(TypedDict):
 # -- records ---------------------------------------------------------------------------------
 
 class RecordDocument(TypedDict):
-    """The `record` document ([`Record.to_dict`][abyss_rules.Record.to_dict]).
+    """The `record` document (`Record.to_dict`).
 
     `seed`, `decks` and `final_hash` are `None` in a redacted record (and `final_hash`
     while the game is unfinished). `names` is there only when the record names its players.
@@ -249,7 +248,7 @@ class RecordDocument(TypedDict):
 # -- events ----------------------------------------------------------------------------------
 
 class CardRevealedDict(TypedDict):
-    """[`CardRevealed`][abyss_rules.events.CardRevealed]."""
+    """`abyss_rules.events.CardRevealed`."""
 
     type: Literal["card_revealed"]
     seat: int
@@ -260,7 +259,7 @@ class CardRevealedDict(TypedDict):
 
 
 class CardDrawnDict(TypedDict):
-    """[`CardDrawn`][abyss_rules.events.CardDrawn]."""
+    """`abyss_rules.events.CardDrawn`."""
 
     type: Literal["card_drawn"]
     seat: int
@@ -268,7 +267,7 @@ class CardDrawnDict(TypedDict):
 
 
 class ReshuffledDict(TypedDict):
-    """[`Reshuffled`][abyss_rules.events.Reshuffled]."""
+    """`abyss_rules.events.Reshuffled`."""
 
     type: Literal["reshuffled"]
     draw_pile_size: int
@@ -276,7 +275,7 @@ class ReshuffledDict(TypedDict):
 
 
 class CardPlacedDict(TypedDict):
-    """[`CardPlaced`][abyss_rules.events.CardPlaced]."""
+    """`abyss_rules.events.CardPlaced`."""
 
     type: Literal["card_placed"]
     seat: int
@@ -287,7 +286,7 @@ class CardPlacedDict(TypedDict):
 
 
 class CardDiscardedDict(TypedDict):
-    """[`CardDiscarded`][abyss_rules.events.CardDiscarded]."""
+    """`abyss_rules.events.CardDiscarded`."""
 
     type: Literal["card_discarded"]
     seat: int
@@ -299,7 +298,7 @@ class CardDiscardedDict(TypedDict):
 
 
 class ColumnSwallowedDict(TypedDict):
-    """[`ColumnSwallowed`][abyss_rules.events.ColumnSwallowed]."""
+    """`abyss_rules.events.ColumnSwallowed`."""
 
     type: Literal["column_swallowed"]
     seat: int
@@ -310,28 +309,28 @@ class ColumnSwallowedDict(TypedDict):
 
 
 class OpeningDoneDict(TypedDict):
-    """[`OpeningDone`][abyss_rules.events.OpeningDone]."""
+    """`abyss_rules.events.OpeningDone`."""
 
     type: Literal["opening_done"]
     opener: int
 
 
 class RoundClosedDict(TypedDict):
-    """[`RoundClosed`][abyss_rules.events.RoundClosed]."""
+    """`abyss_rules.events.RoundClosed`."""
 
     type: Literal["round_closed"]
     closer: int
 
 
 class FinalRevealDict(TypedDict):
-    """[`FinalReveal`][abyss_rules.events.FinalReveal]: `cards` are `[seat, row, col, value]`."""
+    """`abyss_rules.events.FinalReveal`: `cards` are `[seat, row, col, value]`."""
 
     type: Literal["final_reveal"]
     cards: list[list[int]]
 
 
 class RoundScoredDict(TypedDict):
-    """[`RoundScored`][abyss_rules.events.RoundScored]."""
+    """`abyss_rules.events.RoundScored`."""
 
     type: Literal["round_scored"]
     round: int
@@ -344,7 +343,7 @@ class RoundScoredDict(TypedDict):
 
 
 class NewRoundDict(TypedDict):
-    """[`NewRound`][abyss_rules.events.NewRound]."""
+    """`abyss_rules.events.NewRound`."""
 
     type: Literal["new_round"]
     round: int
@@ -353,7 +352,7 @@ class NewRoundDict(TypedDict):
 
 
 class GameOverDict(TypedDict):
-    """[`GameOver`][abyss_rules.events.GameOver]."""
+    """`abyss_rules.events.GameOver`."""
 
     type: Literal["game_over"]
     winners: list[int]
@@ -367,7 +366,7 @@ EventDict: TypeAlias = (CardRevealedDict | CardDrawnDict | ReshuffledDict | Card
 
 
 class EventsDocument(TypedDict):
-    """The `events` document ([`events_to_dict`][abyss_rules.events_to_dict]); public."""
+    """The `events` document (`events_to_dict`); public."""
 
     format: Literal["events"]
     format_version: int
@@ -378,7 +377,7 @@ class EventsDocument(TypedDict):
 
 
 class VerdictDocument(TypedDict):
-    """The `verdict` document ([`Verdict.to_dict`][abyss_rules.Verdict.to_dict]); public."""
+    """The `verdict` document (`Verdict.to_dict`); public."""
 
     format: Literal["verdict"]
     format_version: int

@@ -1,11 +1,10 @@
 """What makes a state loadable beyond its shape: it could have been reached, and play can go on (rule 3.11).
 
 The loaders (`loads_state`, `state_from_dict`) check a document's types, shapes, cards and
-phase machine as they read it; then they build the [`State`][abyss_rules.State] and ask
-[`impossibility`][abyss_rules.loadability.impossibility] whether it is one that
-[`new_game`][abyss_rules.new_game] plus legal play could reach in its phase.
-[`testing.check_invariants`][abyss_rules.testing.check_invariants] asks the same question, so
-a state the engine could not reach is refused by both, for the same reason:
+phase machine as they read it; then they build the `State` and ask `impossibility` whether
+it is one that `new_game` plus legal play could reach in its phase.
+`abyss_rules.testing.check_invariants` asks the same question, so a state the engine could
+not reach is refused by both, for the same reason:
 
 * the seat to act can act: it has a space that is not swallowed, and there is a legal
   action unless the game is over (rule 3.11);

@@ -67,8 +67,7 @@ _COUNTER = Struct(">Q")
 T = TypeVar("T")
 
 Seed = int | bytes
-"""What [`normalize_seed`][abyss_rules.randomness.normalize_seed] accepts: 32 raw bytes or an int
-in `[0, 2**256)`."""
+"""What `normalize_seed` accepts: 32 raw bytes or an int in `[0, 2**256)`."""
 
 
 def fresh_seed() -> bytes:

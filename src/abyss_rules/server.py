@@ -1,15 +1,14 @@
 """Checking and applying actions sent by clients: the validation API for game servers.
 
-A server keeps the authoritative [`State`][abyss_rules.State], sends each
-client a view ([`view`][abyss_rules.view], [`dumps_view`][abyss_rules.dumps_view])
-and receives actions as JSON `action` documents (or compact notation). For
-each message it either
+A server keeps the authoritative `State`, sends each client a view
+(`view`, `dumps_view`) and receives actions as JSON `action` documents (or
+compact notation). For each message it either
 
-* asks [`validate`][abyss_rules.validate] for a [`Verdict`][abyss_rules.Verdict]
-  -- never raises, ready to send back as a `verdict` document -- or
-* calls [`submit`][abyss_rules.submit], which returns the new state, the
-  [events][abyss_rules.apply_with_events] the action caused and the action,
-  or raises the typed error a verdict would report.
+* asks `validate` for a `Verdict` -- never raises, ready to send back as a
+  `verdict` document -- or
+* calls `submit`, which returns the new state, the events
+  (`apply_with_events`) the action caused and the action, or raises the
+  typed error a verdict would report.
 
 Checks, in order (the first failing one is reported):
 
@@ -56,12 +55,12 @@ from .state import State
 __all__ = ["Accepted", "Verdict", "read_action", "submit", "validate"]
 
 ActionInput = Action | Mapping[str, Any] | str | bytes | bytearray
-"""What [`validate`][abyss_rules.validate] and [`submit`][abyss_rules.submit] accept as an action."""
+"""What `validate` and `submit` accept as an action."""
 
 
 @attrs.frozen(slots=True)
 class Verdict:
-    """The answer to "may this action be applied to this state?" (see [`validate`][abyss_rules.validate]).
+    """The answer to "may this action be applied to this state?" (see `validate`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -75,7 +74,7 @@ class Verdict:
     legal: bool
     """Whether the action may be applied now."""
     code: str | None
-    """The stable error code (see [`Code`][abyss_rules.Code]); `None` when legal."""
+    """The stable error code (see `Code`); `None` when legal."""
     rule: str | None
     """The spec rule the action breaks, if a game rule is involved."""
     message: str
@@ -89,7 +88,7 @@ class Verdict:
     def from_error(cls, error: AbyssError | None, seq: int | None) -> Verdict:
         """The verdict for `error` (`None`: legal) against the state numbered `seq`.
 
-        For a server that calls [`submit`][abyss_rules.submit] and answers its errors.
+        For a server that calls `submit` and answers its errors.
 
         Examples:
             >>> import abyss_rules as ar
@@ -128,7 +127,7 @@ class Verdict:
 
 
 class Accepted(NamedTuple):
-    """What [`submit`][abyss_rules.submit] returns for a legal action: a named tuple.
+    """What `submit` returns for a legal action: a named tuple.
 
     Examples:
         >>> import abyss_rules as ar
@@ -140,7 +139,7 @@ class Accepted(NamedTuple):
     state: State
     """The state after the action."""
     events: tuple[Event, ...]
-    """What the action caused (see [`apply_with_events`][abyss_rules.apply_with_events])."""
+    """What the action caused (see `apply_with_events`)."""
     action: Action
     """The action applied (decoded from the message): append it to the game's record."""
 
@@ -229,11 +228,11 @@ def validate(
     state: State, action: ActionInput, *, seq: int | None = None, player: int | None = None,
     require_seq: bool = False,
 ) -> Verdict:
-    """Whether `action` may be applied to `state` now, as a [`Verdict`][abyss_rules.Verdict]; never raises.
+    """Whether `action` may be applied to `state` now, as a `Verdict`; never raises.
 
     Args:
         state: The authoritative state.
-        action: The client's message (see [`read_action`][abyss_rules.read_action]).
+        action: The client's message (see `read_action`).
         seq: The `seq` the client saw, for messages that cannot carry one.
         player: The seat the server authenticated for this client; an action
             for another seat is rejected with `seat_mismatch`.
@@ -262,7 +261,7 @@ def submit(
     state: State, action: ActionInput, *, seq: int | None = None, player: int | None = None,
     require_seq: bool = False,
 ) -> Accepted:
-    """Check `action` like [`validate`][abyss_rules.validate] and apply it.
+    """Check `action` like `validate` and apply it.
 
     Returns:
         The new state, the events the action caused, and the decoded action.

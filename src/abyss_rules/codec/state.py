@@ -63,7 +63,7 @@ def read_players(value: Any, path: str, variant: Variant) -> int:
 
 
 def read_phase(value: Any, path: str) -> Phase:
-    """The `phase` field: the name of a [`Phase`][abyss_rules.Phase]."""
+    """The `phase` field: the name of a `Phase`."""
     phase = PHASES.get(read_str(value, path))
     if phase is None:
         raise bad(f"must be one of {', '.join(PHASES)}, got {short(value)}", path)
@@ -219,14 +219,14 @@ def state_hash(state: State) -> str:
 
 
 def state_from_dict(doc: Any) -> State:
-    """A [`State`][abyss_rules.State] from a parsed `state` document, fully checked.
+    """A `State` from a parsed `state` document, fully checked.
 
     Checked: the header, field names and JSON types; the shapes (a grid per
     seat, `rows * cols` spaces each, one total per seat...); that the cards
     on the grids, the piles and the drawn card are exactly the variant's deck
     (rule 1.1); and that the phase, turn, opening flips, closer, swallowed
-    columns, round history and dealer fit together as the rules allow.
-    Raises [`DecodeError`][abyss_rules.DecodeError] naming the first problem found.
+    columns, round history and dealer fit together as the rules allow. Raises
+    `DecodeError` naming the first problem found.
 
     Examples:
         >>> import abyss_rules as ar
@@ -238,12 +238,12 @@ def state_from_dict(doc: Any) -> State:
 
 
 def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> State:
-    """A [`State`][abyss_rules.State] from `state` document text, fully checked.
+    """A `State` from `state` document text, fully checked.
 
-    See [`state_from_dict`][abyss_rules.state_from_dict] for what is checked.
-    Text longer than `max_bytes` (UTF-8) is refused before parsing. The
-    default, 1 MiB, holds hundreds of rounds of history of 8 players on
-    3 x 4 grids; raise it for variants with huge grids and endless games.
+    See `state_from_dict` for what is checked. Text longer than
+    `max_bytes` (UTF-8) is refused before parsing. The default, 1 MiB,
+    holds hundreds of rounds of history of 8 players on 3 x 4 grids;
+    raise it for variants with huge grids and endless games.
 
     Canonical text (what `dumps_state` writes) is read without `json`, by the reader
     generated from the same table: any other text, and any text a check refuses, is

@@ -1,7 +1,7 @@
-"""The invariant checker: [`check_invariants`][abyss_rules.testing.check_invariants].
+"""The invariant checker: `check_invariants`.
 
 Every state the engine produces passes it; a state that breaks an invariant raises
-[`InvariantError`][abyss_rules.testing.InvariantError] (an `AssertionError`) naming it.
+`InvariantError` (an `AssertionError`) naming it.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def need_state(state: object, who: str) -> State:
 
 
 def check_invariants(state: State) -> None:
-    """Raise [`InvariantError`][abyss_rules.testing.InvariantError] naming the first invariant
-    `state` breaks; return `None` if it breaks none.
+    """Raise `InvariantError` naming the first invariant `state` breaks; return `None` if it
+    breaks none.
 
     Every state the engine produces must pass. The invariants, in the order
     they are checked (the name is `InvariantError.invariant`):
@@ -61,15 +61,14 @@ def check_invariants(state: State) -> None:
       over (rules 3.2, 7.5);
     * `winners`: after the game, the winners are exactly the seats with the
       lowest total; before it, nobody (rule 7.4);
-    * `loadable`: what the loaders check too (rule 3.11, see
-      [`abyss_rules.loadability`][abyss_rules.loadability]): the seat to act can act, the
-      opening flips are cards of the deck and chose the opener, no finished grid shows a column
-      the final reveal would have swallowed, `seq` fits the flips and turns taken, and the
-      counters are below 2**48.
+    * `loadable`: what the loaders check too (rule 3.11, see `abyss_rules.loadability`): the
+      seat to act can act, the opening flips are cards of the deck and chose the opener, no
+      finished grid shows a column the final reveal would have swallowed, `seq` fits the flips
+      and turns taken, and the counters are below 2**48.
 
     Raises:
         MalformedActionError: code `invalid_state`, if `state` is not a
-            [`State`][abyss_rules.State].
+            `State`.
 
     Examples:
         >>> import abyss_rules as ar
