@@ -1,8 +1,9 @@
 """The documentation site as a reader meets it: built by `mkdocs build --strict`, served over HTTP on
 loopback, read in headless Chromium (tests/browser.py).
 
-A reader who searches for "swallow" finds the rule before an internal function, and the pictures of
-the home page and of "How to play" load.
+A reader who searches for "swallow" finds the rule before an internal function, the pictures of
+the home page and of "How to play" load, and a name written in plain backticks in a docstring is a
+link to its object (tools/griffe_crossrefs.py).
 """
 
 from __future__ import annotations
@@ -95,3 +96,22 @@ def test_the_pictures_load(site: str, path: str) -> None:
     assert pictures and all(width > 0 and alt for _, width, alt in pictures), pictures
     if path == "how-to-play/":
         assert len(pictures) == 7
+
+
+def test_a_backticked_name_in_a_docstring_links_to_its_object(site: str) -> None:
+    """The module docstring of `abyss_rules.action_space` says `Draw` in plain backticks (so `help()`
+    reads plainly); on the site it links to `Draw` on the game's API page, and the link lands there."""
+    with _open(site + "api-modules/") as page:
+        href = page.wait_for(
+            "(function () { var module = document.getElementById('abyss_rules.action_space').parentElement;"
+            " var code = Array.from(module.querySelectorAll('.doc-contents code'))"
+            ".find(c => c.textContent === 'Draw');"
+            " var link = code && code.closest('a'); return link && link.getAttribute('href'); })()")
+        assert href == "../api-game/#abyss_rules.Draw", href
+        target = json.dumps(href)
+        page.evaluate(f"(function () {{ location.href = new URL({target}, location.href).href;"
+                      " return true; })()")
+        page.wait_for("location.pathname.endsWith('/api-game/') && document.readyState === 'complete'")
+        heading = page.wait_for("(function () { var h = document.getElementById('abyss_rules.Draw');"
+                                " return h && h.textContent; })()")
+    assert "Draw" in heading

@@ -1,8 +1,8 @@
 """Action indices: a fixed integer for every action of a grid shape (spec section 11).
 
-[`ActionSpace`][abyss_rules.ActionSpace] numbers the actions of a variant without their seat,
-in the layout of rule 11.1 (layout version [`ACTION_LAYOUT_VERSION`][abyss_rules.ACTION_LAYOUT_VERSION]).
-With `cells = rows * cols` spaces per grid and space index `s = row * cols + col`:
+`ActionSpace` numbers the actions of a variant without their seat, in the layout of rule 11.1
+(layout version `ACTION_LAYOUT_VERSION`). With `cells = rows * cols` spaces per grid and
+space index `s = row * cols + col`:
 
 | indices | action |
 |---|---|
@@ -13,7 +13,7 @@ With `cells = rows * cols` spaces per grid and space index `s = row * cols + col
 | `3*cells+1 .. 4*cells` | `DiscardDrawn`, flipping space `s` |
 
 so `size = 4 * cells + 1`: 49 for the standard 3 x 4 grid. Bots, neural networks, other
-languages and the batch engine ([`abyss_rules.batch`][abyss_rules.batch]) share it.
+languages and the batch engine (`abyss_rules.batch`) share it.
 
 Examples:
     >>> import abyss_rules as ar
@@ -40,21 +40,21 @@ from .state import State
 __all__ = ["ACTION_LAYOUT_VERSION", "ActionSpace"]
 
 ACTION_LAYOUT_VERSION: Final = 1
-"""The version of the layout of rule 11.1 that [`ActionSpace`][abyss_rules.ActionSpace] implements
-(rule 11.4). It changes only if the layout does; a model trained on indices records it."""
+"""The version of the layout of rule 11.1 that `ActionSpace` implements (rule 11.4). It changes
+only if the layout does; a model trained on indices records it."""
 
 class ActionSpace:
     """The action indices of a variant's grid shape (spec section 11).
 
     Indices do not include the seat: `index(Flip(0, 1, 2)) == index(Flip(3, 1, 2))`; the
-    seat is given back by [`action`][abyss_rules.ActionSpace.action]. Two spaces are equal
-    when they number the same actions: same grid shape and same largest seat.
+    seat is given back by `action`. Two spaces are equal when they number the same
+    actions: same grid shape and same largest seat.
 
     Args:
         variant: The rules in play; only its `rows`, `cols` and `max_players` matter.
 
     Raises:
-        ConfigError: `invalid_variant` when `variant` is not a [`Variant`][abyss_rules.Variant].
+        ConfigError: `invalid_variant` when `variant` is not a `Variant`.
 
     Examples:
         >>> import abyss_rules as ar
@@ -233,12 +233,12 @@ class ActionSpace:
         """Which indices are legal for seat `player` now (rule 11.3).
 
         `mask(state, p)[k]` is true exactly when `action(k, p)` is one of
-        [`legal_actions(state)`][abyss_rules.legal_actions]. A seat that may not act has no
-        legal index (all false); once the game is over no seat has one.
+        `legal_actions(state)`. A seat that may not act has no legal
+        index (all false); once the game is over no seat has one.
 
         Raises:
-            MalformedActionError: `state` is not a [`State`][abyss_rules.State], or its grids
-                are not of this space's shape (`invalid_state`); `player` is not an int.
+            MalformedActionError: `state` is not a `State`, or its grids are not of this
+                space's shape (`invalid_state`); `player` is not an int.
             ActionIndexError: `player` is not a seat of the game (`no_such_player`).
 
         Examples:
@@ -274,7 +274,7 @@ class ActionSpace:
 
     def legal_indices(self, state: State, player: int) -> tuple[int, ...]:
         """The legal indices of seat `player` now, ascending: the true entries of
-        [`mask`][abyss_rules.ActionSpace.mask].
+        `mask`.
 
         Examples:
             >>> import abyss_rules as ar

@@ -2,15 +2,15 @@
 
 | action | meaning | rules |
 |---|---|---|
-| [`Flip`][abyss_rules.Flip] | an opening flip, or the flip-only turn | 2.1, 3.7 |
-| [`TakeDiscard`][abyss_rules.TakeDiscard] | take the top discard and place it on a space | 3.3, 3.8 |
-| [`Draw`][abyss_rules.Draw] | draw the top card of the draw pile | 3.4, 5.1 |
-| [`PlaceDrawn`][abyss_rules.PlaceDrawn] | place the drawn card on a space | 3.5, 3.8 |
-| [`DiscardDrawn`][abyss_rules.DiscardDrawn] | discard the drawn card and flip that space | 3.6 |
+| `Flip` | an opening flip, or the flip-only turn | 2.1, 3.7 |
+| `TakeDiscard` | take the top discard and place it on a space | 3.3, 3.8 |
+| `Draw` | draw the top card of the draw pile | 3.4, 5.1 |
+| `PlaceDrawn` | place the drawn card on a space | 3.5, 3.8 |
+| `DiscardDrawn` | discard the drawn card and flip that space | 3.6 |
 
 Spaces are `(row, col)`, 0-based. Constructing an action with a field that
-is not an `int` raises [`MalformedActionError`][abyss_rules.MalformedActionError];
-whether the action is *legal* is decided by [`apply`][abyss_rules.apply].
+is not an `int` raises `MalformedActionError`; whether the action is
+*legal* is decided by `apply`.
 
 Examples:
     >>> Flip(0, 1, 2)
@@ -92,7 +92,7 @@ class Draw:
     """Draw the top card of the draw pile, reshuffling first if it is empty (rules 3.4, 5.1).
 
     The drawn card is public; the same player then plays
-    [`PlaceDrawn`][abyss_rules.PlaceDrawn] or [`DiscardDrawn`][abyss_rules.DiscardDrawn].
+    `PlaceDrawn` or `DiscardDrawn`.
 
     Examples:
         >>> Draw(3)

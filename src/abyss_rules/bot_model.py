@@ -1,18 +1,15 @@
 """The expected-score model of the bots: odds, column shapes and the gain of every move.
 
-[`GreedyBot`][abyss_rules.bots.GreedyBot] and [`CountingBot`][abyss_rules.bots.CountingBot]
-score their moves with it.
+`abyss_rules.bots.GreedyBot` and `abyss_rules.bots.CountingBot` score their moves with it.
 
-The *odds* ([`Odds`][abyss_rules.bot_odds.Odds], in [`bot_odds`][abyss_rules.bot_odds]) are a
-multiset of card values that a face-down card (or the next draw) is drawn from: the whole deck
-for GreedyBot, the unseen cards for CountingBot (rule 8.1). A column's expected score is the
-expected sum of its cards minus the expected sum when it ends up swallowed, all its cards equal
-(rules 4.1, 4.3). That value depends only on how many of its cards are face down, the sum of its
-face-up cards and whether they are all equal, so a column is read once as a
-[`Shape`][abyss_rules.bot_model.Shape] (whatever the odds), and the gain of placing a card on it
-is computed for every card value at once, as a list
-([`Model.gains`][abyss_rules.bot_model.Model.gains]), or for one
-([`Model.gain_at`][abyss_rules.bot_model.Model.gain_at]) with the same operations.
+The *odds* (`Odds`, in `abyss_rules.bot_odds`) are a multiset of card values that a face-down
+card (or the next draw) is drawn from: the whole deck for GreedyBot, the unseen cards for
+CountingBot (rule 8.1). A column's expected score is the expected sum of its cards minus the
+expected sum when it ends up swallowed, all its cards equal (rules 4.1, 4.3). That value depends
+only on how many of its cards are face down, the sum of its face-up cards and whether they are
+all equal, so a column is read once as a `Shape` (whatever the odds), and the gain of placing a
+card on it is computed for every card value at once, as a list (`Model.gains`), or for one
+(`Model.gain_at`) with the same operations.
 
 Examples:
     >>> import abyss_rules as ar

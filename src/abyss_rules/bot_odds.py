@@ -1,14 +1,13 @@
 """The odds of the bots' expected-score model: unseen card values and the chances of equal cards.
 
-The odds of [`bot_model`][abyss_rules.bot_model] are a multiset of unseen card values and the
-chances that face-down cards drawn from it are all equal.
+The odds of `abyss_rules.bot_model` are a multiset of unseen card values and the chances that
+face-down cards drawn from it are all equal.
 
 A face-down card (or the next draw) is drawn from the *odds*: the whole deck for
-[`GreedyBot`][abyss_rules.bots.GreedyBot], the unseen cards for
-[`CountingBot`][abyss_rules.bots.CountingBot] (rule 8.1). A column of face-down cards is
-swallowed if they all turn up equal (rules 4.1, 4.3), so the model needs, for `k` cards, the
-chance that they are all of one value: [`all_equal`][abyss_rules.bot_odds.all_equal], kept per
-deck size and `k`.
+`abyss_rules.bots.GreedyBot`, the unseen cards for `abyss_rules.bots.CountingBot` (rule
+8.1). A column of face-down cards is swallowed if they all turn up equal (rules 4.1, 4.3),
+so the model needs, for `k` cards, the chance that they are all of one value: `all_equal`,
+kept per deck size and `k`.
 
 Examples:
     >>> odds = Odds([4, 0, 6], (1, 2, 3))       # four 1s and six 3s unseen

@@ -3,10 +3,9 @@
 The grids as the planner reads them, the legal actions sorted by kind, the column shapes and
 the models of the odds seen.
 
-Everything here reads a [`View`][abyss_rules.View] only (rule 8.3): face-up values, the
-discard pile, the drawn card. The tables of a variant ([`tables_of`][abyss_rules.bot_tables.tables_of])
-are one of the library's bounded caches; each bounds its own (`RECENT` grids and legal-action
-tuples, `LIMIT` shapes).
+Everything here reads a `View` only (rule 8.3): face-up values, the discard pile, the drawn
+card. The tables of a variant (`tables_of`) are one of the library's bounded caches; each
+bounds its own (`RECENT` grids and legal-action tuples, `LIMIT` shapes).
 
 Examples:
     >>> import abyss_rules as ar

@@ -1,17 +1,17 @@
-"""Built-in bots: players that choose their actions from a [`View`][abyss_rules.View] alone.
+"""Built-in bots: players that choose their actions from a `View` alone.
 
-A bot is anything with a `choose(view) -> Action` method (the [`Bot`][abyss_rules.bots.Bot]
-protocol). It is handed the public view of its own seat (rule 8.3) -- never the
-[`State`][abyss_rules.State], so it cannot see a face-down card or the draw pile (rule 8.2) --
-and must return one of `view.legal_actions`.
+A bot is anything with a `choose(view) -> Action` method (the `Bot` protocol).
+It is handed the public view of its own seat (rule 8.3) -- never the `State`,
+so it cannot see a face-down card or the draw pile (rule 8.2) -- and must
+return one of `view.legal_actions`.
 
 Three bots come with the library (their measured strength is on the Bots page of the docs):
 
 | bot | how it plays |
 |---|---|
-| [`RandomBot`][abyss_rules.bots.RandomBot] | a uniformly random legal action (a seeded `random.Random`) |
-| [`GreedyBot`][abyss_rules.bots.GreedyBot] | one-step greedy on the expected score of its own grid, with a fixed guess (the deck's mean) for every face-down card |
-| [`CountingBot`][abyss_rules.bots.CountingBot] | the same search, but it counts cards: the unseen cards are the deck minus every public card (rule 8.1), which gives the odds of the next draw; it also weighs what its discards give the next player and the risk of the closer penalty (rule 6.5) |
+| `RandomBot` | a uniformly random legal action (a seeded `random.Random`) |
+| `GreedyBot` | one-step greedy on the expected score of its own grid, with a fixed guess (the deck's mean) for every face-down card |
+| `CountingBot` | the same search, but it counts cards: the unseen cards are the deck minus every public card (rule 8.1), which gives the odds of the next draw; it also weighs what its discards give the next player and the risk of the closer penalty (rule 6.5) |
 
 Examples:
     >>> import abyss_rules as ar
@@ -50,10 +50,9 @@ __all__ = [
 class Bot(Protocol):
     """What a player program must provide: `choose(view) -> Action`.
 
-    `view` is the bot's own [`View`][abyss_rules.View] (public facts only, rule 8.3); the
-    bot must return one of `view.legal_actions`. A bot may keep state between calls (the
-    built-in ones need none). [`play_game`][abyss_rules.play_game] and the command line
-    only ever hand bots views.
+    `view` is the bot's own `View` (public facts only, rule 8.3); the bot must return
+    one of `view.legal_actions`. A bot may keep state between calls (the built-in ones
+    need none). `play_game` and the command line only ever hand bots views.
 
     Examples:
         >>> class FirstLegal:
@@ -113,7 +112,7 @@ class RandomBot:
     """
 
     name: ClassVar[str] = "random"
-    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
+    """The name the registry `BOTS` and the command line know it by."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -123,8 +122,8 @@ class RandomBot:
         """A uniformly random action of `view.legal_actions`.
 
         Raises:
-            BotError: `view` is not a [`View`][abyss_rules.View] or lists no legal
-                action (code `bot_cannot_act`).
+            BotError: `view` is not a `View` or lists no legal action (code
+                `bot_cannot_act`).
         """
         if not isinstance(view, View) or not view.legal_actions:
             raise _no_action(self, view)
@@ -153,9 +152,9 @@ class _ModelBot:
         """The best action of `view.legal_actions` by the bot's model (see the class docs).
 
         Raises:
-            BotError: `view` is not a [`View`][abyss_rules.View], is a spectator's, lists
-                no legal action, shows a card its variant's deck has not, or is a hand-made
-                view whose fields are not of their types (code `bot_cannot_act`).
+            BotError: `view` is not a `View`, is a spectator's, lists no legal action,
+                shows a card its variant's deck has not, or is a hand-made view whose
+                fields are not of their types (code `bot_cannot_act`).
         """
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
@@ -192,8 +191,8 @@ class GreedyBot(_ModelBot):
     column.
 
     Args:
-        seed: Accepted so that the class is a [`BotFactory`][abyss_rules.bots.BotFactory];
-            unused (the bot is deterministic: the same view gives the same action).
+        seed: Accepted so that the class is a `BotFactory`; unused (the bot is
+            deterministic: the same view gives the same action).
 
     Examples:
         >>> import abyss_rules as ar
@@ -207,7 +206,7 @@ class GreedyBot(_ModelBot):
     """
 
     name: ClassVar[str] = "greedy"
-    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
+    """The name the registry `BOTS` and the command line know it by."""
     closing_margin: ClassVar[float] = 1.0
 
 
@@ -223,11 +222,11 @@ class CountingBot(_ModelBot):
     leaves on the discard pile, by how much more that card would help the next player
     than a draw, and it closes the round only when its score cannot be doubled by its
     estimate of the others' scores after their last turn (rules 6.2, 6.5). The same
-    end-of-round safety as [`GreedyBot`][abyss_rules.bots.GreedyBot].
+    end-of-round safety as `GreedyBot`.
 
     Args:
-        seed: Accepted so that the class is a [`BotFactory`][abyss_rules.bots.BotFactory];
-            unused (the bot is deterministic: the same view gives the same action).
+        seed: Accepted so that the class is a `BotFactory`; unused (the bot is
+            deterministic: the same view gives the same action).
 
     Examples:
         >>> import abyss_rules as ar
@@ -241,7 +240,7 @@ class CountingBot(_ModelBot):
     """
 
     name: ClassVar[str] = "counting"
-    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
+    """The name the registry `BOTS` and the command line know it by."""
     counts_cards: ClassVar[bool] = True
     feed_weight: ClassVar[float] = 0.5
     closing_margin: ClassVar[float] = 0.0
@@ -252,8 +251,7 @@ BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot]]]
     "greedy": GreedyBot,
     "counting": CountingBot,
 }
-"""The built-in bots by name; each class is a [`BotFactory`][abyss_rules.bots.BotFactory]
-(`BOTS["greedy"](seed)`)."""
+"""The built-in bots by name; each class is a `BotFactory` (`BOTS["greedy"](seed)`)."""
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -261,8 +259,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
     Args:
         name: `"random"`, `"greedy"` or `"counting"` (the keys of
-            [`BOTS`][abyss_rules.bots.BOTS]).
-        seed: The bot's seed (only [`RandomBot`][abyss_rules.bots.RandomBot] uses it).
+            `BOTS`).
+        seed: The bot's seed (only `RandomBot` uses it).
 
     Returns:
         A new bot.

@@ -2,8 +2,8 @@
 
 The engine keeps a few tables between calls so that the common work is not redone: the
 moduli of a shuffle of each deck size, the spellings of JSON text, the geometry of each
-grid shape, the recent variants read from documents. Each is a
-[`BoundedCache`][abyss_rules.caches.BoundedCache], registered here, with two bounds:
+grid shape, the recent variants read from documents. Each is a `BoundedCache`,
+registered here, with two bounds:
 
 * `max_entries` -- how many keys it holds;
 * `max_size` -- the sum of the sizes of its values, as the cache's owner measures them
@@ -12,8 +12,8 @@ grid shape, the recent variants read from documents. Each is a
 When a new entry would break either bound, the oldest entries are dropped first (first in,
 first out). A value larger than `max_size` on its own is returned but never kept. So the
 memory a long-running process gives to caches stays bounded whatever games it plays, and
-[`clear_caches`][abyss_rules.caches.clear_caches] gives all of it back at once (for a
-memory measurement, say). A cache never changes a result: only how fast it comes.
+`clear_caches` gives all of it back at once (for a memory measurement, say). A cache never
+changes a result: only how fast it comes.
 
 Some cached values own tables of their own, bounded by count (a grid shape's snapshots by
 mask, a seat's legal actions by mask): they are bounded because their owners are, and a cache
@@ -24,11 +24,10 @@ and die with their variant; they are bounded by the variant's size bounds (spec 
 **Threads.** Every cache may be used from many threads at once (and so may every public
 function of the library): reads are single dict look-ups, which are atomic; `put` and `clear`
 take the cache's lock, so that the entries and their sizes change together; a reader that
-walks the entries takes a [`snapshot`][abyss_rules.caches.BoundedCache.snapshot]. A cached
-value is never changed once stored, so whichever thread stores it first, every thread gets
-an equal value. The design needs nothing of the GIL but that single dict operations are
-atomic, which free-threaded builds of Python (3.13t) keep too; the tests run on builds with
-the GIL only.
+walks the entries takes a `abyss_rules.caches.BoundedCache.snapshot`. A cached value is never
+changed once stored, so whichever thread stores it first, every thread gets an equal value.
+The design needs nothing of the GIL but that single dict operations are atomic, which
+free-threaded builds of Python (3.13t) keep too; the tests run on builds with the GIL only.
 
 Examples:
     >>> cache = BoundedCache("example", max_entries=2, max_size=10)
@@ -60,9 +59,8 @@ class BoundedCache(dict[K, V]):
     """A dict bounded by its number of entries and the total size of its values.
 
     Read it as a dict (`get`, `in`, `[]`: lookups cost what a dict's do); add to it only
-    with [`put`][abyss_rules.caches.BoundedCache.put], which keeps both bounds. Every cache is
-    registered by its `name` for [`clear_caches`][abyss_rules.caches.clear_caches] and
-    [`cache_stats`][abyss_rules.caches.cache_stats].
+    with `put`, which keeps both bounds. Every cache is registered by its `name` for
+    `clear_caches` and `cache_stats`.
     """
 
     __slots__ = ("name", "max_entries", "max_size", "size", "_sizes", "_on_clear", "_lock")

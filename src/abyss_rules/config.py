@@ -1,9 +1,9 @@
 """Variant configuration and presets (spec section 10).
 
-A [`Variant`][abyss_rules.Variant] is a frozen, validated value holding every rule flag,
-the deck composition, the grid shape, the player range and the end-of-game
+A `Variant` is a frozen, validated value holding every rule flag, the deck
+composition, the grid shape, the player range and the end-of-game
 conditions. Presets are ordinary values (rule 10.2): change any field with
-[`Variant.replace`][abyss_rules.Variant.replace].
+`Variant.replace`.
 
 Examples:
     >>> Variant.standard().target_score
@@ -71,7 +71,7 @@ _LIMITS: Final = {"target_score": (MAX_TARGET_SCORE, "10.4"), "max_rounds": (MAX
 
 
 class Opener(StrEnum):
-    """Who opens a round (rules 2.3 and 2.4): the type of [`Variant.opener`][abyss_rules.Variant.opener].
+    """Who opens a round (rules 2.3 and 2.4): the type of `Variant.opener`.
 
     A string enum: a plain string is accepted wherever an `Opener` is.
 
@@ -140,11 +140,10 @@ def _too_many_values(count: int | None) -> ConfigError:
 class Variant:
     """Every rule setting of a game (spec rule 10.1), validated at construction (rule 10.3).
 
-    Construct a preset with [`standard`][abyss_rules.Variant.standard],
-    [`short`][abyss_rules.Variant.short] or [`long`][abyss_rules.Variant.long], then change
-    fields with [`replace`][abyss_rules.Variant.replace]. An invalid combination raises
-    [`ConfigError`][abyss_rules.ConfigError] with code `invalid_variant` naming the
-    field. Variants compare and hash by value.
+    Construct a preset with `standard`, `short` or `long`, then change
+    fields with `replace`. An invalid combination raises `ConfigError`
+    with code `invalid_variant` naming the field. Variants compare and
+    hash by value.
 
     Examples:
         >>> Variant(rows=2, cols=3, max_rounds=2) == Variant.standard().replace(rows=2, cols=3, max_rounds=2)
@@ -409,4 +408,4 @@ _PRESETS: Final[dict[str, Variant]] = {
 FIELD_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in attrs.fields(Variant) if f.init
 )
-"""The public field names of [`Variant`][abyss_rules.Variant], in definition order (rule 10.1)."""
+"""The public field names of `Variant`, in definition order (rule 10.1)."""

@@ -1,10 +1,9 @@
 """`TypedDict`s of the JSON documents (see `docs/json.md`): types only, nothing at run time.
 
-The `*_to_dict` functions ([`state_to_dict`][abyss_rules.state_to_dict],
-[`view_to_dict`][abyss_rules.view_to_dict], [`variant_to_dict`][abyss_rules.variant_to_dict],
-[`action_to_dict`][abyss_rules.action_to_dict], [`events_to_dict`][abyss_rules.events_to_dict],
-[`Record.to_dict`][abyss_rules.Record.to_dict] and
-[`Verdict.to_dict`][abyss_rules.Verdict.to_dict]) return plain dicts of these shapes, so a
+The `*_to_dict` functions (`state_to_dict`, `view_to_dict`,
+`variant_to_dict`, `action_to_dict`, `events_to_dict`,
+`Record.to_dict` and `Verdict.to_dict`) return plain dicts
+of these shapes, so a
 type checker knows every key of a document and the type of its value:
 
     >>> import abyss_rules as ar
@@ -82,7 +81,7 @@ class VariantDict(TypedDict):
 
 
 class VariantDocument(VariantDict):
-    """The `variant` document ([`variant_to_dict`][abyss_rules.variant_to_dict]): the header and a variant."""
+    """The `variant` document (`variant_to_dict`): the header and a variant."""
 
     format: Literal["variant"]
     format_version: int
@@ -132,7 +131,7 @@ class DrawActionDocument(DrawActionBody):
 
 
 ActionDocument: TypeAlias = SpaceActionDocument | DrawActionDocument
-"""The `action` document ([`action_to_dict`][abyss_rules.action_to_dict])."""
+"""The `action` document (`action_to_dict`)."""
 
 
 # -- grids and round results -----------------------------------------------------------------
@@ -174,7 +173,7 @@ class DealerDict(TypedDict):
 
 
 class StateDocument(TypedDict):
-    """The `state` document ([`state_to_dict`][abyss_rules.state_to_dict]); secret."""
+    """The `state` document (`state_to_dict`); secret."""
 
     format: Literal["state"]
     format_version: int
@@ -198,7 +197,7 @@ class StateDocument(TypedDict):
 
 
 class ViewDocument(TypedDict):
-    """The `view` document ([`view_to_dict`][abyss_rules.view_to_dict]); public, safe to send."""
+    """The `view` document (`view_to_dict`); public, safe to send."""
 
     format: Literal["view"]
     format_version: int
@@ -228,7 +227,7 @@ class ViewDocument(TypedDict):
 # -- records ---------------------------------------------------------------------------------
 
 class RecordDocument(TypedDict):
-    """The `record` document ([`Record.to_dict`][abyss_rules.Record.to_dict]).
+    """The `record` document (`Record.to_dict`).
 
     `seed`, `decks` and `final_hash` are `None` in a redacted record (and `final_hash`
     while the game is unfinished). `names` is there only when the record names its players.
@@ -251,7 +250,7 @@ class RecordDocument(TypedDict):
 # -- events ----------------------------------------------------------------------------------
 
 class CardRevealedDict(TypedDict):
-    """[`CardRevealed`][abyss_rules.events.CardRevealed]."""
+    """`abyss_rules.events.CardRevealed`."""
 
     type: Literal["card_revealed"]
     seat: int
@@ -262,7 +261,7 @@ class CardRevealedDict(TypedDict):
 
 
 class CardDrawnDict(TypedDict):
-    """[`CardDrawn`][abyss_rules.events.CardDrawn]."""
+    """`abyss_rules.events.CardDrawn`."""
 
     type: Literal["card_drawn"]
     seat: int
@@ -270,7 +269,7 @@ class CardDrawnDict(TypedDict):
 
 
 class ReshuffledDict(TypedDict):
-    """[`Reshuffled`][abyss_rules.events.Reshuffled]."""
+    """`abyss_rules.events.Reshuffled`."""
 
     type: Literal["reshuffled"]
     draw_pile_size: int
@@ -278,7 +277,7 @@ class ReshuffledDict(TypedDict):
 
 
 class CardPlacedDict(TypedDict):
-    """[`CardPlaced`][abyss_rules.events.CardPlaced]."""
+    """`abyss_rules.events.CardPlaced`."""
 
     type: Literal["card_placed"]
     seat: int
@@ -289,7 +288,7 @@ class CardPlacedDict(TypedDict):
 
 
 class CardDiscardedDict(TypedDict):
-    """[`CardDiscarded`][abyss_rules.events.CardDiscarded]."""
+    """`abyss_rules.events.CardDiscarded`."""
 
     type: Literal["card_discarded"]
     seat: int
@@ -301,7 +300,7 @@ class CardDiscardedDict(TypedDict):
 
 
 class ColumnSwallowedDict(TypedDict):
-    """[`ColumnSwallowed`][abyss_rules.events.ColumnSwallowed]."""
+    """`abyss_rules.events.ColumnSwallowed`."""
 
     type: Literal["column_swallowed"]
     seat: int
@@ -312,28 +311,28 @@ class ColumnSwallowedDict(TypedDict):
 
 
 class OpeningDoneDict(TypedDict):
-    """[`OpeningDone`][abyss_rules.events.OpeningDone]."""
+    """`abyss_rules.events.OpeningDone`."""
 
     type: Literal["opening_done"]
     opener: int
 
 
 class RoundClosedDict(TypedDict):
-    """[`RoundClosed`][abyss_rules.events.RoundClosed]."""
+    """`abyss_rules.events.RoundClosed`."""
 
     type: Literal["round_closed"]
     closer: int
 
 
 class FinalRevealDict(TypedDict):
-    """[`FinalReveal`][abyss_rules.events.FinalReveal]: `cards` are `[seat, row, col, value]`."""
+    """`abyss_rules.events.FinalReveal`: `cards` are `[seat, row, col, value]`."""
 
     type: Literal["final_reveal"]
     cards: list[list[int]]
 
 
 class RoundScoredDict(TypedDict):
-    """[`RoundScored`][abyss_rules.events.RoundScored]."""
+    """`abyss_rules.events.RoundScored`."""
 
     type: Literal["round_scored"]
     round: int
@@ -346,7 +345,7 @@ class RoundScoredDict(TypedDict):
 
 
 class NewRoundDict(TypedDict):
-    """[`NewRound`][abyss_rules.events.NewRound]."""
+    """`abyss_rules.events.NewRound`."""
 
     type: Literal["new_round"]
     round: int
@@ -355,7 +354,7 @@ class NewRoundDict(TypedDict):
 
 
 class GameOverDict(TypedDict):
-    """[`GameOver`][abyss_rules.events.GameOver]."""
+    """`abyss_rules.events.GameOver`."""
 
     type: Literal["game_over"]
     winners: list[int]
@@ -369,7 +368,7 @@ EventDict: TypeAlias = (CardRevealedDict | CardDrawnDict | ReshuffledDict | Card
 
 
 class EventsDocument(TypedDict):
-    """The `events` document ([`events_to_dict`][abyss_rules.events_to_dict]); public."""
+    """The `events` document (`events_to_dict`); public."""
 
     format: Literal["events"]
     format_version: int
@@ -380,7 +379,7 @@ class EventsDocument(TypedDict):
 
 
 class VerdictDocument(TypedDict):
-    """The `verdict` document ([`Verdict.to_dict`][abyss_rules.Verdict.to_dict]); public."""
+    """The `verdict` document (`Verdict.to_dict`); public."""
 
     format: Literal["verdict"]
     format_version: int

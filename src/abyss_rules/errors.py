@@ -1,22 +1,18 @@
 """Typed errors with stable machine-readable codes: every error class of the library.
 
-Every error the library raises on bad input is an [`AbyssError`][abyss_rules.AbyssError].
-Each carries
+Every error the library raises on bad input is an `AbyssError`. Each carries
 
-* `code` -- a stable string a program can switch on (see [`Code`][abyss_rules.Code]);
+* `code` -- a stable string a program can switch on (see `Code`);
 * `rule` -- the id of the spec rule it enforces (`None` where no game rule
   is involved, e.g. a wrong Python type);
 * `message` -- a sentence a person understands.
 
 Every class takes the same keywords, `Class(code=..., message=..., rule=...)` (and the
-context some add: `path` for [`DecodeError`][abyss_rules.DecodeError], `index` and `cause`
-for [`ReplayError`][abyss_rules.ReplayError], `game` and `index` for
-[`BatchStepError`][abyss_rules.BatchStepError]), and positionally `Class(code, message)`.
-The classes whose code has a default -- [`MalformedActionError`][abyss_rules.MalformedActionError],
-[`InvalidStateError`][abyss_rules.errors.InvalidStateError],
-[`SeedError`][abyss_rules.SeedError] and [`PictureError`][abyss_rules.PictureError] -- may also be
-given just a message.
-The other modules re-export the classes they raise (`abyss_rules.codec.DecodeError`,
+context some add: `path` for `DecodeError`, `index` and `cause` for `ReplayError`,
+`game` and `index` for `BatchStepError`), and positionally `Class(code, message)`. The
+classes whose code has a default -- `MalformedActionError`, `InvalidStateError`,
+`SeedError` and `PictureError` -- may also be given just a message. The other modules
+re-export the classes they raise (`abyss_rules.codec.DecodeError`,
 `abyss_rules.records.ReplayError`, `abyss_rules.bots.BotError`,
 `abyss_rules.simulation.SimulationError`, `abyss_rules.svg.PictureError`,
 `abyss_rules.testing.InvariantError`).
@@ -59,9 +55,9 @@ __all__ = [
 class Code(StrEnum):
     """The stable error codes. Values never change once published.
 
-    A string enum: a code compares equal to its plain string value. The spec's
-    "Error codes" table lists the codes of the rules engine and when each is reported;
-    [`RULE_OF_CODE`][abyss_rules.RULE_OF_CODE] gives the rule each one enforces.
+    A string enum: a code compares equal to its plain string value. The spec's "Error
+    codes" table lists the codes of the rules engine and when each is reported;
+    `RULE_OF_CODE` gives the rule each one enforces.
 
     Every error's `code` is a `Code`, and its repr is that of its string value, so that
     a code prints as what it is on the wire.
@@ -197,10 +193,9 @@ class AbyssError(Exception):
     """Base class of every error abyss-rules raises on bad input.
 
     Args:
-        code: The stable code (a [`Code`][abyss_rules.Code] or its string value).
+        code: The stable code (a `Code` or its string value).
         message: A sentence for people.
-        rule: The spec rule id; by default the one [`RULE_OF_CODE`][abyss_rules.RULE_OF_CODE]
-            gives for `code`.
+        rule: The spec rule id; by default the one `RULE_OF_CODE` gives for `code`.
 
     Examples:
         >>> error = AbyssError(Code.SPACE_SWALLOWED, "space (1, 0) of seat 2 was swallowed")
@@ -292,7 +287,7 @@ class _DefaultCode(AbyssError):
 class IllegalActionError(AbyssError, ValueError):
     """A well-formed action that the rules do not allow in this state (also a `ValueError`).
 
-    Raised by [`apply`][abyss_rules.apply]; [`check`][abyss_rules.check] returns it instead.
+    Raised by `apply`; `check` returns it instead.
 
     Examples:
         >>> import abyss_rules as ar
@@ -309,9 +304,9 @@ class ActionIndexError(AbyssError, ValueError):
     """An action index that names no action, or an action that has no index (spec section 11;
     also a `ValueError`).
 
-    Raised by [`ActionSpace`][abyss_rules.ActionSpace]: code `no_such_action_index` for an
-    index outside `[0, size)` (rule 11.2), `no_such_space` for an action whose space is not on
-    the grid, `no_such_player` for a seat the variant or the game does not have.
+    Raised by `ActionSpace`: code `no_such_action_index` for an index outside `[0, size)`
+    (rule 11.2), `no_such_space` for an action whose space is not on the grid,
+    `no_such_player` for a seat the variant or the game does not have.
 
     Examples:
         >>> import abyss_rules as ar
@@ -324,8 +319,8 @@ class ActionIndexError(AbyssError, ValueError):
 
 
 class BatchStepError(IllegalActionError):
-    """An action index that [`Batch.step`][abyss_rules.batch.Batch.step] refuses for one game of
-    the batch (an [`IllegalActionError`][abyss_rules.IllegalActionError]).
+    """An action index that `abyss_rules.batch.Batch.step` refuses for one
+    game of the batch (an `IllegalActionError`).
 
     `game` is the row of the batch and `index` the refused action index. `code` and `rule` are
     those the reference engine gives the action of that index (e.g. `space_face_up`, rule 3.10),
@@ -355,8 +350,7 @@ class MalformedActionError(_DefaultCode, TypeError):
     """Something that is not a well-formed action (wrong type, non-int field); also a `TypeError`.
 
     Its code is `malformed_action`; a library call given something that is not a game state
-    raises the subclass [`InvalidStateError`][abyss_rules.errors.InvalidStateError] (code
-    `invalid_state`).
+    raises the subclass `InvalidStateError` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -372,8 +366,8 @@ class MalformedActionError(_DefaultCode, TypeError):
 class InvalidStateError(MalformedActionError):
     """A library call was given something that is not a game state (code `invalid_state`).
 
-    A [`MalformedActionError`][abyss_rules.MalformedActionError] (and so a `TypeError`), as
-    such errors were before this class existed: code that catches those still catches it.
+    A `MalformedActionError` (and so a `TypeError`), as such errors were before this class
+    existed: code that catches those still catches it.
 
     Examples:
         >>> import abyss_rules as ar
@@ -417,7 +411,7 @@ class SeedError(_DefaultCode, ValueError):
 class DecodeError(AbyssError, ValueError):
     """A document or a notation string that cannot be loaded.
 
-    `code` says what is wrong (see [`Code`][abyss_rules.Code]: `invalid_json`,
+    `code` says what is wrong (see `Code`: `invalid_json`,
     `document_too_large`, `too_deep`, `duplicate_field`, `wrong_format`,
     `unsupported_version`, `unknown_field`, `missing_field`, `wrong_type`,
     `bad_value`, `bad_shape`, `cards_mismatch`, `impossible_state`,
@@ -496,8 +490,8 @@ class BotError(AbyssError, ValueError):
 
 
 class SimulationError(AbyssError, ValueError):
-    """Bad arguments to [`play_game`][abyss_rules.play_game] or
-    [`simulate`][abyss_rules.simulate], or a game that never ends.
+    """Bad arguments to `play_game` or `simulate`, or a game
+    that never ends.
 
     Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
 
@@ -512,7 +506,7 @@ class SimulationError(AbyssError, ValueError):
 
 
 class PictureError(_DefaultCode, ValueError):
-    """Bad arguments to [`to_svg`][abyss_rules.to_svg] (code `invalid_picture`; also a `ValueError`).
+    """Bad arguments to `to_svg` (code `invalid_picture`; also a `ValueError`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -529,7 +523,7 @@ class PictureError(_DefaultCode, ValueError):
 class InvariantError(AssertionError):
     """A state breaks an invariant of the engine: a bug in the engine or a forged state, not bad input.
 
-    Raised by [`check_invariants`][abyss_rules.testing.check_invariants].
+    Raised by `abyss_rules.testing.check_invariants`.
 
     `invariant` names the broken invariant (a stable string such as
     `"card_conservation"`); `rule` is the id of the spec rule it follows

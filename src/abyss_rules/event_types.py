@@ -1,9 +1,9 @@
-"""The events: what an action caused, as values (see [`abyss_rules.events`][abyss_rules.events]).
+"""The events: what an action caused, as values (see `abyss_rules.events`).
 
 The rule functions in `rules/` report these as they apply an action (when asked to, by
-[`apply_with_events`][abyss_rules.apply_with_events]), so this module imports nothing of
-the engine: it sits below `rules/`, like `actions`. `abyss_rules.events` re-exports every
-class and writes the `events` document.
+`apply_with_events`), so this module imports nothing of the engine: it sits below
+`rules/`, like `actions`. `abyss_rules.events` re-exports every class and writes the
+`events` document.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ class FinalReveal(_Event):
 class RoundScored(_Event):
     """Round `round` was scored (rules 6.4-7.1).
 
-    The same facts as its [`RoundResult`][abyss_rules.RoundResult] in `state.history`.
+    The same facts as its `RoundResult` in `state.history`.
 
     Examples:
         >>> RoundScored(1, (12, 9), (24, 9), True, 0, False, (24, 9)).to_dict()["scores"]

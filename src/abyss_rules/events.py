@@ -1,7 +1,7 @@
 """What an action caused: events a server can animate or log without diffing states.
 
-[`apply_with_events`][abyss_rules.apply_with_events] applies an action like
-[`apply`][abyss_rules.apply] and also returns the *events* it caused, in the
+`apply_with_events` applies an action like `apply` and also returns the
+*events* it caused, in the
 order they happened:
 
 | event | when | rules |
@@ -26,8 +26,7 @@ opens the discard pile. So the events of an action may be sent to every
 client, like views.
 
 Every event is a frozen value with a `TYPE` string and a `to_dict()` method;
-[`events_to_dict`][abyss_rules.events_to_dict] and
-[`dumps_events`][abyss_rules.dumps_events] give the `events` document.
+`events_to_dict` and `dumps_events` give the `events` document.
 
 The events come from the rule functions themselves: each one reports what it does as it
 does it (see `abyss_rules.rules`), so no event is worked out a second time from the states
@@ -84,7 +83,7 @@ def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq
 
 
 def dumps_events(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> str:
-    """The canonical JSON text of the `events` document (see [`events_to_dict`][abyss_rules.events_to_dict]).
+    """The canonical JSON text of the `events` document (see `events_to_dict`).
 
     Examples:
         >>> import abyss_rules as ar

@@ -1,10 +1,9 @@
 """The optional extras: a module that needs one says which to install when its library is missing.
 
 The core imports `attrs` only. A module that needs an optional library (NumPy for
-`abyss_rules.batch`, Hypothesis for `abyss_rules.testing`, ...) calls
-[`require`][abyss_rules.extras.require] before importing it, so that importing the module
-without its extra raises an `ImportError` that names the extra, with the library's own
-`ImportError` as its cause.
+`abyss_rules.batch`, Hypothesis for `abyss_rules.testing`, ...) calls `require` before
+importing it, so that importing the module without its extra raises an `ImportError`
+that names the extra, with the library's own `ImportError` as its cause.
 
 Examples:
     >>> require("json", name="the standard library's json", extra="none", module="an example")

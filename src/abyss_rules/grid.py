@@ -2,10 +2,10 @@
 
 A grid has `rows x cols` spaces. Space `(row, col)` has the *index*
 `row * cols + col` (row-major). The engine keeps every player's grid in one
-flat tuple of card values (player `p`'s space `s` at `p * cells + s`)
-and two bit masks over the same positions: face-up spaces and swallowed
-spaces. [`Geometry`][abyss_rules.grid.Geometry] holds the precomputed tables for one shape;
-[`Grid`][abyss_rules.Grid] is a friendly read-only snapshot of one player's grid.
+flat tuple of card values (player `p`'s space `s` at `p * cells + s`) and
+two bit masks over the same positions: face-up spaces and swallowed spaces.
+`Geometry` holds the precomputed tables for one shape; `Grid` is a friendly
+read-only snapshot of one player's grid.
 
 Examples:
     >>> g = Geometry(3, 4)
@@ -32,8 +32,8 @@ __all__ = ["Geometry", "Grid"]
 class Geometry:
     """Precomputed tables for a `rows x cols` grid (rule 1.2).
 
-    Not part of the state: every [`Variant`][abyss_rules.Variant] owns one
-    ([`Variant.geometry`][abyss_rules.Variant.geometry]).
+    Not part of the state: every `Variant` owns one
+    (`Variant.geometry`).
 
     Examples:
         >>> g = Geometry.of(3, 4)
@@ -147,9 +147,9 @@ class Grid:
     """One player's grid at one moment: a read-only snapshot.
 
     `cards` holds every card value, face-down ones included -- only the
-    authoritative [`State`][abyss_rules.State] can build it that way; a view
-    holds `None` for face-down spaces. Swallowed spaces hold `None` in
-    both. Every tuple is indexed by space index (`row * cols + col`).
+    authoritative `State` can build it that way; a view holds `None`
+    for face-down spaces. Swallowed spaces hold `None` in both. Every
+    tuple is indexed by space index (`row * cols + col`).
 
     Examples:
         >>> grid = Grid(rows=1, cols=2, cards=(5, None), face_up=(True, False), swallowed=(False, False))
@@ -177,9 +177,9 @@ class Grid:
     ) -> Grid:
         """Player `player`'s grid from the engine's flat representation.
 
-        See [`abyss_rules.state`][abyss_rules.state] for the representation. With
-        `public=True` only face-up values are read (rules 8.1, 8.2): face-down spaces
-        hold `None`, as in a view.
+        See `abyss_rules.state` for the representation. With `public=True` only
+        face-up values are read (rules 8.1, 8.2): face-down spaces hold `None`, as in
+        a view.
 
         Examples:
             >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0100, gone=0b1000, player=1).cards
@@ -327,7 +327,7 @@ def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) ->
 def snapshots(
     geometry: Geometry, cards: tuple[int, ...], up: int, gone: int, public: bool, start: int, stop: int
 ) -> tuple[Grid, ...]:
-    """Seats `start` to `stop - 1`'s snapshots, as [`Grid.from_flat`][abyss_rules.Grid.from_flat] builds them.
+    """Seats `start` to `stop - 1`'s snapshots, as `Grid.from_flat` builds them.
 
     The fast way, without checks: `geometry` has at least two spaces and `cards` holds
     every seat up to `stop - 1`. The pickers and flag tuples are cached per seat and masks,

@@ -1,10 +1,9 @@
 """The JSON Schemas of the library's documents (`spec/schemas/`, one per document kind).
 
-[`schema`][abyss_rules.schema] returns one parsed schema (a JSON Schema 2020-12 object), by
-the document kind it describes -- the value of the document's `format` field;
-[`SCHEMAS`][abyss_rules.SCHEMAS] names them all. The files are part of the specification
-(`spec/schemas/`); a wheel carries a copy inside the package, so both work from an installed
-library as from a source checkout.
+`schema` returns one parsed schema (a JSON Schema 2020-12 object), by the document kind it
+describes -- the value of the document's `format` field; `SCHEMAS` names them all. The files
+are part of the specification (`spec/schemas/`); a wheel carries a copy inside the package,
+so both work from an installed library as from a source checkout.
 
 Examples:
     >>> import abyss_rules as ar
@@ -57,7 +56,7 @@ def schema(name: str) -> dict[str, Any]:
     Each call returns a new object: change it freely.
 
     Args:
-        name: One of [`SCHEMAS`][abyss_rules.SCHEMAS].
+        name: One of `SCHEMAS`.
 
     Returns:
         The schema, a JSON Schema (draft 2020-12) as a dict.

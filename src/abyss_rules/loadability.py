@@ -1,12 +1,11 @@
 """What makes a state loadable: it could have been reached by play, and play can go on (rule 3.11).
 
 The loaders (`loads_state`, `state_from_dict`) read a document's fields one by one (types,
-shapes, card values); then they build the [`State`][abyss_rules.State] and ask the rule
-function [`state_problem`][abyss_rules.rules.reachable.state_problem] whether play from
-[`new_game`][abyss_rules.new_game] could reach it in its phase.
-[`testing.check_invariants`][abyss_rules.testing.check_invariants] asks the same function, and
-so does [`impossibility`][abyss_rules.loadability.impossibility] here: a state the engine could
-not reach is refused by all three, for the same reason, with the same JSON pointer.
+shapes, card values); then they build the `State` and ask the rule function
+`state_problem` whether play from `new_game` could reach it in its phase.
+`abyss_rules.testing.check_invariants` asks the same function, and so does `impossibility`
+here: a state the engine could not reach is refused by all three, for the same reason,
+with the same JSON pointer.
 
 A loaded state holds at most what play could have put there:
 
@@ -26,9 +25,9 @@ A loaded state holds at most what play could have put there:
   one; the stalling cap and the round limit are not passed (rules 6.1, 6.2, 6.7, 7.3);
 * every card of the deck is in exactly one place (rule 1.1);
 * the counters `seq`, `turns` and the dealer's position are below `COUNTER_LIMIT` (2**48);
-  [`apply`][abyss_rules.apply] refuses an action whose state would reach it (code
-  `counter_limit`), so that every state reached from a loaded one can be saved and loaded
-  again (the formats hold counters up to 2**53 - 1; no game comes near 2**48 actions);
+  `apply` refuses an action whose state would reach it (code `counter_limit`), so that
+  every state reached from a loaded one can be saved and loaded again (the formats hold
+  counters up to 2**53 - 1; no game comes near 2**48 actions);
 * the seat to act can act, the opening flips chose the opener, no finished grid shows a
   column the final reveal swallows (rule 4.3), `seq` fits the flips and turns taken, and
   a legal action exists exactly when the game is not over (rules 3.11, 7.5).
@@ -55,7 +54,6 @@ Problem = tuple[str, str, str]
 
 def impossibility(state: State) -> Problem | None:
     """The first reason `state` (well formed: one grid, opening record and total per seat) is
-    not loadable, or `None`: [`state_problem`][abyss_rules.rules.reachable.state_problem] as a
-    `(code, JSON pointer, message)` triple."""
+    not loadable, or `None`: `state_problem` as a `(code, JSON pointer, message)` triple."""
     problem = state_problem(state)
     return None if problem is None else (problem.code, problem.path, problem.message)

@@ -4,11 +4,11 @@ An action is written `<seat><letter>[<space>]`:
 
 | letter | action | example | meaning |
 |---|---|---|---|
-| `f` | [`Flip`][abyss_rules.Flip] | `0f12` | seat 0 flips (1, 2) (rules 2.1, 3.7) |
-| `t` | [`TakeDiscard`][abyss_rules.TakeDiscard] | `1t00` | seat 1 takes the discard onto (0, 0) (rule 3.3) |
-| `d` | [`Draw`][abyss_rules.Draw] | `1d` | seat 1 draws (rule 3.4) |
-| `p` | [`PlaceDrawn`][abyss_rules.PlaceDrawn] | `1p23` | seat 1 places the drawn card on (2, 3) (rule 3.5) |
-| `x` | [`DiscardDrawn`][abyss_rules.DiscardDrawn] | `1x23` | seat 1 discards it and flips (2, 3) (rule 3.6) |
+| `f` | `Flip` | `0f12` | seat 0 flips (1, 2) (rules 2.1, 3.7) |
+| `t` | `TakeDiscard` | `1t00` | seat 1 takes the discard onto (0, 0) (rule 3.3) |
+| `d` | `Draw` | `1d` | seat 1 draws (rule 3.4) |
+| `p` | `PlaceDrawn` | `1p23` | seat 1 places the drawn card on (2, 3) (rule 3.5) |
+| `x` | `DiscardDrawn` | `1x23` | seat 1 discards it and flips (2, 3) (rule 3.6) |
 
 * The seat is a decimal number (`0`, `1`, ... `15`); the letter ends it.
 * The space is the row digit then the column digit (`12` is row 1, column 2)
@@ -39,7 +39,7 @@ from .errors import Code, DecodeError, MalformedActionError
 __all__ = ["MAX_NOTATION_LENGTH", "parse_notation", "to_notation"]
 
 MAX_NOTATION_LENGTH: Final = 24
-"""The longest text [`parse_notation`][abyss_rules.parse_notation] reads (longer is refused at once)."""
+"""The longest text `parse_notation` reads (longer is refused at once)."""
 
 _LETTER: Final[dict[type, str]] = {Flip: "f", TakeDiscard: "t", Draw: "d", PlaceDrawn: "p", DiscardDrawn: "x"}
 _KIND: Final[dict[str, type[Action]]] = {letter: kind for kind, letter in _LETTER.items()}
@@ -55,9 +55,8 @@ _HELP: Final = ("expected <seat><letter><row><col> such as '0f12' or '1d' (lette
 def to_notation(action: Action) -> str:
     """The notation of `action` (see the module docs).
 
-    Raises [`MalformedActionError`][abyss_rules.MalformedActionError] for something that is
-    not an action, or an action with a negative number or one above 999999 (no legal action
-    has one).
+    Raises `MalformedActionError` for something that is not an action, or an action with a
+    negative number or one above 999999 (no legal action has one).
 
     Examples:
         >>> to_notation(TakeDiscard(1, 0, 0))
@@ -86,9 +85,9 @@ def to_notation(action: Action) -> str:
 def parse_notation(text: str) -> Action:
     """The action written `text` in notation (see the module docs).
 
-    Raises [`DecodeError`][abyss_rules.DecodeError] with code `bad_notation` for
-    anything that is not exactly one action's spelling. Whether the action is
-    legal is for [`apply`][abyss_rules.apply] to decide.
+    Raises `DecodeError` with code `bad_notation` for anything that is not
+    exactly one action's spelling. Whether the action is legal is for `apply`
+    to decide.
 
     Examples:
         >>> parse_notation("0f10.3")

@@ -1,15 +1,14 @@
 """HTML pages made of pictures: the replay page of a whole game.
 
-[`replay_html`][abyss_rules.replay_html] turns a [`Record`][abyss_rules.Record] into one
-self-contained HTML file (no network resource: the pictures, the style and the script are
-all inside) that steps through the game: one [`to_svg`][abyss_rules.to_svg] picture per
-step, with the action and its events in words ([`event_words`][abyss_rules.words.event_words], the
-wording the command line's narration shares); buttons, a slider and the arrow keys
-move between steps. `abyss-rules replay game.json --html replay.html` writes it.
+`replay_html` turns a `Record` into one self-contained HTML file (no network resource:
+the pictures, the style and the script are all inside) that steps through the game: one
+`to_svg` picture per step, with the action and its events in words (`event_words`, the
+wording the command line's narration shares); buttons, a slider and the arrow keys move
+between steps. `abyss-rules replay game.json --html replay.html` writes it.
 
-[`replay_frames`][abyss_rules.pages.replay_frames] gives the steps themselves (picture,
-heading and sentences) for a page of one's own; every picture is a spectator's
-(public information only, rule 8.3).
+`replay_frames` gives the steps themselves (picture, heading and sentences)
+for a page of one's own; every picture is a spectator's (public information
+only, rule 8.3).
 
 Examples:
     >>> import abyss_rules as ar
@@ -53,7 +52,7 @@ class Frame:
     words: tuple[str, ...]
     """The events of the step, one sentence each."""
     svg: str
-    """The picture after the step ([`to_svg`][abyss_rules.to_svg], public information only)."""
+    """The picture after the step (`to_svg`, public information only)."""
 
 
 def _deal_words(state: State) -> str:
@@ -74,7 +73,7 @@ def replay_frames(record: Record) -> tuple[Frame, ...]:
     Raises:
         ReplayError: the record is redacted (`record_redacted`) or an action cannot be
             replayed (`replay_failed`).
-        PictureError: `record` is not a [`Record`][abyss_rules.Record] (code `invalid_picture`).
+        PictureError: `record` is not a `Record` (code `invalid_picture`).
     """
     if not isinstance(record, Record):
         raise PictureError(f"a replay is made from a Record, not {type(record).__name__} (Record.from_json)")
@@ -187,10 +186,10 @@ def _packed(value: object) -> str:
 def replay_html(record: Record, *, title: str | None = None) -> str:
     """One self-contained HTML page that steps through the whole game of `record`.
 
-    Every step shows a spectator's picture ([`to_svg`][abyss_rules.to_svg]) with the action
-    and its events in words (see [`replay_frames`][abyss_rules.pages.replay_frames]). The
-    buttons, the slider and the keys (left and right arrows, Home, End) move between steps.
-    Nothing is loaded from the network: the pictures, style and script are in the page.
+    Every step shows a spectator's picture (`to_svg`) with the action and its events in
+    words (see `replay_frames`). The buttons, the slider and the keys (left and right
+    arrows, Home, End) move between steps. Nothing is loaded from the network: the
+    pictures, style and script are in the page.
 
     Args:
         record: A record with its seed (not redacted).

@@ -1,24 +1,24 @@
 """How the bots choose: the one-step planner of GreedyBot and CountingBot.
 
-[`GreedyBot`][abyss_rules.bots.GreedyBot] and [`CountingBot`][abyss_rules.bots.CountingBot]
-plan one step on the expected-score model ([`bot_model`][abyss_rules.bot_model]) and the tables
-each variant keeps ([`bot_tables`][abyss_rules.bot_tables]).
+`abyss_rules.bots.GreedyBot` and
+`abyss_rules.bots.CountingBot` plan one step on the
+expected-score model (`abyss_rules.bot_model`) and the
+tables each variant keeps (`abyss_rules.bot_tables`).
 
-Everything here reads a [`View`][abyss_rules.View] only (rule 8.3): face-up values, the
-discard pile, the drawn card, whose turn it is. Nothing else reaches a bot.
+Everything here reads a `View` only (rule 8.3): face-up values, the discard pile, the
+drawn card, whose turn it is. Nothing else reaches a bot.
 
 **Where the time goes.** What does not depend on the odds -- a column's shape, a grid's
 columns, the legal actions by kind -- is computed once per variant and kept. GreedyBot's odds
 (the whole deck) never change, so each column shape keeps its best gain and first row for
-every card and most of its decisions are the best of a few kept rows
-([`choose`][abyss_rules.planner.choose]); an opening flip needs no odds at all. CountingBot's
-odds change with every card that turns up, so its take-or-draw and place-or-discard are
-scored afresh (`_counting`): the unseen model is found from kept counts, the next player's
-feed costs and its own value of a draw are the value-by-value best over the column classes
-that can reach it ([`Model.best_scores`][abyss_rules.bot_model.Model.best_scores]), and one
+every card and most of its decisions are the best of a few kept rows (`choose`); an opening
+flip needs no odds at all. CountingBot's odds change with every card that turns up, so its
+take-or-draw and place-or-discard are scored afresh (`_counting`): the unseen model is found
+from kept counts, the next player's feed costs and its own value of a draw are the
+value-by-value best over the column classes that can reach it (`Model.best_scores`), and one
 value per class where one card matters (the drawn card, the top of the discard pile). Moves
-that may close the round, and a round's hurry, go through a
-[`Planner`][abyss_rules.planner.Planner]: the same decisions, scored the long way.
+that may close the round, and a round's hurry, go through a `Planner`: the same decisions,
+scored the long way.
 
 Examples:
     >>> import abyss_rules as ar
@@ -68,8 +68,8 @@ _DRAWN: Final = Phase.DRAWN
 
 
 def deck_lookups_apply(bot: Params) -> bool:
-    """Whether GreedyBot's look-ups (`choose`) score as the [`Planner`][abyss_rules.planner.Planner]
-    does for `bot`, whatever the position they are used in (no move can close the round).
+    """Whether GreedyBot's look-ups (`choose`) score as the `Planner` does for `bot`, whatever the
+    position they are used in (no move can close the round).
 
     Exactly when `bot` does not count cards (its model is the whole deck's, whose gains the
     tables keep) and gives no weight to feeding the next player (`feed_weight == 0`: a move's
@@ -100,12 +100,11 @@ def choose(bot: Params, view: View) -> Action:
 
     The common cases are decided here: an opening flip (the bot's grid alone decides it,
     whatever the bot's settings: the Planner's opening flip is `flip_space` too), the turns of
-    a bot for which [`deck_lookups_apply`][abyss_rules.planner.deck_lookups_apply] when no
-    move can close the round (the deck's odds never change, so every gain is a look-up), and
-    those of a bot for which [`counting_shortcut_applies`][abyss_rules.planner.counting_shortcut_applies]
-    in the same case (`_counting`). Everything else goes to a
-    [`Planner`][abyss_rules.planner.Planner]; a property test compares every shortcut with a
-    Planner that takes none, over random bot settings and positions.
+    a bot for which `deck_lookups_apply` when no move can close the round (the deck's odds
+    never change, so every gain is a look-up), and those of a bot for which
+    `counting_shortcut_applies` in the same case (`_counting`). Everything else goes to a
+    `Planner`; a property test compares every shortcut with a Planner that takes none, over
+    random bot settings and positions.
     """
     tables = tables_of(view.variant)
     phase = view.phase

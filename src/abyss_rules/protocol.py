@@ -1,22 +1,20 @@
 """The messages of a game server: checking, applying and answering the actions clients send.
 
-A server keeps the authoritative [`State`][abyss_rules.State], sends each
-client a view ([`view`][abyss_rules.view], [`dumps_view`][abyss_rules.dumps_view])
-and receives actions as JSON `action` documents (or compact notation). For
-each message it either
+A server keeps the authoritative `State`, sends each client a view
+(`view`, `dumps_view`) and receives actions as JSON `action` documents (or
+compact notation). For each message it either
 
-* asks [`judge`][abyss_rules.judge] for the [`Verdict`][abyss_rules.Verdict] to send back
-  and, when the action is legal, the new state and its events -- never raises;
-* asks [`validate`][abyss_rules.validate] for a verdict only, applying nothing; or
-* calls [`submit`][abyss_rules.submit], which returns the new state, the
-  [events][abyss_rules.apply_with_events] the action caused and the action,
-  or raises the typed error a verdict would report.
+* asks `judge` for the `Verdict` to send back and, when the action is legal, the new
+  state and its events -- never raises;
+* asks `validate` for a verdict only, applying nothing; or
+* calls `submit`, which returns the new state, the events
+  (`apply_with_events`) the action caused and the action, or raises the
+  typed error a verdict would report.
 
 A verdict echoes the message's `request_id` (and, with `echo_action=True`, the action), so
 that replies on one connection can be matched to requests, and says which HTTP status it
-maps to ([`HTTP_STATUS`][abyss_rules.HTTP_STATUS], one table). A client builds its messages
-with [`action_documents`][abyss_rules.action_documents]: its view's legal actions as
-send-ready `action` documents.
+maps to (`HTTP_STATUS`, one table). A client builds its messages with `action_documents`:
+its view's legal actions as send-ready `action` documents.
 
 Checks, in order (the first failing one is reported):
 
@@ -65,7 +63,7 @@ __all__ = ["HTTP_STATUS", "Accepted", "Judgement", "Message", "Verdict", "action
            "judge", "read_action", "read_message", "submit", "validate"]
 
 ActionInput = Action | Mapping[str, Any] | str | bytes | bytearray
-"""What [`validate`][abyss_rules.validate] and [`submit`][abyss_rules.submit] accept as an action."""
+"""What `validate` and `submit` accept as an action."""
 
 _MALFORMED: Final = 400
 _REFUSED_NOW: Final = 409
@@ -104,7 +102,7 @@ Examples:
 
 
 def http_status(code: str | None) -> int:
-    """The HTTP status for a verdict's `code` (`None`: legal, 200): [`HTTP_STATUS`][abyss_rules.HTTP_STATUS].
+    """The HTTP status for a verdict's `code` (`None`: legal, 200): `HTTP_STATUS`.
 
     Examples:
         >>> http_status(None), http_status("seat_mismatch"), http_status("document_too_large")
@@ -115,7 +113,7 @@ def http_status(code: str | None) -> int:
 
 @attrs.frozen(slots=True)
 class Verdict:
-    """The answer to "may this action be applied to this state?" (see [`validate`][abyss_rules.validate]).
+    """The answer to "may this action be applied to this state?" (see `validate`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -129,7 +127,7 @@ class Verdict:
     legal: bool
     """Whether the action may be applied now."""
     code: str | None
-    """The stable error code (see [`Code`][abyss_rules.Code]); `None` when legal."""
+    """The stable error code (see `Code`); `None` when legal."""
     rule: str | None
     """The spec rule the action breaks, if a game rule is involved."""
     message: str
@@ -148,7 +146,7 @@ class Verdict:
                    action: Action | None = None) -> Verdict:
         """The verdict for `error` (`None`: legal) against the state numbered `seq`.
 
-        For a server that calls [`submit`][abyss_rules.submit] and answers its errors.
+        For a server that calls `submit` and answers its errors.
 
         Examples:
             >>> import abyss_rules as ar
@@ -166,7 +164,7 @@ class Verdict:
 
     @property
     def http_status(self) -> int:
-        """The HTTP status to answer with: 200 when legal, else [`HTTP_STATUS`][abyss_rules.HTTP_STATUS]."""
+        """The HTTP status to answer with: 200 when legal, else `HTTP_STATUS`."""
         return http_status(self.code)
 
     def to_dict(self) -> VerdictDocument:
@@ -200,7 +198,7 @@ class Verdict:
 
 
 class Accepted(NamedTuple):
-    """What [`submit`][abyss_rules.submit] returns for a legal action: a named tuple.
+    """What `submit` returns for a legal action: a named tuple.
 
     Examples:
         >>> import abyss_rules as ar
@@ -212,13 +210,13 @@ class Accepted(NamedTuple):
     state: State
     """The state after the action."""
     events: tuple[Event, ...]
-    """What the action caused (see [`apply_with_events`][abyss_rules.apply_with_events])."""
+    """What the action caused (see `apply_with_events`)."""
     action: Action
     """The action applied (decoded from the message): append it to the game's record."""
 
 
 class Message(NamedTuple):
-    """A decoded action message (see [`read_message`][abyss_rules.read_message])."""
+    """A decoded action message (see `read_message`)."""
 
     action: Action
     """The action."""
@@ -229,7 +227,7 @@ class Message(NamedTuple):
 
 
 class Judgement(NamedTuple):
-    """What [`judge`][abyss_rules.judge] returns: the verdict to send, and the result if legal."""
+    """What `judge` returns: the verdict to send, and the result if legal."""
 
     verdict: Verdict
     """The verdict to send back (to the sender only); `verdict.http_status` is the HTTP status."""
@@ -296,7 +294,7 @@ def read_message(data: ActionInput, *, seq: int | None = None, notation: bool = 
 def read_action(data: ActionInput, *, seq: int | None = None) -> tuple[Action, int | None]:
     """Decode an action message: the action and the `seq` its sender saw (`None` if not given).
 
-    The same as [`read_message`][abyss_rules.read_message] without the `request_id`.
+    The same as `read_message` without the `request_id`.
 
     Raises:
         DecodeError: the message is not a well-formed action.
@@ -365,10 +363,10 @@ def judge(
     state: State, action: ActionInput, *, seq: int | None = None, player: int | None = None,
     require_seq: bool = False, notation: bool = True, echo_action: bool = False,
 ) -> Judgement:
-    """Check `action` like [`validate`][abyss_rules.validate] and, if legal, apply it; never raises.
+    """Check `action` like `validate` and, if legal, apply it; never raises.
 
     Returns the verdict to send back (with the message's `request_id`, and the action if
-    `echo_action`) and, for a legal action, what [`submit`][abyss_rules.submit] returns.
+    `echo_action`) and, for a legal action, what `submit` returns.
 
     Examples:
         >>> import abyss_rules as ar
@@ -399,11 +397,11 @@ def validate(
     state: State, action: ActionInput, *, seq: int | None = None, player: int | None = None,
     require_seq: bool = False, notation: bool = True, echo_action: bool = False,
 ) -> Verdict:
-    """Whether `action` may be applied to `state` now, as a [`Verdict`][abyss_rules.Verdict]; never raises.
+    """Whether `action` may be applied to `state` now, as a `Verdict`; never raises.
 
     Args:
         state: The authoritative state.
-        action: The client's message (see [`read_message`][abyss_rules.read_message]).
+        action: The client's message (see `read_message`).
         seq: The `seq` the client saw, for messages that cannot carry one.
         player: The seat the server authenticated for this client; an action
             for another seat is rejected with `seat_mismatch`.
@@ -438,7 +436,7 @@ def submit(
     state: State, action: ActionInput, *, seq: int | None = None, player: int | None = None,
     require_seq: bool = False, notation: bool = True,
 ) -> Accepted:
-    """Check `action` like [`validate`][abyss_rules.validate] and apply it.
+    """Check `action` like `validate` and apply it.
 
     Returns:
         The new state, the events the action caused, and the decoded action.

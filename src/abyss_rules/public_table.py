@@ -1,19 +1,17 @@
 """What a client knows of the table, kept up to date from `events` documents alone.
 
-A client that receives a server's `events` documents (see
-[`events_to_dict`][abyss_rules.events_to_dict]) can follow the game card by card -- to
-animate each move, or to keep its screen right between two views -- without the rules and
-without the state. [`PublicTable.from_view`][abyss_rules.PublicTable.from_view] starts from
-a view; [`apply_events`][abyss_rules.apply_events] applies one `events` document (a parsed
-mapping, its JSON text, or the event objects) and returns the next table. The table holds
-what the events say: every grid's face-up cards, the discard pile, the size of the draw
-pile, the drawn card, the closer, the totals, the round, the winners and the `seq`. Whose
-turn it is and the legal actions come with the next view the server sends (they need the
-rules).
+A client that receives a server's `events` documents (see `events_to_dict`) can follow
+the game card by card -- to animate each move, or to keep its screen right between two
+views -- without the rules and without the state. `PublicTable.from_view` starts from a
+view; `apply_events` applies one `events` document (a parsed mapping, its JSON text, or
+the event objects) and returns the next table. The table holds what the events say: every
+grid's face-up cards, the discard pile, the size of the draw pile, the drawn card, the
+closer, the totals, the round, the winners and the `seq`. Whose turn it is and the legal
+actions come with the next view the server sends (they need the rules).
 
 An event that does not fit the table (a card revealed twice, a discard pile that does not
-match, a document for another `seq`) is refused with a [`DecodeError`][abyss_rules.DecodeError]
-naming the event: the client should ask the server for a fresh view.
+match, a document for another `seq`) is refused with a `DecodeError` naming the event:
+the client should ask the server for a fresh view.
 
 Examples:
     >>> import abyss_rules as ar
@@ -92,7 +90,7 @@ def apply_events(table: PublicTable,
     """The table after one `events` document (or the event objects of one action).
 
     A document must be for the state after the table's (`seq` one more); event objects
-    (from [`apply_with_events`][abyss_rules.apply_with_events]) advance `seq` by one.
+    (from `apply_with_events`) advance `seq` by one.
 
     Raises:
         DecodeError: a malformed document, or an event that does not fit the table.

@@ -70,8 +70,7 @@ _COUNTER = Struct(">Q")
 T = TypeVar("T")
 
 Seed = int | bytes
-"""What [`normalize_seed`][abyss_rules.randomness.normalize_seed] accepts: 32 raw bytes or an int
-in `[0, 2**256)`."""
+"""What `normalize_seed` accepts: 32 raw bytes or an int in `[0, 2**256)`."""
 
 
 def fresh_seed() -> bytes:
@@ -152,8 +151,7 @@ if os.environ.get("ABYSS_RULES_PURE") != "1":
         from ._sha256_blocks import many_stream_blocks as _bulk
 
 COMPILED: Final[bool] = _bulk is not None
-"""Whether [`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks] and
-[`stream_blocks`][abyss_rules.randomness.stream_blocks] hash in compiled code: a wheel's build
+"""Whether `many_stream_blocks` and `stream_blocks` hash in compiled code: a wheel's build
 compiles `_sha256_blocks.c` beside the bots (the CPU's SHA extensions where present, portable C
 elsewhere), and the same blocks come out either way. `False` in an editable install, a pure wheel,
 or when the environment sets `ABYSS_RULES_PURE=1` at import (see the Installation page)."""
@@ -288,10 +286,9 @@ def many_stream_blocks(requests: _Requests) -> bytes:
     """`stream_blocks(seed, first, count)` of every `(seed, first, count)` request, concatenated
     in order: the batch engine hashes all the blocks of many games in one call.
 
-    Compiled (see [`COMPILED`][abyss_rules.randomness.COMPILED]), the blocks of all the requests
-    are hashed in one C call; each request must then be a tuple of a 32-byte `bytes` seed and two
-    `int`s with `0 <= first` and `first + count <= 2**64` (a `TypeError`, `ValueError` or
-    `OverflowError` otherwise).
+    Compiled (see `COMPILED`), the blocks of all the requests are hashed in one C call; each
+    request must then be a tuple of a 32-byte `bytes` seed and two `int`s with `0 <= first` and
+    `first + count <= 2**64` (a `TypeError`, `ValueError` or `OverflowError` otherwise).
 
     Examples:
         >>> many_stream_blocks([(bytes(32), 1, 2), (bytes(32), 0, 1)]) == (
@@ -304,8 +301,7 @@ def many_stream_blocks(requests: _Requests) -> bytes:
 
 
 def _many_stream_blocks_pure(requests: _Requests) -> bytes:
-    """[`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks] in Python, one `_hash`
-    call per block."""
+    """`many_stream_blocks` in Python, one `_hash` call per block."""
     hash_, counters = _hash, _counters
     return b"".join([hash_(seed + c).digest()
                      for seed, first, count in requests for c in counters(first, count)])

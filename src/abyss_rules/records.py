@@ -1,21 +1,20 @@
 """Game records: everything needed to replay a game exactly, and their redacted form.
 
-A [`Record`][abyss_rules.Record] holds the variant, the number of players,
-the seed and any explicit deck orders (rules 9.1, 9.6) and every action in
-order. Replaying it deals the same cards and reaches the same states, bit
-for bit (rule 9.5), so `state_hash` of every state can be compared.
+A `Record` holds the variant, the number of players, the seed and any
+explicit deck orders (rules 9.1, 9.6) and every action in order. Replaying
+it deals the same cards and reaches the same states, bit for bit (rule
+9.5), so `state_hash` of every state can be compared.
 
 A record is written as a `record` document (see `docs/json.md`) with each
-action in the compact notation of [`to_notation`][abyss_rules.to_notation].
+action in the compact notation of `to_notation`.
 
 A **full record is secret** while the game runs: with the seed, anyone can
-compute every face-down card and the draw pile (rule 8.2).
-[`Record.redact`][abyss_rules.Record.redact] drops the seed and the deck
-orders. A redacted record cannot be replayed (the cards are unknown); it
-shows who did what, in order, and it can be checked against the full record
-later (`full.redact() == redacted`), or made replayable again with
-[`Record.with_secrets`][abyss_rules.Record.with_secrets] once the seed is
-published after the game.
+compute every face-down card and the draw pile (rule 8.2). `Record.redact`
+drops the seed and the deck orders. A redacted record cannot be replayed
+(the cards are unknown); it shows who did what, in order, and it can be
+checked against the full record later (`full.redact() == redacted`), or
+made replayable again with `Record.with_secrets` once the seed is published
+after the game.
 
 Examples:
     >>> import abyss_rules as ar
@@ -122,10 +121,9 @@ def _to_actions(value: object) -> object:
 class Record:
     """A whole game as data: set-up and actions (rules 9.1-9.6).
 
-    Build one with [`Record.start`][abyss_rules.Record.start] and add each
-    action applied with [`with_actions`][abyss_rules.Record.with_actions].
-    The constructor checks types and the set-up; whether the actions are
-    legal is checked by replaying ([`replay`][abyss_rules.Record.replay]).
+    Build one with `Record.start` and add each action applied with
+    `with_actions`. The constructor checks types and the set-up; whether
+    the actions are legal is checked by replaying (`replay`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -146,7 +144,7 @@ class Record:
     actions: tuple[Action, ...] = attrs.field(default=(), converter=_to_actions)
     """Every action, in the order applied."""
     final_hash: str | None = None
-    """Optional: the [`state_hash`][abyss_rules.state_hash] of the state after the last action."""
+    """Optional: the `state_hash` of the state after the last action."""
     names: tuple[str, ...] | None = attrs.field(default=None, converter=_to_names)
     """Optional: a name per seat (e.g. `("you", "counting")`), public like the actions; `None`:
     the record names nobody (its document has no `names` field)."""
@@ -200,7 +198,7 @@ class Record:
         *,
         decks: Sequence[Sequence[int]] | None = None,
     ) -> Record:
-        """The record of a new game, with no action yet; arguments as for [`new_game`][abyss_rules.new_game].
+        """The record of a new game, with no action yet; arguments as for `new_game`.
 
         With `seed=None` a fresh secret seed is drawn (rule 9.1) and kept in the record.
 
@@ -216,7 +214,7 @@ class Record:
         return cls(state.variant, players, seed_bytes, orders)
 
     def with_actions(self, *actions: Action) -> Record:
-        """A copy with `actions` appended (and no `final_hash`: see [`sealed`][abyss_rules.Record.sealed]).
+        """A copy with `actions` appended (and no `final_hash`: see `sealed`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -262,7 +260,7 @@ class Record:
 
     @property
     def is_redacted(self) -> bool:
-        """Whether the seed and deck orders were removed ([`redact`][abyss_rules.Record.redact]).
+        """Whether the seed and deck orders were removed (`redact`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -365,7 +363,7 @@ class Record:
 
     def check_views(self, views: Iterable[View]) -> None:
         """Check views a client saved against this (full) record: each must be exactly
-        [`view`][abyss_rules.view] of the replayed state with its `seq`, for its viewer.
+        `view` of the replayed state with its `seq`, for its viewer.
 
         This is how a player audits a finished game once the seed is published:
         the deals the server claims (the record) are the ones the player was shown.
@@ -391,7 +389,7 @@ class Record:
                                                         "is not the view of the replayed state")
 
     def notation(self) -> tuple[str, ...]:
-        """The actions in compact notation ([`to_notation`][abyss_rules.to_notation]).
+        """The actions in compact notation (`to_notation`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -514,7 +512,7 @@ class Record:
     def from_json(
         cls, data: str | bytes, *, verify: bool = True, max_bytes: int = MAX_DOCUMENT_BYTES
     ) -> Record:
-        """A record from `record` document text (see [`from_dict`][abyss_rules.Record.from_dict]).
+        """A record from `record` document text (see `from_dict`).
 
         Text longer than `max_bytes` (UTF-8, default 1 MiB) is refused before parsing.
 

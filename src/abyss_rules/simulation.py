@@ -1,14 +1,13 @@
 """Playing whole games between bots, one at a time or by the thousand.
 
-- [`play_game`][abyss_rules.play_game] plays one game between bots (each sees only its own
-  [`View`][abyss_rules.View], rule 8.3) and returns a [`GameResult`][abyss_rules.GameResult]
-  with the seed, every action and the final state (and, on request, every state), so the
-  game can be replayed exactly (rule 9.5).
-- [`simulate`][abyss_rules.simulate] plays many games between a line-up of bots, on any
+- `play_game` plays one game between bots (each sees only its own `View`, rule 8.3) and
+  returns a `GameResult` with the seed, every action and the final state (and, on
+  request, every state), so the game can be replayed exactly (rule 9.5).
+- `simulate` plays many games between a line-up of bots, on any
   `concurrent.futures.Executor` (threads, processes, or a cluster's executor such as
-  Dask's `Client.get_executor()`), and aggregates them into a
-  [`SimulationResult`][abyss_rules.SimulationResult]. The result depends only on the
-  line-up, the variant, the number of games and the seed -- never on what ran the games.
+  Dask's `Client.get_executor()`), and aggregates them into a `SimulationResult`.
+  The result depends only on the line-up, the variant, the number of games and the
+  seed -- never on what ran the games.
 
 Examples:
     >>> from abyss_rules.simulation import play_game
@@ -76,8 +75,8 @@ that an interruption has few tasks to cancel (a Dask cancellation is a round tri
 long run holds few futures."""
 
 DEFAULT_MAX_ACTIONS: Final = 1_000_000
-"""The default limit on the actions of one game in [`play_game`][abyss_rules.play_game]
-(a safety net against stalling bots)."""
+"""The default limit on the actions of one game in `play_game` (a safety net against
+stalling bots)."""
 
 
 
@@ -107,7 +106,7 @@ def derive_seed(seed: int | bytes, *parts: int | str) -> int:
 
 
 def resolve_variant(variant: Variant | str | None) -> Variant:
-    """The variant meant by a [`Variant`][abyss_rules.Variant], a preset name or `None`.
+    """The variant meant by a `Variant`, a preset name or `None`.
 
     Args:
         variant: A variant, `"standard"`, `"short"`, `"long"`, or `None` (standard).
@@ -141,8 +140,8 @@ def _bot_name(bot: object) -> str:
 class GameResult:
     """One finished game: how to replay it, and how it ended (rules 6.6, 7.4).
 
-    `states` is `None` unless [`play_game`][abyss_rules.play_game] was asked to keep them;
-    then `states[0]` is the initial state and `states[i + 1]` the state after `actions[i]`.
+    `states` is `None` unless `play_game` was asked to keep them; then `states[0]` is the
+    initial state and `states[i + 1]` the state after `actions[i]`.
 
     Examples:
         >>> result = play_game(["random", "random"], variant="short", seed=3, keep_states=True)
@@ -184,8 +183,8 @@ class GameResult:
         return self.final.history
 
     def to_record(self) -> Record:
-        """The game as a [`Record`][abyss_rules.Record]: its set-up and actions, the document of
-        a played game (`to_json()` writes it; `states()` replays it, rule 9.5).
+        """The game as a `Record`: its set-up and actions, the document of a played game
+        (`to_json()` writes it; `states()` replays it, rule 9.5).
 
         Examples:
             >>> result = play_game(["random", "random"], variant="short", seed=3)
@@ -208,8 +207,8 @@ def play_game(
 ) -> GameResult:
     """Play one game to its end: seat `p` is played by `bots[p]`.
 
-    Each bot is asked to act with its own [`View`][abyss_rules.View] only (rule 8.3), when
-    it is its turn or it owes an opening flip (the lowest such seat first, unless
+    Each bot is asked to act with its own `View` only (rule 8.3), when it is its
+    turn or it owes an opening flip (the lowest such seat first, unless
     `next_seat` says otherwise).
 
     The two hooks are the seam for a caller that drives a game of its own on this loop,
@@ -218,10 +217,10 @@ def play_game(
     game and propagates.
 
     Args:
-        bots: One per seat: a [`Bot`][abyss_rules.bots.Bot], or the name of a built-in one
-            (`"random"`, `"greedy"`, `"counting"`), which is then made with the seed
+        bots: One per seat: a `Bot`, or the name of a built-in one (`"random"`,
+            `"greedy"`, `"counting"`), which is then made with the seed
             `derive_seed(seed, "bot", seat)`.
-        variant: A [`Variant`][abyss_rules.Variant], a preset name, or `None` (standard).
+        variant: A `Variant`, a preset name, or `None` (standard).
         seed: The game's seed (rule 9.1); `None` picks a fresh random one, kept in the result.
         keep_states: Keep every state in the result (`GameResult.states`).
         max_actions: Stop a game that has not ended after this many actions.
@@ -315,8 +314,7 @@ def play_game(
 # ---------------------------------------------------------------------------
 
 Entry = str | BotFactory
-"""A line-up entry of [`simulate`][abyss_rules.simulate]: a built-in bot's name, or a
-factory `seed -> Bot`."""
+"""A line-up entry of `simulate`: a built-in bot's name, or a factory `seed -> Bot`."""
 
 
 def _play_chunk(
@@ -377,7 +375,7 @@ def simulate(
         games: How many games to play (at least 1).
         seed: The master seed (rule 9.1); `None` picks a fresh one, kept in the result.
         executor: Any `concurrent.futures.Executor`, or `None` to play in this thread.
-        variant: A [`Variant`][abyss_rules.Variant], a preset name, or `None` (standard).
+        variant: A `Variant`, a preset name, or `None` (standard).
         rotate: Rotate the seats: in game `i`, seat `s` is played by entry
             `(s + i) % players`, so with 2 players every entry plays both seat orders
             equally often (for an even number of games). `False` keeps every entry in its
@@ -389,7 +387,7 @@ def simulate(
         progress: Called as `progress(done, total)` in this thread: once with `done = 0`
             at the start, then as games finish and, with an executor, at least once a
             second even when none did (a progress display can update its clock).
-        max_actions: The limit of [`play_game`][abyss_rules.play_game] for each game.
+        max_actions: The limit of `play_game` for each game.
 
     Returns:
         The per-bot statistics and every game's summary.

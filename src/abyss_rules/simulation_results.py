@@ -1,10 +1,9 @@
-"""What [`simulate`][abyss_rules.simulate] returns and how it keeps many games small.
+"""What `simulate` returns and how it keeps many games small.
 
-A [`SimulationResult`][abyss_rules.SimulationResult] holds the per-bot statistics
-([`BotStats`][abyss_rules.simulation.BotStats]) and every game's numbers in a
-[`GameStore`][abyss_rules.simulation_results.GameStore] (two flat integer arrays); its
-`games` are read as [`GameSummary`][abyss_rules.simulation.GameSummary] objects made on
-demand. The classes are exported by [`abyss_rules.simulation`][abyss_rules.simulation].
+A `SimulationResult` holds the per-bot statistics (`BotStats`) and every
+game's numbers in a `GameStore` (two flat integer arrays); its `games` are
+read as `GameSummary` objects made on demand. The classes are exported by
+`abyss_rules.simulation`.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ __all__ = [
 
 @attrs.frozen(slots=True)
 class RoundSummary:
-    """The numbers of one round that [`simulate`][abyss_rules.simulate] keeps (rules 6.4-6.7).
+    """The numbers of one round that `simulate` keeps (rules 6.4-6.7).
 
     Examples:
         >>> from abyss_rules.simulation import derive_seed, simulate
@@ -135,7 +134,7 @@ class BotStats:
         inside 0 to 1 and is right at the edges (no win in 20 games is 0% to 16.1%, not 0% +/- 0%).
 
         `(0.0, 1.0)` when no game was played. See
-        [`wilson_interval`][abyss_rules.simulation_results.wilson_interval].
+        `wilson_interval`.
         """
         return wilson_interval(float(self.wins), self.games)
 
@@ -209,8 +208,7 @@ def _interval_text(interval: tuple[float, float]) -> str:
 
 @attrs.frozen(slots=True)
 class SimulationResult:
-    """What [`simulate`][abyss_rules.simulate] returns: the set-up, per-bot statistics and
-    every game's summary.
+    """What `simulate` returns: the set-up, per-bot statistics and every game's summary.
 
     Two results of the same line-up, variant, number of games and seed are
     equal, whatever executor played them.
@@ -233,13 +231,12 @@ class SimulationResult:
     bots: tuple[BotStats, ...]
     """Per line-up entry, in line-up order."""
     store: GameStore = attrs.field(repr=lambda store: f"<{len(store)} games>")
-    """Every game's numbers, compactly (see [`GameStore`][abyss_rules.simulation_results.GameStore]);
-    read them as `games`."""
+    """Every game's numbers, compactly (see `GameStore`); read them as `games`."""
 
     @property
     def games(self) -> GameSummaries:
-        """Every game, by index: a sequence of [`GameSummary`][abyss_rules.simulation.GameSummary],
-        each made when it is read (the result keeps a few integers per game and round)."""
+        """Every game, by index: a sequence of `GameSummary`, each made when it is read (the result
+        keeps a few integers per game and round)."""
         return GameSummaries(self.store, self.rotate)
 
     @property
@@ -301,9 +298,10 @@ class SimulationResult:
         """The per-bot statistics as a text table.
 
         `95% interval` is the win rate's Wilson score interval
-        ([`wilson_interval`][abyss_rules.simulation_results.wilson_interval]); `by seat` is the
-        win rate from seat 0, seat 1, ...; `closed` is the share of its
-        rounds a bot closed, `penalized` the share of its closes that were penalized (rule 6.5).
+        (`wilson_interval`); `by seat` is the win rate from seat 0,
+        seat 1, ...; `closed` is the share of its rounds a bot closed,
+        `penalized` the share of its closes that were penalized (rule
+        6.5).
 
         Examples:
             >>> from abyss_rules.simulation import simulate
@@ -337,9 +335,9 @@ class SimulationResult:
 
 
 class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C (`KeyboardInterrupt`) stopped [`simulate`][abyss_rules.simulate]: `result`
-    holds the games that had finished, in game order (a `KeyboardInterrupt`, so code that
-    catches that still does).
+    """Ctrl-C (`KeyboardInterrupt`) stopped `simulate`: `result` holds the games that had
+    finished, in game order (a `KeyboardInterrupt`, so code that catches that still
+    does).
 
     Examples:
         >>> from abyss_rules.simulation import derive_seed, simulate
@@ -370,7 +368,7 @@ class GameStore:
     was penalized, 2: the stalling cap ended it) and its turns. About 8 bytes a number:
     some 100 bytes for a two-player game of two rounds, where a tree of summary objects
     takes some 2 KB. The games' seeds are in `seeds`; a game's line-up follows from its
-    index (see [`lineup`][abyss_rules.simulation_results.lineup]).
+    index (see `lineup`).
 
     Examples:
         >>> from abyss_rules.simulation import derive_seed, simulate
@@ -464,7 +462,7 @@ class GameStore:
                 at += width
 
     def summary(self, n: int, rotate: bool) -> GameSummary:
-        """Game `n` as a [`GameSummary`][abyss_rules.simulation.GameSummary]."""
+        """Game `n` as a `GameSummary`."""
         data, at, p = self.data, self.starts[n], self.players
         mask = data[at + 1]
         rounds = []
@@ -484,9 +482,8 @@ class GameStore:
 
 
 class GameSummaries(Sequence[GameSummary]):
-    """The games of a [`SimulationResult`][abyss_rules.SimulationResult], in order: each
-    [`GameSummary`][abyss_rules.simulation.GameSummary] is made from the kept numbers when it
-    is read, so a result of 100,000 games stays small.
+    """The games of a `SimulationResult`, in order: each `GameSummary` is made from the
+    kept numbers when it is read, so a result of 100,000 games stays small.
 
     Examples:
         >>> from abyss_rules.simulation import derive_seed, simulate
@@ -539,7 +536,7 @@ def lineup(index: int, players: int, rotate: bool) -> tuple[int, ...]:
 
 
 def aggregate(labels: Sequence[str], store: GameStore, rotate: bool) -> tuple[BotStats, ...]:
-    """Every line-up entry's [`BotStats`][abyss_rules.simulation.BotStats] over the kept games."""
+    """Every line-up entry's `BotStats` over the kept games."""
     n = len(labels)
     games, rounds, points, round_points, closes, penalties = ([0] * n for _ in range(6))
     wins = [Fraction(0)] * n

@@ -1,7 +1,7 @@
 """The game state: one immutable, hashable value (spec sections 1-7).
 
-[`State`][abyss_rules.State] holds everything about a game, secret cards included: it is
-the authoritative state a server keeps. It never changes; the rule functions
+`State` holds everything about a game, secret cards included: it is the
+authoritative state a server keeps. It never changes; the rule functions
 return new states. It compares and hashes by value.
 
 Representation (chosen for speed, see `benchmarks/playouts.py`):
@@ -13,7 +13,7 @@ Representation (chosen for speed, see `benchmarks/playouts.py`):
   `p * cells + s`).
 * `draw_pile` and `discard_pile` -- tuples of ints listed **top first**.
 
-[`State.grid`][abyss_rules.State.grid] and the other properties give friendlier read access.
+`State.grid` and the other properties give friendlier read access.
 
 `State` is a `typing.NamedTuple` underneath -- a frozen attrs class
 with 17 fields took 3.2 µs to build on the reference machine against 0.2 µs
@@ -53,8 +53,8 @@ imports every one of them, fills this table in."""
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
 
-    Stated here, with the state that reports it ([`State.winners`][abyss_rules.State]), so that
-    the state needs nothing of `rules/`; `abyss_rules.rules.scoring` re-exports it.
+    Stated here, with the state that reports it (`State.winners`), so that the state needs
+    nothing of `rules/`; `abyss_rules.rules.scoring` re-exports it.
 
     Examples:
         >>> winners((12, 7, 7))
@@ -110,7 +110,7 @@ class Dealer:
 
 @attrs.frozen(slots=True)
 class RoundResult:
-    """The end of one round, kept in [`State.history`][abyss_rules.State] (rule 6.6).
+    """The end of one round, kept in `abyss_rules.State` (rule 6.6).
 
     Examples:
         >>> import abyss_rules as ar
@@ -144,7 +144,7 @@ class RoundResult:
     """Every player's total after this round (rule 7.1)."""
 
     def _repr_svg_(self) -> str:
-        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this round's final reveal."""
+        """The picture Jupyter shows: `to_svg` of this round's final reveal."""
         return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
 
@@ -169,23 +169,23 @@ class _Fields(NamedTuple):
 
 
 class State(_Fields):
-    """The whole game at one moment. Build one with [`new_game`][abyss_rules.new_game].
+    """The whole game at one moment. Build one with `new_game`.
 
     Fields (all public, all immutable):
 
-    * `variant` -- the [`Variant`][abyss_rules.Variant];
-    * `phase` -- the [`Phase`][abyss_rules.Phase];
+    * `variant` -- the `Variant`;
+    * `phase` -- the `Phase`;
     * `round` -- the round number, from 1;
     * `turn` -- the seat to act in the turn and drawn phases, else `-1`;
-    * `cards`, `face_up`, `swallowed` -- every grid (see [`abyss_rules.state`][abyss_rules.state]);
+    * `cards`, `face_up`, `swallowed` -- every grid (see `abyss_rules.state`);
     * `draw_pile`, `discard_pile` -- the piles, top first;
     * `drawn` -- the drawn card in the drawn phase, else `None`;
     * `closer` -- the seat that closed this round (rule 6.1), else `None`;
     * `opening` -- per seat, the values of this round's opening flips (rule 2.1);
     * `turns` -- turns completed this round (rule 6.7);
     * `totals` -- every seat's total of the rounds already scored (rule 7.1);
-    * `history` -- a [`RoundResult`][abyss_rules.RoundResult] per finished round (rule 6.6);
-    * `dealer` -- the secret [`Dealer`][abyss_rules.Dealer] (rule 8.2);
+    * `history` -- a `RoundResult` per finished round (rule 6.6);
+    * `dealer` -- the secret `Dealer` (rule 8.2);
     * `seq` -- the number of actions applied since the game began.
 
     Examples:
@@ -216,7 +216,7 @@ class State(_Fields):
         )
 
     def _repr_svg_(self) -> str:
-        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of the public view, no secret."""
+        """The picture Jupyter shows: `to_svg` of the public view, no secret."""
         return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
 
     def __copy__(self) -> State:
@@ -295,7 +295,7 @@ class State(_Fields):
         """A snapshot of `player`'s grid, face-down values included.
 
         This is the authoritative state; never send it to a client. Use
-        [`view`][abyss_rules.view] for what a player may see (rule 8.3).
+        `view` for what a player may see (rule 8.3).
 
         Raises:
             IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
@@ -314,7 +314,7 @@ class State(_Fields):
         return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.swallowed, player)
 
     def grids(self) -> tuple[Grid, ...]:
-        """Every player's grid (see [`grid`][abyss_rules.State.grid])."""
+        """Every player's grid (see `grid`)."""
         return tuple(self.grid(p) for p in range(len(self.totals)))
 
     def face_down_count(self, player: int) -> int:
@@ -339,14 +339,14 @@ class State(_Fields):
 
 COUNTER_LIMIT: Final = 1 << 48
 """Counters (`seq`, `turns`, the dealer's position) of a possible state are below this (rule 3.11);
-[`apply`][abyss_rules.apply] never makes a state that reaches it."""
+`apply` never makes a state that reaches it."""
 
 
 def counter_limit(which: str) -> IllegalActionError:
     """The refusal of an action after which the counter `which` would reach `COUNTER_LIMIT` (rule 3.11).
 
     `seq` and the dealer's position are the counters to watch (`turns` never exceeds `seq`),
-    so that every state [`apply`][abyss_rules.apply] returns can be saved and loaded again.
+    so that every state `apply` returns can be saved and loaded again.
 
     Examples:
         >>> counter_limit("seq").code
@@ -359,8 +359,8 @@ def counter_limit(which: str) -> IllegalActionError:
 def no_such_seat(player: object, players: int) -> AbyssError:
     """The error for a `player` argument that names no seat of a `players`-player game.
 
-    An int out of range is `no_such_player` (rule 1.3), as [`apply`][abyss_rules.apply] reports
-    it; anything else is `malformed_action`.
+    An int out of range is `no_such_player` (rule 1.3), as `apply` reports it; anything else is
+    `malformed_action`.
 
     Examples:
         >>> no_such_seat(5, 2)

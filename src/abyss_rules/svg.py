@@ -1,12 +1,12 @@
 """Pictures of the table: SVG drawings of a view, a state or a finished round.
 
-[`to_svg`][abyss_rules.to_svg] draws what a seat or a spectator sees: every grid
-(face-down cards as card backs, swallowed columns as gaps), the draw pile's size,
-the discard pile's top card and size, a drawn card, whose turn it is, the closer,
-the totals and the last round's scores. A [`State`][abyss_rules.State] is drawn
-through its spectator's [`view`][abyss_rules.view], so a picture holds public
-information only (rule 8.3) -- unless `reveal=True` asks for the face-down values
-too (a server's own debugging), which the picture then says in a banner.
+`to_svg` draws what a seat or a spectator sees: every grid (face-down cards as
+card backs, swallowed columns as gaps), the draw pile's size, the discard pile's
+top card and size, a drawn card, whose turn it is, the closer, the totals and the
+last round's scores. A `State` is drawn through its spectator's `view`, so a
+picture holds public information only (rule 8.3) -- unless `reveal=True` asks for
+the face-down values too (a server's own debugging), which the picture then says
+in a banner.
 
 The pictures are self-contained SVG 1.1: no external font, image, style sheet or
 script, and no `id`, so that many of them can sit in one HTML page. Card values
@@ -499,19 +499,18 @@ def to_svg(
     """An SVG picture of a view, a state (public information only) or a finished round.
 
     Args:
-        obj: A [`View`][abyss_rules.View] (drawn as that seat sees it: its seat is marked
-            "you"), a [`State`][abyss_rules.State] (drawn as a spectator's view of it), or a
-            [`RoundResult`][abyss_rules.RoundResult] from `history` (every grid after the
-            final reveal, with the round's scores).
+        obj: A `View` (drawn as that seat sees it: its seat is marked "you"), a `State`
+            (drawn as a spectator's view of it), or a `RoundResult` from `history` (every
+            grid after the final reveal, with the round's scores).
         reveal: With a `State` only: also draw the face-down values (in italics on the card
             backs) under a banner saying so. For a server's own debugging, never for players.
         highlight: A space `(seat, row, col)`, or several, to ring.
         last_action: An action to show: its space is ringed (a draw rings the drawn card)
             and it is written in words under the title.
-        events: What the last action caused (from [`apply_with_events`][abyss_rules.apply_with_events]):
-            the caption then says what happened, e.g. "seat 2 took the 5 from the discard pile and
-            placed it on (2,1), replacing a face-down 9; column 1 swallowed: three 5s"
-            ([`caption_words`][abyss_rules.words.caption_words]; events are public facts).
+        events: What the last action caused (from `apply_with_events`): the caption then says what
+            happened, e.g. "seat 2 took the 5 from the discard pile and placed it on (2,1),
+            replacing a face-down 9; column 1 swallowed: three 5s" (`caption_words`; events are
+            public facts).
         caption: A line of text under the title (instead of the words of the events or the
             last action).
         names: A name per seat, shown on its panel ("Seat 1 · counting").

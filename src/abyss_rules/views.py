@@ -1,6 +1,6 @@
 """What one player (or a spectator) may see: views built from public information (spec section 8).
 
-[`view`][abyss_rules.view] copies, field by field, only what rule 8.1 makes public -- an
+`view` copies, field by field, only what rule 8.1 makes public -- an
 allow-list: face-up values, the discard pile, the size of the draw pile, the
 drawn card, the scores, whose turn it is. Face-down values, the draw pile's
 contents and the dealer's seed are never read into a view (rule 8.2), so a
@@ -41,8 +41,8 @@ __all__ = ["View", "unseen_counts", "view"]
 class View:
     """The public facts of a game as one seat (or a spectator) sees them (rules 8.1, 8.3).
 
-    Build one with [`view`][abyss_rules.view]. Its grids are
-    [`Grid`][abyss_rules.Grid] snapshots whose `cards` are `None` on face-down spaces.
+    Build one with `view`. Its grids are `Grid` snapshots
+    whose `cards` are `None` on face-down spaces.
 
     Examples:
         >>> import abyss_rules as ar
@@ -114,7 +114,7 @@ class View:
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now: those owing opening flips, or the player to move.
 
-        The same as [`State.to_act`][abyss_rules.State.to_act], from public facts.
+        The same as `State.to_act`, from public facts.
 
         Examples:
             >>> import abyss_rules as ar
@@ -128,7 +128,7 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """The `view` document of this view: public facts only, safe to send to a client.
 
-        See [`view_to_dict`][abyss_rules.view_to_dict] and `docs/json.md`.
+        See `view_to_dict` and `docs/json.md`.
 
         Examples:
             >>> import abyss_rules as ar
@@ -138,7 +138,7 @@ class View:
         return PRESENTERS["view_dict"](self)  # type: ignore[no-any-return]  # the codec's view_to_dict
 
     def to_json(self) -> str:
-        """The canonical JSON text of the `view` document (see [`dumps_view`][abyss_rules.dumps_view]).
+        """The canonical JSON text of the `view` document (see `dumps_view`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -148,7 +148,7 @@ class View:
         return PRESENTERS["view_json"](self)  # type: ignore[no-any-return]  # the codec's dumps_view
 
     def _repr_svg_(self) -> str:
-        """The picture Jupyter shows: [`to_svg`][abyss_rules.to_svg] of this view."""
+        """The picture Jupyter shows: `to_svg` of this view."""
         return PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.svg.to_svg
 
 
@@ -165,9 +165,9 @@ def view(state: State, player: int | None = None) -> View:
 
     Raises:
         IllegalActionError: `player` is an int that is not a seat of the game (code
-            `no_such_player`, rule 1.3), as [`apply`][abyss_rules.apply] reports it.
+            `no_such_player`, rule 1.3), as `apply` reports it.
         MalformedActionError: `player` is neither an int nor `None` (code `malformed_action`).
-        MalformedActionError: `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
+        MalformedActionError: `state` is not a `State` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar

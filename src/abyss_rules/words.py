@@ -1,24 +1,23 @@
 """The words of the game: how a card, a seat, a space and every event are said in English.
 
-One home for the wording of [events][abyss_rules.events], used by everything that tells a
+One home for the wording of events (`abyss_rules.events`), used by everything that tells
+a
 game in words:
 
-- [`event_words`][abyss_rules.words.event_words]: one event as a sentence (the steps of the
-  replay page, [`abyss_rules.pages`][abyss_rules.pages]);
-- [`caption_words`][abyss_rules.words.caption_words]: what one action did, in one line, for a
-  picture's caption ([`to_svg`][abyss_rules.to_svg] with `events=`);
-- [`action_words`][abyss_rules.words.action_words]: an action as it is asked for (before the
-  engine says what it did);
-- [`turn_words`][abyss_rules.words.turn_words], [`closing_words`][abyss_rules.words.closing_words],
-  [`reshuffle_words`][abyss_rules.words.reshuffle_words],
-  [`opener_words`][abyss_rules.words.opener_words],
-  [`round_scores_words`][abyss_rules.words.round_scores_words] and
-  [`game_over_words`][abyss_rules.words.game_over_words]: the lines of the command line's
-  narration (`abyss_rules.cli`), one line per action, made of the events the action caused.
+- `event_words`: one event as a sentence (the steps of the
+  replay page, `abyss_rules.pages`);
+- `caption_words`: what one action did, in one line, for a picture's
+  caption (`to_svg` with `events=`);
+- `action_words`: an action as it is asked for (before the engine says what it did);
+- `turn_words`, `closing_words`, `reshuffle_words`,
+  `opener_words`, `round_scores_words` and
+  `game_over_words`: the lines of the command line's
+  narration (`abyss_rules.cli`), one line per action, made
+  of the events the action caused.
 
 Everything here is worded from the events and the public facts they carry (rule 8.1): no
 rule is worked out again. Why the opener was chosen comes from
-[`opener_decision`][abyss_rules.rules.opening.opener_decision], the rule function that chooses it.
+`abyss_rules.rules.opening.opener_decision`, the rule function that chooses it.
 
 Examples:
     >>> import abyss_rules as ar
@@ -110,7 +109,7 @@ def seats_text(seats: Iterable[int]) -> str:
 
 def action_words(action: Action) -> str:
     """An action in words, e.g. "seat 0 flips (1,2)" (spaces are `(row,col)`, from 0): what was
-    asked for, before the engine says what it did (see [`caption_words`][abyss_rules.words.caption_words]).
+    asked for, before the engine says what it did (see `caption_words`).
 
     Examples:
         >>> action_words(TakeDiscard(1, 2, 3))
@@ -372,7 +371,7 @@ def opener_words(step: str, flips: tuple[int, ...]) -> str:
     """Why a seat opens the round, in words (rules 2.3, 2.4).
 
     Args:
-        step: What chose the opener, as [`opener_decision`][abyss_rules.rules.opening.opener_decision]
+        step: What chose the opener, as `abyss_rules.rules.opening.opener_decision`
             says: `"previous_closer"`, `"no_flips"`, `"sum"`, `"highest_card"` or `"lowest_seat"`.
         flips: The opener's opening flips (rule 2.1).
 

@@ -6,10 +6,10 @@ that says so; the rest of the library never imports it.
 
 | name | what it is |
 |---|---|
-| [`Batch`][abyss_rules.batch.Batch] | `N` games in lockstep, stepped by [index][abyss_rules.ActionSpace] |
-| [`random_playouts`][abyss_rules.batch.random_playouts] | uniformly random games to the end, with counts |
-| [`PlayoutStats`][abyss_rules.batch.PlayoutStats] | what `random_playouts` returns |
-| [`PHASES`][abyss_rules.batch.PHASES] | the [`Phase`][abyss_rules.Phase] of each code of `Batch.phase` |
+| `Batch` | `N` games in lockstep, stepped by index (`ActionSpace`) |
+| `random_playouts` | uniformly random games to the end, with counts |
+| `PlayoutStats` | what `random_playouts` returns |
+| `PHASES` | the `Phase` of each code of `Batch.phase` |
 
 Examples:
     >>> import abyss_rules as ar

@@ -1,7 +1,7 @@
 """The arrays of a batch of games and the fixed tables of its variant.
 
 One row per game. Piles are stored bottom first (the top card at `length - 1`), so that
-drawing only shortens the pile. `Arrays` is what a [`Batch`][abyss_rules.batch.Batch] holds,
+drawing only shortens the pile. `Arrays` is what a `abyss_rules.batch.Batch` holds,
 read only; a step works on a copy of the arrays it changes.
 """
 
@@ -20,12 +20,12 @@ __all__ = ["DISCARD", "DRAW", "DRAWN", "FIELDS", "FLIP", "KINDS", "OPENING", "OV
 Array = np.ndarray[Any, Any]
 
 OPENING, TURN, DRAWN, OVER = 0, 1, 2, 3
-"""Phase codes of the `phase` array, in the order of [`PHASES`][abyss_rules.batch.PHASES]."""
+"""Phase codes of the `phase` array, in the order of `abyss_rules.batch.PHASES`."""
 
 WAITING = 4
 """The phase code of a game whose round ended and waits for its scoring and next deal, which
-[`random_playouts`][abyss_rules.batch.random_playouts] makes for many games at once. Internal: no
-[`Batch`][abyss_rules.batch.Batch] ever holds it (its `step` ends rounds at once)."""
+`abyss_rules.batch.random_playouts` makes for many games at once. Internal: no
+`abyss_rules.batch.Batch` ever holds it (its `step` ends rounds at once)."""
 
 KINDS = (FLIP, TAKE, DRAW, PLACE, DISCARD) = range(5)
 """Kinds of action index, in the order of their blocks in the layout of rule 11.2."""

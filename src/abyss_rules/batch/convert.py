@@ -1,4 +1,4 @@
-"""One game of a batch as a reference [`State`][abyss_rules.State]."""
+"""One game of a batch as a reference `State`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ __all__ = ["PHASES", "to_state"]
 Array = np.ndarray[Any, Any]
 
 PHASES: tuple[Phase, ...] = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
-"""The [`Phase`][abyss_rules.Phase] of each code of the `phase` array: `PHASES[batch.phase[i]]`."""
+"""The `Phase` of each code of the `phase` array: `PHASES[batch.phase[i]]`."""
 assert (PHASES[OPENING], PHASES[TURN], PHASES[DRAWN], PHASES[OVER]) == tuple(Phase)
 
 

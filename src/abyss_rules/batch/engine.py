@@ -1,4 +1,4 @@
-"""[`Batch`][abyss_rules.batch.Batch]: many games of one variant stepped in lockstep."""
+"""`Batch`: many games of one variant stepped in lockstep."""
 
 from __future__ import annotations
 
@@ -41,12 +41,11 @@ _RESET = ("phase", "actor", "round", "cards", "up", "gone", "disc", "disc_len", 
 class Batch:
     """`N` games of one variant and player count, stepped together by action index.
 
-    Build one with [`new`][abyss_rules.batch.Batch.new]. A batch never changes:
-    [`step`][abyss_rules.batch.Batch.step] and [`reset`][abyss_rules.batch.Batch.reset] return a
-    new one, and the arrays it shows are read only. Game `i` is dealt exactly as
-    `ar.new_game(players, variant, seed=seeds[i])` deals it, and
-    [`state(i)`][abyss_rules.batch.Batch.state] is, after any steps, the reference state reached
-    by the same actions, every field included.
+    Build one with `new`. A batch never changes: `step` and `reset` return a new
+    one, and the arrays it shows are read only. Game `i` is dealt exactly as
+    `ar.new_game(players, variant, seed=seeds[i])` deals it, and `state(i)` is,
+    after any steps, the reference state reached by the same actions, every
+    field included.
 
     Examples:
         >>> import abyss_rules as ar
@@ -65,7 +64,7 @@ class Batch:
 
     def __init__(self, tables: Tables, arrays: Arrays, seeds: tuple[bytes, ...], log: HistoryLog,
                  next_gid: int, dead: int) -> None:
-        """Internal: use [`Batch.new`][abyss_rules.batch.Batch.new]."""
+        """Internal: use `Batch.new`."""
         self._t = tables
         self._a = arrays
         self._seeds = seeds
@@ -82,7 +81,7 @@ class Batch:
 
         Args:
             players: The number of players of every game (rule 1.3).
-            variant: The rules; `None` means [`Variant.standard`][abyss_rules.Variant.standard].
+            variant: The rules; `None` means `Variant.standard`.
             seeds: One seed per game: an int in `[0, 2**256)`, 32 bytes, or `None` for a fresh
                 secret seed (rule 9.1). At least one.
 
@@ -166,7 +165,7 @@ class Batch:
 
     @property
     def space(self) -> ActionSpace:
-        """The [`ActionSpace`][abyss_rules.ActionSpace] whose indices `step` takes."""
+        """The `ActionSpace` whose indices `step` takes."""
         return self._t.space
 
     @property
@@ -183,8 +182,8 @@ class Batch:
 
     @property
     def phase(self) -> Array:
-        """`(N,)` int8 phase codes: `PHASES[code]` is the [`Phase`][abyss_rules.Phase]
-        (0 opening, 1 turn, 2 drawn, 3 game over)."""
+        """`(N,)` int8 phase codes: `PHASES[code]` is the `Phase` (0 opening, 1 turn,
+        2 drawn, 3 game over)."""
         return self._a.phase
 
     @property
@@ -265,7 +264,7 @@ class Batch:
         return lowest
 
     def state(self, i: int) -> State:
-        """Game `i` as a reference [`State`][abyss_rules.State], every field (history and dealer too).
+        """Game `i` as a reference `State`, every field (history and dealer too).
 
         Raises:
             IndexError: `i` is not a game of the batch.
@@ -288,7 +287,7 @@ class Batch:
 
         The array is the transpose of a C-ordered `(space.size, N)` one (one row per index over
         all games, the fast layout for NumPy); copy it with `np.ascontiguousarray` if you need
-        C order. [`step`][abyss_rules.batch.Batch.step] checks its indices against the same mask.
+        C order. `step` checks its indices against the same mask.
         """
         legal: Array = self._legal().T
         return legal
@@ -311,7 +310,7 @@ class Batch:
         index is legal.
 
         Args:
-            indices: `N` integers, indices of [`space`][abyss_rules.batch.Batch.space].
+            indices: `N` integers, indices of `space`.
 
         Raises:
             BatchStepError: a live game's index is not legal now: `game` and `index` name the

@@ -1,4 +1,4 @@
-"""Uniformly random games on the batch engine: [`random_playouts`][abyss_rules.batch.random_playouts]."""
+"""Uniformly random games on the batch engine: `random_playouts`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ Array = np.ndarray[Any, Any]
 
 @attrs.frozen(slots=True)
 class PlayoutStats:
-    """What [`random_playouts`][abyss_rules.batch.random_playouts] played.
+    """What `random_playouts` played.
 
     Turns are counted as in `benchmarks/playouts.py`: a draw and the action after it are one
     turn, opening flips are not turns (the sum of `RoundResult.turns` over every round).
@@ -46,9 +46,9 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
 
     Draws one float per row (`rng.random(N)`), scales it by the row's number of legal indices
     and takes the legal index of that rank. The work runs along the first axis of `mask.T`, the
-    layout in which [`Batch.legal_mask`][abyss_rules.batch.Batch.legal_mask] builds its masks:
-    one NumPy call per index over all `N` games, instead of reductions along each short row
-    (ten times slower in NumPy).
+    layout in which `abyss_rules.batch.Batch.legal_mask` builds its masks: one NumPy call per
+    index over all `N` games, instead of reductions along each short row (ten times slower in
+    NumPy).
 
     Examples:
         >>> import numpy as np
@@ -62,8 +62,8 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
 
 def _choose_legal(t: Tables, a: Arrays, rng: np.random.Generator) -> Array:
     """`choose_uniformly(legal(t, a).T, rng)`: the same indices from the same random numbers,
-    ranked on the folded mask of [`legal_folded`][abyss_rules.batch.stepping.legal_folded] (the
-    legal indices in the same order, half the rows to count)."""
+    ranked on the folded mask of `legal_folded` (the legal indices in the same order, half
+    the rows to count)."""
     folded, drawn = legal_folded(t, a)
     chosen = _choose(folded.view(np.uint8), rng)  # at most 129 rows (rule 10.4): counts fit bytes
     chosen[drawn] += t.space.place_drawn
@@ -128,13 +128,13 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     Game `n` is dealt from the seed `stream_blocks(normalize_seed(seed), n, 1)` (block `n` of
     `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
     `seed`. The games are stepped in place, by the functions that
-    [`Batch.step`][abyss_rules.batch.Batch.step] uses, without a history. A game whose round
-    ends waits (its lane idle) until a quarter of the lanes (at least one) wait -- rounds
-    ended, or games finished while there are games left to start --; then those rounds are
-    scored and their next rounds dealt, and the new games take their place, their first deals
-    shuffled ahead `width` games at a time: a few large shuffles instead of many small ones.
-    Once every game has been started, the finished games are dropped from
-    the lanes whenever half the lanes are idle, so that the last games do not step idle lanes.
+    `abyss_rules.batch.Batch.step` uses, without a history. A game whose round ends waits
+    (its lane idle) until a quarter of the lanes (at least one) wait -- rounds ended, or
+    games finished while there are games left to start --; then those rounds are scored and
+    their next rounds dealt, and the new games take their place, their first deals shuffled
+    ahead `width` games at a time: a few large shuffles instead of many small ones. Once
+    every game has been started, the finished games are dropped from the lanes whenever half
+    the lanes are idle, so that the last games do not step idle lanes.
 
     Args:
         games: How many games to play, at least 1.
@@ -145,7 +145,7 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
 
     Raises:
         ConfigError: `invalid_simulation` for a bad `games` or `width`; `invalid_variant`,
-            `invalid_players` as [`Batch.new`][abyss_rules.batch.Batch.new].
+            `invalid_players` as `abyss_rules.batch.Batch.new`.
         SeedError: `invalid_seed`.
     """
     for name, value in (("games", games), ("width", 1 if width is None else width)):
@@ -156,9 +156,9 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
 
 def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: int,
          watch: Callable[[Tables, Arrays, Array], None] | None = None) -> PlayoutStats:
-    """[`random_playouts`][abyss_rules.batch.random_playouts] with checked arguments; `watch`, if
-    given, sees the arrays and the chosen indices before each step (the tests replay every game
-    through the reference engine with it)."""
+    """`random_playouts` with checked arguments; `watch`, if given, sees the arrays and the
+    chosen indices before each step (the tests replay every game through the reference engine
+    with it)."""
     rng = np.random.default_rng(int.from_bytes(root, "big"))
     t = tables_for(players, variant)
     w = t.empty(lanes)

@@ -1,10 +1,10 @@
 """Dealing, swallowing, reshuffling and ending rounds for many games at once.
 
 Each function works on a group of rows `g` (ascending row numbers, no repeats) of an
-[`Arrays`][abyss_rules.batch.arrays.Arrays] that the caller owns, and does for each of those
-games what the rule function of [`abyss_rules.rules`][abyss_rules.rules] that it names does for
-one state. The differential tests (`tests/test_batch_differential.py`) check every field of
-every game against the reference engine.
+`Arrays` that the caller owns, and does for each of those games what the rule function of
+`abyss_rules.rules` that it names does for one state. The differential tests
+(`tests/test_batch_differential.py`) check every field of every game against the reference
+engine.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ Array = np.ndarray[Any, Any]
 
 class Chunk:
     """The rounds that ended in one step, one row per game: what
-    [`RoundResult`][abyss_rules.RoundResult] holds, as arrays (`gid` names the games)."""
+    `RoundResult` holds, as arrays (`gid` names the games)."""
 
     __slots__ = ("arrays", "row_of", "results")
 
@@ -103,7 +103,7 @@ class HistoryLog:
 def swallow_if_complete(t: Tables, w: Arrays, g: Array, at: Array, space: Array) -> None:
     """Swallow the column of each game's space `space` where it is complete, `at` the flat index
     of that space in the `(N, seats)` arrays (rules 4.1, 4.2;
-    [`swallow_column`][abyss_rules.rules.columns.swallow_column])."""
+    `abyss_rules.rules.columns.swallow_column`)."""
     # (rows, k): the flat indices of the column's spaces, top row first
     spaces = (at - t.row_start.take(space))[None, :] + t.row_offsets
     cards, up = flat(w.cards), flat(w.up)
@@ -124,7 +124,7 @@ def swallow_if_complete(t: Tables, w: Arrays, g: Array, at: Array, space: Array)
 
 def opener(t: Tables, w: Arrays, g: Array) -> Array:
     """The seat that opens the round once every opening flip is made (rules 2.3, 2.4;
-    [`choose_opener`][abyss_rules.rules.opening.choose_opener])."""
+    `abyss_rules.rules.opening.choose_opener`)."""
     flips = w.flips[g].astype(np.int64)
     # Highest sum, then highest card (both exact in the key: cards are within +-2**20, rule 10.3),
     # then the lowest seat (argmax takes the first).
@@ -138,7 +138,7 @@ def opener(t: Tables, w: Arrays, g: Array) -> Array:
 
 def deal(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     """Deal the next round of each game from a fresh shuffle (rules 1.4, 9.4, 9.5;
-    [`deal_round`][abyss_rules.rules.dealing.deal_round]). `seeds` are the games' seeds, by row."""
+    `abyss_rules.rules.dealing.deal_round`). `seeds` are the games' seeds, by row."""
     if not len(g):
         return
     order, position = shuffled_decks(t, [seeds[i] for i in g.tolist()], w.position[g])
@@ -154,8 +154,8 @@ def shuffled_decks(t: Tables, seeds: Sequence[bytes], positions: Array) -> tuple
 
 def lay_out(t: Tables, w: Arrays, g: Array, order: Array, position: Array) -> None:
     """Deal the rounds of `g` from the shuffled decks `order` (one row per game, as
-    [`shuffled_decks`][abyss_rules.batch.rounds.shuffled_decks] makes them), the stream then
-    standing at `position` (rule 1.4)."""
+    `shuffled_decks` makes them), the stream then standing at `position` (rule
+    1.4)."""
     w.own("position")[g] = position
     dealt = t.seats
     w.cards[g] = order[:, :dealt]
@@ -181,8 +181,7 @@ def lay_out(t: Tables, w: Arrays, g: Array, order: Array, position: Array) -> No
 
 def draw(t: Tables, w: Arrays, g: Array, seeds: Sequence[bytes]) -> None:
     """Take the top of each draw pile into the hand, reshuffling an empty one first (rules 3.4,
-    5.1, 5.2; [`draw`][abyss_rules.rules.turn.draw] and
-    [`reshuffle`][abyss_rules.rules.draw_pile.reshuffle])."""
+    5.1, 5.2; `abyss_rules.rules.turn.draw` and `abyss_rules.rules.draw_pile.reshuffle`)."""
     empty = g[w.draw_len[g] == 0]
     if len(empty):
         _reshuffle(t, w, empty, seeds)
@@ -222,7 +221,7 @@ def end_turns(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Arr
     """Finish the turns of `seat` whose card was placed or turned at `space` (flat index `at`;
     `turned`: where it was face down): swallow, close, pass the turn, and return the rows whose
     round ends now, whose phase and actor the caller sets when it scores them (rules 3.1, 4.1,
-    6.1, 6.2, 6.7; [`end_turn`][abyss_rules.rules.turn.end_turn])."""
+    6.1, 6.2, 6.7; `abyss_rules.rules.turn.end_turn`)."""
     swallow_if_complete(t, w, g, at, space)  # a swallowed column was face up: `hidden` holds
     hidden = flat(w.hidden)
     owner = g * t.players + seat
@@ -250,9 +249,9 @@ def end_rounds(t: Tables, w: Arrays, g: Array, log: HistoryLog) -> tuple[History
 def end_rounds(t: Tables, w: Arrays, g: Array, log: None) -> tuple[None, Array]: ...
 def end_rounds(t: Tables, w: Arrays, g: Array, log: HistoryLog | None) -> tuple[HistoryLog | None, Array]:
     """Reveal, swallow, score and log the rounds of `g`, and end each game that is over (rules
-    4.3, 6.3-6.7, 7.1-7.3; [`end_round`][abyss_rules.rules.round_end.end_round]). Returns the log
-    with these rounds added (`None`: no log kept) and the rows whose game goes on: the caller
-    deals their next round ([`deal`][abyss_rules.batch.rounds.deal])."""
+    4.3, 6.3-6.7, 7.1-7.3; `abyss_rules.rules.round_end.end_round`). Returns the log with
+    these rounds added (`None`: no log kept) and the rows whose game goes on: the caller deals
+    their next round (`deal`)."""
     if not len(g):
         return log, g
     k, p, cells = len(g), t.players, t.cells
@@ -297,7 +296,7 @@ def end_rounds(t: Tables, w: Arrays, g: Array, log: HistoryLog | None) -> tuple[
 
 def _swallow_complete_columns(t: Tables, w: Arrays, g: Array) -> None:
     """Rule 4.3 after the final reveal: every complete column, seat 0 first, columns left to right
-    ([`swallow_complete_columns`][abyss_rules.rules.columns.swallow_complete_columns])."""
+    (`abyss_rules.rules.columns.swallow_complete_columns`)."""
     k, p, rows, cols = len(g), t.players, t.rows, t.cols
     cards = w.cards[g].reshape(k, p, rows, cols)
     gone = w.gone[g].reshape(k, p, rows, cols)

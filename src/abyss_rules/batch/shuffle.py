@@ -1,12 +1,11 @@
 """The spec's shuffle (rules 9.2-9.4) for many games at once.
 
 Each game's words are hashed per game with the reference generator
-([`many_stream_blocks`][abyss_rules.randomness.many_stream_blocks]): SHA-256 in counter mode is
-cheap next to Python's per-call cost, and no NumPy SHA-256 would be exact and faster. The
-Fisher-Yates swaps are then made for every game in lockstep, one NumPy operation per
-position. A game whose words hold a rejected draw (rule 9.3; about one shuffle in ten
-million) is shuffled again by the reference [`shuffled`][abyss_rules.randomness.shuffled],
-so the result is the reference's in every case.
+(`many_stream_blocks`): SHA-256 in counter mode is cheap next to Python's per-call cost,
+and no NumPy SHA-256 would be exact and faster. The Fisher-Yates swaps are then made for
+every game in lockstep, one NumPy operation per position. A game whose words hold a
+rejected draw (rule 9.3; about one shuffle in ten million) is shuffled again by the
+reference `shuffled`, so the result is the reference's in every case.
 """
 
 from __future__ import annotations

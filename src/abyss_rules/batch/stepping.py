@@ -1,11 +1,11 @@
 """One lockstep step of many games, on arrays: the legal masks and the actions of a step.
 
-The functions behind [`Batch.step`][abyss_rules.batch.Batch.step].
+The functions behind `abyss_rules.batch.Batch.step`.
 
-[`Batch`][abyss_rules.batch.Batch] steps copies of its arrays (a batch never changes);
-[`random_playouts`][abyss_rules.batch.random_playouts] steps its own arrays in place, through the
-same functions. Each works on an [`Arrays`][abyss_rules.batch.arrays.Arrays] that the caller owns
-and does for every game what the rule function it names does for one state.
+`abyss_rules.batch.Batch` steps copies of its arrays (a batch never changes);
+`abyss_rules.batch.random_playouts` steps its own arrays in place, through the same
+functions. Each works on an `Arrays` that the caller owns and does for every game what
+the rule function it names does for one state.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ Array = np.ndarray[Any, Any]
 
 
 def legal_parts(t: Tables, a: Arrays) -> tuple[Array, Array, Array]:
-    """What makes each game's actor's action indices legal (rule 11.3;
-    [`legal_actions`][abyss_rules.rules.legal.legal_actions]): `(down, kept, open)`. `down` and
-    `kept` are `(cells, N)` bool arrays, the actor's face-down spaces and its spaces not
-    swallowed; `open` is `(len(KINDS), N)`, whether each kind's block of the layout (rule 11.2) is
-    open. Index `i` of the `FLIP` or `DISCARD` block is legal when the block is open and space
-    `i` is face down; of the `TAKE` or `PLACE` block, when the block is open and space `i` is
-    kept; the draw, when its block is open. Every block is closed for a finished game."""
+    """What makes each game's actor's action indices legal (rule 11.3; `legal_actions`):
+    `(down, kept, open)`. `down` and `kept` are `(cells, N)` bool arrays, the actor's face-down
+    spaces and its spaces not swallowed; `open` is `(len(KINDS), N)`, whether each kind's block of
+    the layout (rule 11.2) is open. Index `i` of the `FLIP` or `DISCARD` block is legal when the
+    block is open and space `i` is face down; of the `TAKE` or `PLACE` block, when the block is
+    open and space `i` is kept; the draw, when its block is open. Every block is closed for a
+    finished game."""
     n, cells, players = len(a.phase), t.cells, t.players
     # The actor's grid of every game, as (cells, N) codes: 0 face down, 1 face up, 2 swallowed.
     # Gathered as whole rows of `cells` bytes (three times cheaper than space by space), then
@@ -52,9 +52,8 @@ def legal_parts(t: Tables, a: Arrays) -> tuple[Array, Array, Array]:
 
 def legal(t: Tables, a: Arrays) -> Array:
     """The legal action indices of each game's actor, as a `(space.size, N)` bool array: one row
-    per index over all games, the fast layout for NumPy (rule 11.3;
-    [`legal_actions`][abyss_rules.rules.legal.legal_actions]), laid out from
-    [`legal_parts`][abyss_rules.batch.stepping.legal_parts]. All false for a finished game."""
+    per index over all games, the fast layout for NumPy (rule 11.3; `legal_actions`), laid out
+    from `legal_parts`. All false for a finished game."""
     down, kept, blocks = legal_parts(t, a)
     cells = t.cells
     mask = np.empty((t.size, len(a.phase)), bool)
@@ -67,12 +66,11 @@ def legal(t: Tables, a: Arrays) -> Array:
 
 
 def legal_folded(t: Tables, a: Arrays) -> tuple[Array, Array]:
-    """The legal mask of [`legal`][abyss_rules.batch.stepping.legal] folded to `2 * cells + 1`
-    rows, and which games hold a drawn card. No phase opens blocks of both halves of the layout
-    (rule 11.2): before a draw only flips, takes and the draw are open, after it only places and
-    discards. So row `r` of a game that holds a drawn card is index `space.place_drawn + r`, and
-    row `r` of any other game is index `r`: the legal indices in the same order, with half the
-    rows."""
+    """The legal mask of `legal` folded to `2 * cells + 1` rows, and which games hold a drawn
+    card. No phase opens blocks of both halves of the layout (rule 11.2): before a draw only
+    flips, takes and the draw are open, after it only places and discards. So row `r` of a game
+    that holds a drawn card is index `space.place_drawn + r`, and row `r` of any other game is
+    index `r`: the legal indices in the same order, with half the rows."""
     down, kept, blocks = legal_parts(t, a)
     cells = t.cells
     drawn = blocks[PLACE]
@@ -89,11 +87,10 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
     """Apply the legal action index `k[i]` of each live game's actor, reading the arrays `a` and
     writing `w` (a copy of `a`, or `a` itself to step in place), up to the ends of the turns.
 
-    Returns the rows whose round ends now, for
-    [`end_rounds`][abyss_rules.batch.rounds.end_rounds], and the number of turns that ended (as
-    `benchmarks/playouts.py` counts them: every action but a draw and an opening flip). Entries of
-    other games (finished, or waiting for the end of their round) are ignored; the indices must
-    be legal (the caller checks them)."""
+    Returns the rows whose round ends now, for `abyss_rules.batch.rounds.end_rounds`, and the
+    number of turns that ended (as `benchmarks/playouts.py` counts them: every action but a draw
+    and an opening flip). Entries of other games (finished, or waiting for the end of their round)
+    are ignored; the indices must be legal (the caller checks them)."""
     n = len(k)
     phase = a.phase
     live = phase < OVER
@@ -141,7 +138,7 @@ def advance(t: Tables, a: Arrays, w: Arrays, k: Array, seeds: Sequence[bytes]) -
 
 def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at: Array) -> None:
     """Opening flips of the lowest seats still owing one, `at` the flat indices of their spaces
-    (rules 2.1-2.4, 4.1; [`opening_flip`][abyss_rules.rules.turn.opening_flip])."""
+    (rules 2.1-2.4, 4.1; `abyss_rules.rules.turn.opening_flip`)."""
     flat(w.up)[at] = True
     counts = flat(w.own("nflips"))
     owner = g * t.players + seat
@@ -162,7 +159,7 @@ def _opening_flips(t: Tables, w: Arrays, g: Array, seat: Array, space: Array, at
 
 def new_games(t: Tables, w: Arrays, rows: Array, first_gid: int) -> None:
     """Make the games at `rows` new games before their first deal, logged under the ids
-    `first_gid`, `first_gid + 1`, ... ([`new_game`][abyss_rules.new_game])."""
+    `first_gid`, `first_gid + 1`, ... (`new_game`)."""
     for name, value in (("round", 1), ("closer", -1), ("turns", 0), ("totals", 0), ("seq", 0),
                         ("position", 0), ("prev_closer", -1), ("nflips", 0)):
         w.own(name)[rows] = value
@@ -170,7 +167,7 @@ def new_games(t: Tables, w: Arrays, rows: Array, first_gid: int) -> None:
 
 
 def restart(t: Tables, w: Arrays, rows: Array, first_gid: int, seeds: Sequence[bytes]) -> None:
-    """Replace the games at `rows` by new ones ([`new_games`][abyss_rules.batch.stepping.new_games])
-    and deal them from `seeds[row]` (seeds by row)."""
+    """Replace the games at `rows` by new ones (`new_games`) and deal them from `seeds[row]` (seeds
+    by row)."""
     new_games(t, w, rows, first_gid)
     deal(t, w, rows, seeds)

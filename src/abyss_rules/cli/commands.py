@@ -1,7 +1,7 @@
 """The handlers of `demo`, `replay`, `validate` and `schema`.
 
-Each `_cmd_NAME(args, out)` runs one subcommand of [`build_parser`][abyss_rules.cli.build_parser]
-and returns its exit status; `play` and `simulate` have modules of their own.
+Each `_cmd_NAME(args, out)` runs one subcommand of `abyss_rules.cli.build_parser` and returns its
+exit status; `play` and `simulate` have modules of their own.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Telling a game in words and drawing grids as text: what `demo`, `play` and `replay` print.
 
-[`Narrator`][abyss_rules.cli.Narrator] tells a game action by action, as a spectator sees it
-(rule 8.1); [`narrate`][abyss_rules.cli.narrate] tells a whole played game;
-[`render_grids`][abyss_rules.cli.render_grids] draws grids side by side. Nothing here reads
-input or parses arguments.
+`Narrator` tells a game action by action, as a spectator sees it (rule
+8.1); `narrate` tells a whole played game; `render_grids` draws grids side
+by side. Nothing here reads input or parses arguments.
 """
 
 from __future__ import annotations
@@ -154,9 +153,8 @@ class Narrator:
     """Prints a game as it goes: deals, opening flips, turns, reveals, scores.
 
     It tells what a spectator sees (rule 8.1): a face-down card is `??` until it is flipped,
-    placed over or revealed at the end of the round. Call
-    [`round_start`][abyss_rules.cli.Narrator.round_start] with the first state, then
-    [`action`][abyss_rules.cli.Narrator.action] for every action applied.
+    placed over or revealed at the end of the round. Call `round_start` with the first
+    state, then `action` for every action applied.
 
     Args:
         out: Where to print.
@@ -236,9 +234,9 @@ class Narrator:
         the closer penalty (rules 6.3-6.5, 7.1) and the next deal or the winners (rule 7.4).
 
         The words come from the events the action caused
-        ([`apply_with_events`][abyss_rules.apply_with_events], worded by
-        [`abyss_rules.words`][abyss_rules.words]) and the grids from
-        [`view`][abyss_rules.view]: nothing is worked out again here.
+        (`apply_with_events`, worded by `abyss_rules.words`)
+        and the grids from `view`: nothing is worked out
+        again here.
         """
         self._tell(before, apply_with_events(before, action)[1], after)
 
@@ -308,13 +306,13 @@ class Narrator:
 
 
 def narrate(result: GameResult, out: TextIO, width: int = 100, wrap: bool = False) -> None:
-    """Print a whole game with a [`Narrator`][abyss_rules.cli.Narrator].
+    """Print a whole game with a `Narrator`.
 
     Args:
         result: The game, played with `keep_states=True`.
         out: Where to print.
         width: Line width for the grids (and for the text, with `wrap`).
-        wrap: Wrap long lines to `width` (see [`Narrator`][abyss_rules.cli.Narrator]).
+        wrap: Wrap long lines to `width` (see `Narrator`).
 
     Raises:
         ValueError: `result` holds no states.

@@ -2,8 +2,8 @@
 
 The exit statuses are re-exported by `abyss_rules.cli`. `UsageError` (exit 2) and
 `BadInput` (exit 3) are raised by the commands and turned into a message on stderr by
-[`main`][abyss_rules.cli.main]. The option helpers (`--seed`, `--variant`/`--set`,
-`--width`, bot names) are used by several subcommands of [`build_parser`][abyss_rules.cli.build_parser].
+`abyss_rules.cli.main`. The option helpers (`--seed`, `--variant`/`--set`, `--width`,
+bot names) are used by several subcommands of `abyss_rules.cli.build_parser`.
 """
 
 from __future__ import annotations

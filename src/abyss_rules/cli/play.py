@@ -1,7 +1,7 @@
 """`play`: a game against bots in the terminal, one typed move at a time.
 
-[`parse_move`][abyss_rules.cli.parse_move] reads a typed move; the game is told by a
-[`Narrator`][abyss_rules.cli.Narrator].
+`parse_move` reads a typed move; the game is told by a
+`Narrator`.
 """
 
 from __future__ import annotations
@@ -184,8 +184,8 @@ def _show_table(table: View, narrator: Narrator, names: list[str]) -> None:
 
 def discard_pile_words(table: View, width: int = 100) -> list[str]:
     """The `l` command of `play`: the discard pile, newest first, since the last reshuffle (rules
-    5.3, 8.1), and how many cards of each value are still unseen
-    ([`unseen_counts`][abyss_rules.views.unseen_counts]: public facts only), in aligned columns.
+    5.3, 8.1), and how many cards of each value are still unseen (`unseen_counts`: public facts
+    only), in aligned columns.
 
     Examples:
         >>> import abyss_rules as ar
@@ -249,8 +249,8 @@ class _Human:
     """The seat of the person at the terminal: a bot (for `play_game`) whose moves are typed.
 
     `state` is the game's state, kept up to date by `play_game`'s `on_action` hook, so that a
-    typed move the engine refuses is told with the engine's own reason
-    ([`check`][abyss_rules.check]) and asked again.
+    typed move the engine refuses is told with the engine's own reason (`check`) and asked
+    again.
     """
 
     name = "you"

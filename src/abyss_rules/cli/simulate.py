@@ -1,7 +1,7 @@
 """`simulate`: many games between bots, a results table and a progress bar.
 
-[`ProgressBar`][abyss_rules.cli.ProgressBar] is the `progress` callback it passes to
-[`simulate`][abyss_rules.simulate].
+`ProgressBar` is the `progress` callback it passes to
+`simulate`.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ class ProgressBar:
     """A one-line progress display on a terminal stream:
     `[#####.....] 120/400 games  30%  12 s, about 28 s left`.
 
-    Call it as `progress(done, total)` (the `progress` callback of
-    [`simulate`][abyss_rules.simulate], which calls it at the start, as games finish and at
-    least once a second); it redraws the line when the count changes or a second has
-    passed, with the time so far and an estimate of the time left (from the pace so far),
-    and ends it with a newline when `done == total`.
+    Call it as `progress(done, total)` (the `progress` callback of `simulate`, which
+    calls it at the start, as games finish and at least once a second); it redraws the
+    line when the count changes or a second has passed, with the time so far and an
+    estimate of the time left (from the pace so far), and ends it with a newline when
+    `done == total`.
 
     Examples:
         >>> import io

@@ -3,18 +3,17 @@
 Every document is a JSON object that names its kind and versions:
 `{"format": "state", "format_version": 1, "rules_version": "1.1.0", ...}`.
 
-* **Canonical form.** [`canonical_json`][abyss_rules.canonical_json] writes sorted keys, no
-  insignificant whitespace, UTF-8 text (`ensure_ascii=False`) and integers
-  only -- `json.dumps(doc, sort_keys=True, separators=(",", ":"),
-  ensure_ascii=False)`. Every `dumps_*` function writes it, so two
-  implementations can compare documents byte for byte, and loading a document
-  then saving it gives back the same bytes. [`state_hash`][abyss_rules.state_hash] is the SHA-256
-  of a state's canonical bytes.
+* **Canonical form.** `canonical_json` writes sorted keys, no insignificant
+  whitespace, UTF-8 text (`ensure_ascii=False`) and integers only --
+  `json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
+  Every `dumps_*` function writes it, so two implementations can compare
+  documents byte for byte, and loading a document then saving it gives back
+  the same bytes. `state_hash` is the SHA-256 of a state's canonical bytes.
 * **Nothing is trusted on loading.** Every `loads_*` / `*_from_dict`
   function checks sizes, types, shapes and the rules' invariants, and raises
-  [`DecodeError`][abyss_rules.DecodeError] -- a `ValueError` with a stable `code` and the JSON
-  pointer `path` of the bad field -- never a bare `KeyError` or
-  `TypeError`. A loaded state is safe to give to [`apply`][abyss_rules.apply].
+  `DecodeError` -- a `ValueError` with a stable `code` and the JSON pointer
+  `path` of the bad field -- never a bare `KeyError` or `TypeError`. A
+  loaded state is safe to give to `apply`.
 
 The formats are described field by field in `docs/json.md`, with their JSON
 Schemas (`spec/schemas/`).
@@ -22,7 +21,7 @@ Schemas (`spec/schemas/`).
 Warning:
     A **state** document is the authoritative server state: it holds every
     face-down card, the draw pile in order and the dealer's seed (rule 8.2).
-    Never send it to a client; send a view ([`dumps_view`][abyss_rules.dumps_view]).
+    Never send it to a client; send a view (`dumps_view`).
 
 Examples:
     >>> import abyss_rules as ar
@@ -84,7 +83,7 @@ __all__ = [
 
 
 def view_to_dict(view: View) -> ViewDocument:
-    """The `view` document of a [`View`][abyss_rules.View]: public facts only (rules 8.1-8.3).
+    """The `view` document of a `View`: public facts only (rules 8.1-8.3).
 
     Face-down spaces have `"card": null`; the draw pile appears only as
     its size; nothing of the dealer appears. Safe to send to a client.
@@ -103,7 +102,7 @@ def view_to_dict(view: View) -> ViewDocument:
 def dumps_view(view: View) -> str:
     """The canonical JSON text of a view: what a server sends to a client.
 
-    See [`view_to_dict`][abyss_rules.view_to_dict].
+    See `view_to_dict`.
 
     Examples:
         >>> import abyss_rules as ar
@@ -117,7 +116,7 @@ def dumps_view(view: View) -> str:
 
 
 def view_from_dict(doc: Any) -> View:
-    """A [`View`][abyss_rules.View] from a parsed `view` document (for clients written in Python).
+    """A `View` from a parsed `view` document (for clients written in Python).
 
     Checks the header, field names, types and shapes, and that no face-down
     space carries a value; it cannot check the game facts against a state.
@@ -132,10 +131,9 @@ def view_from_dict(doc: Any) -> View:
 
 
 def loads_view(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> View:
-    """A [`View`][abyss_rules.View] from `view` document text.
+    """A `View` from `view` document text.
 
-    See [`view_from_dict`][abyss_rules.view_from_dict]; `max_bytes` as for
-    [`loads_state`][abyss_rules.loads_state].
+    See `view_from_dict`; `max_bytes` as for `loads_state`.
 
     Examples:
         >>> import abyss_rules as ar

@@ -182,7 +182,7 @@ def action_from_dict(doc: Any) -> Action:
 
 
 def loads_action(data: str | bytes) -> Action:
-    """The action of `action` document text (see [`action_from_dict`][abyss_rules.action_from_dict]).
+    """The action of `action` document text (see `action_from_dict`).
 
     Examples:
         >>> loads_action('{"format":"action","format_version":1,"rules_version":"1.0.0",'

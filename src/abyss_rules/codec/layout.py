@@ -1,16 +1,16 @@
 """Document layouts: one table per document kind, from which its reading and writing are generated.
 
-A [`Layout`][abyss_rules.codec.layout.Layout] lists the fields of one kind of JSON object (a
-`state` document, a round of the history, the dealer inside a state...): for each, its key,
-its [`Spelling`][abyss_rules.codec.spelling.Spelling], how to get it from the Python object
-written, and the function that reads and checks it. From that one table four functions are
-generated -- Python source built from the table and compiled once per layout, as `attrs`
-builds `__init__` from a field list -- and kept in the `codec.generated` cache:
+A `Layout` lists the fields of one kind of JSON object (a `state` document, a round of the
+history, the dealer inside a state...): for each, its key, its `Spelling`, how to get it
+from the Python object written, and the function that reads and checks it. From that one
+table four functions are generated -- Python source built from the table and compiled once
+per layout, as `attrs` builds `__init__` from a field list -- and kept in the
+`codec.generated` cache:
 
 * `data(obj)` -- the JSON-ready dict (`state_to_dict`...), fields in the table's order;
 * `text(obj)` -- the canonical text (`dumps_state`...) written directly: the fields in
   sorted-key order, every value spelled by its spelling; a value it does not spell raises
-  [`OffTable`][abyss_rules.codec.spelling.OffTable] and the caller lets `json` write the data;
+  `OffTable` and the caller lets `json` write the data;
 * `read(d, path, *params)` -- the checked value of a parsed object whose field names are
   checked (`state_from_dict`...): each field read in the table's order with its reader;
 * `read_text(inside, path, *params)` -- the same of canonical text (inside its first and

@@ -1,8 +1,8 @@
 """How each kind of value is spelled in canonical JSON, both ways: the cells of a layout table.
 
-A [`Spelling`][abyss_rules.codec.spelling.Spelling] says, for one kind of value (an int, an
-int or null, an array of ints, a boolean...), how the three derived functions of a layout
-(`abyss_rules.codec.layout`) handle it:
+A `Spelling` says, for one kind of value (an int, an int or null, an array of ints, a
+boolean...), how the three derived functions of a layout (`abyss_rules.codec.layout`)
+handle it:
 
 * `data` -- the JSON-ready data `json` writes (the general writer, `*_to_dict`);
 * `plain` and `text` -- the test that a value is one the generated writer spells, and the
@@ -81,7 +81,7 @@ def int_of(text: str) -> int:
 
 
 def opt_int_of(text: str) -> int | None:
-    """`None` for `"null"`, else [`int_of`][abyss_rules.codec.spelling.int_of]."""
+    """`None` for `"null"`, else `int_of`."""
     return None if text == "null" else int_of(text)
 
 

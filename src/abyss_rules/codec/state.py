@@ -60,7 +60,7 @@ def read_players(value: Any, path: str, variant: Variant) -> int:
 
 
 def read_phase(value: Any, path: str) -> Phase:
-    """The `phase` field: the name of a [`Phase`][abyss_rules.Phase]."""
+    """The `phase` field: the name of a `Phase`."""
     phase = PHASES.get(read_str(value, path))
     if phase is None:
         raise bad(f"must be one of {', '.join(PHASES)}, got {short(value)}", path)
@@ -216,14 +216,14 @@ def state_hash(state: State) -> str:
 
 
 def state_from_dict(doc: Any) -> State:
-    """A [`State`][abyss_rules.State] from a parsed `state` document, fully checked.
+    """A `State` from a parsed `state` document, fully checked.
 
     Checked: the header, field names and JSON types; the shapes (a grid per
     seat, `rows * cols` spaces each, one total per seat...); that the cards
     on the grids, the piles and the drawn card are exactly the variant's deck
     (rule 1.1); and that the phase, turn, opening flips, closer, swallowed
-    columns, round history and dealer fit together as the rules allow.
-    Raises [`DecodeError`][abyss_rules.DecodeError] naming the first problem found.
+    columns, round history and dealer fit together as the rules allow. Raises
+    `DecodeError` naming the first problem found.
 
     Examples:
         >>> import abyss_rules as ar
@@ -235,12 +235,12 @@ def state_from_dict(doc: Any) -> State:
 
 
 def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> State:
-    """A [`State`][abyss_rules.State] from `state` document text, fully checked.
+    """A `State` from `state` document text, fully checked.
 
-    See [`state_from_dict`][abyss_rules.state_from_dict] for what is checked.
-    Text longer than `max_bytes` (UTF-8) is refused before parsing. The
-    default, 1 MiB, holds hundreds of rounds of history of 8 players on
-    3 x 4 grids; raise it for variants with huge grids and endless games.
+    See `state_from_dict` for what is checked. Text longer than
+    `max_bytes` (UTF-8) is refused before parsing. The default, 1 MiB,
+    holds hundreds of rounds of history of 8 players on 3 x 4 grids;
+    raise it for variants with huge grids and endless games.
 
     Canonical text (what `dumps_state` writes) is read without `json`, by the reader
     generated from the same table: any other text, and any text a check refuses, is
@@ -281,9 +281,9 @@ def assemble_state(
 
     `grids` are per seat the cards (`None` where swallowed) and the face-up and swallowed
     masks. The fields together are checked by the one answer to "could play reach this
-    state?", [`state_problem`][abyss_rules.rules.reachable.state_problem] (rule 3.11): the
-    phase machine, the opening, closer and history against the grids, and that every card
-    of the deck is in exactly one place (rule 1.1).
+    state?", `state_problem` (rule 3.11): the phase machine, the opening, closer and
+    history against the grids, and that every card of the deck is in exactly one place
+    (rule 1.1).
     """
     cells = variant.cells
     cards: list[int] = []  # flat, 0 on swallowed spaces (as the engine keeps them)

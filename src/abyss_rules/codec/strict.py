@@ -1,12 +1,12 @@
 """The strict JSON kit every loader uses: canonical text, strict parsing, and checked field readers.
 
-* [`canonical_json`][abyss_rules.canonical_json] writes the one canonical form (sorted keys, no
-  whitespace, UTF-8, integers only);
-* `parse` and [`parse_json`][abyss_rules.parse_json] read untrusted text: a size limit before
-  parsing, no duplicate keys, no NaN or Infinity, bounded nesting;
+* `canonical_json` writes the one canonical form (sorted keys, no whitespace, UTF-8, integers
+  only);
+* `parse` and `parse_json` read untrusted text: a size limit before parsing, no duplicate
+  keys, no NaN or Infinity, bounded nesting;
 * the `read_*` functions check one field each (type, range, shape) and raise
-  [`DecodeError`][abyss_rules.DecodeError] with the field's JSON pointer; `read_document`
-  checks a document's header and field names.
+  `DecodeError` with the field's JSON pointer; `read_document` checks a
+  document's header and field names.
 
 The document modules (`variant`, `action`, `rounds`, `state`, `view`) and the other modules
 that read documents (`records`, `events`, `server`) use these names: public within the
@@ -166,13 +166,12 @@ def decode(text: str) -> Any:
 def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
     """Parse untrusted JSON text as strictly as every loader here does.
 
-    Refuses, each with a [`DecodeError`][abyss_rules.DecodeError] and its code: input
-    over `max_bytes` before parsing (`document_too_large`), text that is not UTF-8 or
-    not JSON, `NaN`, `Infinity` and numbers too large for a double such as `1e400`
-    (`invalid_json`), an object with a key twice
-    (`duplicate_field`), nesting deeper than `MAX_DEPTH` (`too_deep`). Use it for the
-    parts of a message that are not one of the library's documents (a server's own
-    envelope, say).
+    Refuses, each with a `DecodeError` and its code: input over `max_bytes` before
+    parsing (`document_too_large`), text that is not UTF-8 or not JSON, `NaN`,
+    `Infinity` and numbers too large for a double such as `1e400` (`invalid_json`),
+    an object with a key twice (`duplicate_field`), nesting deeper than `MAX_DEPTH`
+    (`too_deep`). Use it for the parts of a message that are not one of the library's
+    documents (a server's own envelope, say).
 
     Examples:
         >>> import abyss_rules as ar

@@ -165,10 +165,9 @@ def dumps_variant(variant: Variant) -> str:
 
 
 def variant_from_dict(doc: Any) -> Variant:
-    """A [`Variant`][abyss_rules.Variant] from a parsed `variant` document; every field is required.
+    """A `Variant` from a parsed `variant` document; every field is required.
 
-    Rule 10.3's validation failures raise [`DecodeError`][abyss_rules.DecodeError] with code
-    `invalid_variant`.
+    Rule 10.3's validation failures raise `DecodeError` with code `invalid_variant`.
 
     Examples:
         >>> variant_from_dict(variant_to_dict(Variant.long())) == Variant.long()
@@ -179,9 +178,9 @@ def variant_from_dict(doc: Any) -> Variant:
 
 
 def loads_variant(data: str | bytes) -> Variant:
-    """A [`Variant`][abyss_rules.Variant] from `variant` document text.
+    """A `Variant` from `variant` document text.
 
-    See [`variant_from_dict`][abyss_rules.variant_from_dict].
+    See `variant_from_dict`.
 
     Examples:
         >>> loads_variant(dumps_variant(Variant.short())).max_rounds

@@ -2,9 +2,9 @@
 
 The document's layout is the table `VIEW`. The codec reads and writes the *fields* of a view:
 `view_data` and `view_text` read the attributes of the view object given to them, and
-`view_fields` checks a parsed document and returns the fields a
-[`View`][abyss_rules.View] is made of. The codec's facade (`abyss_rules.codec`) pairs them with
-the `View` class, so that no module of the codec imports `abyss_rules.views`.
+`view_fields` checks a parsed document and returns the fields a `View` is made of. The
+codec's facade (`abyss_rules.codec`) pairs them with the `View` class, so that no module of
+the codec imports `abyss_rules.views`.
 """
 
 from __future__ import annotations

@@ -4,15 +4,15 @@ Three interfaces over the same rules, observations and rewards:
 
 | interface | what it is |
 |---|---|
-| [`env`][abyss_rules.envs.env] / [`raw_env`][abyss_rules.envs.raw_env] | a PettingZoo AEC environment: every seat is an agent (`player_0`, ...) |
-| `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` | one learner against built-in bots ([`SoloEnv`][abyss_rules.envs.SoloEnv]) |
-| [`VectorEnv(num_envs, players=2)`][abyss_rules.envs.VectorEnv] | a `gymnasium.vector.VectorEnv` of self-play games over the batch engine |
+| `env` / `raw_env` | a PettingZoo AEC environment: every seat is an agent (`player_0`, ...) |
+| `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` | one learner against built-in bots (`SoloEnv`) |
+| `VectorEnv(num_envs, players=2)` | a `gymnasium.vector.VectorEnv` of self-play games over the batch engine |
 
-Actions are the indices of [`ActionSpace`][abyss_rules.ActionSpace] (`Discrete(space.size)`);
-observations are [`Observation`][abyss_rules.envs.Observation] encodings of an agent's
-[`View`][abyss_rules.View] -- public facts only (rules 8.1-8.3) -- and rewards are one of
-[`REWARDS`][abyss_rules.envs.REWARDS]. An illegal action is refused with the engine's typed
-error and changes nothing. Importing this module registers `abyss_rules/Solo-v0` with Gymnasium.
+Actions are the indices of `ActionSpace` (`Discrete(space.size)`); observations are
+`Observation` encodings of an agent's `View` -- public facts only (rules 8.1-8.3) --
+and rewards are one of `REWARDS`. An illegal action is refused with the engine's typed
+error and changes nothing. Importing this module registers `abyss_rules/Solo-v0` with
+Gymnasium.
 
 Install the extra with `pip install 'abyss-rules[rl]'`; the "RL environments" page of the docs
 has the observation and reward tables and a masked random agent loop for each interface.

@@ -1,24 +1,25 @@
 """The PettingZoo AEC environment: every seat of one game is an agent.
 
-[`env`][abyss_rules.envs.env] is the wrapped environment PettingZoo users expect (with
-PettingZoo's order-enforcing wrapper); [`raw_env`][abyss_rules.envs.raw_env] is the bare one.
+`env` is the wrapped environment PettingZoo users expect (with PettingZoo's
+order-enforcing wrapper); `raw_env` is the bare one.
 
 * Agents are `player_0` ... `player_{P-1}` (seat `p` is `player_p`).
-* Actions are `Discrete(space.size)` indices of [`ActionSpace`][abyss_rules.ActionSpace].
-* Observations are dicts: `observation`, the agent's [`Observation`][abyss_rules.envs.Observation]
-  encoding of its [`View`][abyss_rules.View] (public facts only), and `action_mask`, an `int8`
-  vector with 1 on the indices the agent may play now (all 0 when it is not the agent to act).
+* Actions are `Discrete(space.size)` indices of `ActionSpace`.
+* Observations are dicts: `observation`, the agent's `Observation` encoding of its `View`
+  (public facts only), and `action_mask`, an `int8` vector with 1 on the indices the agent may
+  play now (all 0 when it is not the agent to act).
 * The agent to act is the player to move; in the opening, whose flips the rules let players make
   in any order, the lowest seat that still owes a flip (seat order).
-* Rewards (the `reward=` option, see [`abyss_rules.envs.rewards`][abyss_rules.envs.rewards]) come
-  at the end of each round and of the game, to every agent at once.
+* Rewards (the `reward=` option, see `abyss_rules.envs.rewards`) come at the end of each round
+  and of the game, to every agent at once.
 * When the game ends every agent is terminated; there is no truncation (every game ends, rules
   7.2, 7.3, 6.7).
 * An illegal action is refused with the engine's error -- an
-  [`IllegalActionError`][abyss_rules.IllegalActionError] for an index that is not legal now, an
-  [`ActionIndexError`][abyss_rules.ActionIndexError] for one outside `[0, space.size)`, a
-  [`MalformedActionError`][abyss_rules.MalformedActionError] for a non-integer -- and the
-  environment is left exactly as it was: the same agent may try again.
+  `IllegalActionError` for an index that is not legal now,
+  an `ActionIndexError` for one outside `[0, space.size)`, a
+  `MalformedActionError` for a non-integer -- and the
+  environment is left exactly as it was: the same agent may
+  try again.
 * `reset(seed=s)` deals exactly `ar.new_game(players, variant, seed=s)`; a later `reset()`
   without a seed deals a game whose seed is drawn from a generator seeded by `s`.
 
@@ -62,7 +63,7 @@ Mask = npt.NDArray[np.int8]
 
 def as_index(action: object) -> object:
     """An action index as a plain `int` when it is one (NumPy integers included; not a bool), else
-    `action` itself, for [`ActionSpace.action`][abyss_rules.ActionSpace.action] to refuse."""
+    `action` itself, for `ActionSpace.action` to refuse."""
     if isinstance(action, np.integer) or type(action) is int:
         return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
@@ -83,12 +84,12 @@ def to_act(state: State) -> int | None:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type information
-    """One game of *Abyss* as a PettingZoo AEC environment (see [`aec`][abyss_rules.envs.aec]).
+    """One game of *Abyss* as a PettingZoo AEC environment (see `abyss_rules.envs.aec`).
 
     Args:
         players: The number of players (rule 1.3).
-        variant: A [`Variant`][abyss_rules.Variant] or a preset name (`"standard"`, `"short"`, `"long"`).
-        reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
+        variant: A `Variant` or a preset name (`"standard"`, `"short"`, `"long"`).
+        reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
         render_mode: `None`, `"ansi"` (`render()` returns the public table as text) or `"human"`
             (`render()` prints it).
 
@@ -111,9 +112,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._rewards = Rewards(reward, players)
         self.reward = reward
         self.space = ActionSpace(self.variant)
-        """The action indices ([`ActionSpace`][abyss_rules.ActionSpace])."""
+        """The action indices (`ActionSpace`)."""
         self.encoder = Observation(self.variant, players)
-        """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        """The observation encoding (`Observation`)."""
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent (each is seeded on its own), all equal.
@@ -166,8 +167,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         return {"observation": self.encoder.encode(view(state, seat)), "action_mask": mask}
 
     def step(self, action: object) -> None:
-        """Play `action` (an index) for [`agent_selection`][abyss_rules.envs.raw_env]; a terminated
-        agent steps `None` to leave.
+        """Play `action` (an index) for `abyss_rules.envs.raw_env`; a terminated agent steps `None`
+        to leave.
 
         Raises:
             IllegalActionError: The index is not legal for the agent now.
@@ -208,8 +209,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
 
     @property
     def game_state(self) -> State:
-        """The game's authoritative [`State`][abyss_rules.State] -- secrets included: for analysis and
-        tests, never for an agent's input (use [`observe`][abyss_rules.envs.raw_env.observe])."""
+        """The game's authoritative `State` -- secrets included: for analysis and tests, never
+        for an agent's input (use `observe`)."""
         return self._current()
 
     def _current(self) -> State:
@@ -230,8 +231,8 @@ def env(players: int = 2, variant: Variant | str = "standard", reward: str = "sc
         render_mode: str | None = None) -> AECEnv:
     """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point).
 
-    Takes the arguments of [`raw_env`][abyss_rules.envs.raw_env]. Not wrapped with PettingZoo's
-    illegal-move or out-of-bounds wrappers: an illegal action raises the engine's typed error.
+    Takes the arguments of `raw_env`. Not wrapped with PettingZoo's illegal-move or
+    out-of-bounds wrappers: an illegal action raises the engine's typed error.
 
     Examples:
         >>> from abyss_rules import envs

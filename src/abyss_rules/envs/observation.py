@@ -1,17 +1,17 @@
-"""The observation encoding: a fixed-size vector of one agent's [`View`][abyss_rules.View].
+"""The observation encoding: a fixed-size vector of one agent's `View`.
 
-An [`Observation`][abyss_rules.envs.Observation] encoder is made for one variant and player
-count; [`encode`][abyss_rules.envs.Observation.encode] turns a view into a `float32` vector of
-[`size`][abyss_rules.envs.Observation.size] numbers. It reads the view only -- never the
-[`State`][abyss_rules.State] -- so an observation holds public facts only (rules 8.1-8.3): two
-states that differ only in secrets give identical observations for every agent.
+An `Observation` encoder is made for one variant and player count;
+`abyss_rules.envs.Observation.encode` turns a view into a `float32` vector of
+`abyss_rules.envs.Observation.size` numbers. It reads the view only -- never the `State`
+-- so an observation holds public facts only (rules 8.1-8.3): two states that differ
+only in secrets give identical observations for every agent.
 
 Seats are *relative*: position `k` of every per-seat field is the seat `k` places after the
 viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
 are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
 standard deck). The layout below, written once in `_FIELDS`, gives both the encoder and the
-table of the documentation ([`table`][abyss_rules.envs.Observation.table]); it is versioned
-with the environments' ids ([`OBSERVATION_VERSION`][abyss_rules.envs.OBSERVATION_VERSION]).
+table of the documentation (`abyss_rules.envs.Observation.table`); it is versioned with the
+environments' ids (`OBSERVATION_VERSION`).
 
 Examples:
     >>> import abyss_rules as ar
@@ -62,7 +62,7 @@ class Field:
     """One field of the layout: `vector[start:stop]`, its meaning and its range."""
 
     name: str
-    """The field's name (the key of [`Observation.slice`][abyss_rules.envs.Observation.slice])."""
+    """The field's name (the key of `Observation.slice`)."""
     start: int
     """The first index."""
     stop: int
@@ -251,8 +251,8 @@ class Observation:
         players: The number of players (rule 1.3).
 
     Raises:
-        ConfigError: `invalid_variant` when `variant` is not a [`Variant`][abyss_rules.Variant],
-            `invalid_players` for a player count the variant does not allow.
+        ConfigError: `invalid_variant` when `variant` is not a `Variant`, `invalid_players` for
+            a player count the variant does not allow.
 
     Examples:
         >>> import abyss_rules as ar
@@ -304,14 +304,14 @@ class Observation:
         return slice(field.start, field.stop)
 
     def encode(self, view: View) -> Vector:
-        """The observation of `view`: a new `float32` vector of [`size`][abyss_rules.envs.Observation.size].
+        """The observation of `view`: a new `float32` vector of `size`.
 
         The viewer's seat comes first in every per-seat field; a spectator's view (viewer
         `None`) is encoded in absolute seat order, with `to_act` 0.
 
         Raises:
-            ConfigError: `view` is not a [`View`][abyss_rules.View] of this encoder's variant and
-                player count (`invalid_variant`, `invalid_players`).
+            ConfigError: `view` is not a `View` of this encoder's variant and player count
+                (`invalid_variant`, `invalid_players`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -339,7 +339,7 @@ class Observation:
         return out
 
     def encode_batch(self, batch: Batch, viewers: Any) -> npt.NDArray[np.float32]:
-        """The observations of every game of a [`Batch`][abyss_rules.batch.Batch] at once: row `i` is
+        """The observations of every game of a `Batch` at once: row `i` is
         `encode(view(batch.state(i), viewers[i]))`, byte for byte (a differential test checks it).
 
         Read from the batch's public arrays only: face-down values are masked out before they

@@ -1,9 +1,8 @@
 """The environments' shared constructor options: the variant, the player count and the seeds of games.
 
-Bad options are refused at construction with a [`ConfigError`][abyss_rules.ConfigError]:
-`invalid_variant` (not a [`Variant`][abyss_rules.Variant] or a preset name),
-`invalid_players` (a count the variant does not allow, rule 1.3) or `invalid_env_option`
-(anything else, e.g. an unknown reward scheme).
+Bad options are refused at construction with a `ConfigError`: `invalid_variant` (not a
+`Variant` or a preset name), `invalid_players` (a count the variant does not allow, rule
+1.3) or `invalid_env_option` (anything else, e.g. an unknown reward scheme).
 """
 
 from __future__ import annotations
@@ -28,8 +27,8 @@ def bad_option(message: str) -> ConfigError:
 
 
 def resolve(variant: Variant | str, players: int) -> Variant:
-    """The variant meant by `variant` (a [`Variant`][abyss_rules.Variant] or a preset name),
-    checked to take `players` players.
+    """The variant meant by `variant` (a `Variant` or a preset name), checked to take
+    `players` players.
 
     Raises:
         ConfigError: `invalid_variant` or `invalid_players`.

@@ -17,7 +17,7 @@ RENDER_MODES: Final[tuple[str, ...]] = ("ansi", "human")
 
 
 def check_render_mode(mode: str | None) -> str | None:
-    """`mode` if it is `None` or one of [`RENDER_MODES`][abyss_rules.envs.render.RENDER_MODES].
+    """`mode` if it is `None` or one of `RENDER_MODES`.
 
     Raises:
         ConfigError: Anything else (`invalid_env_option`).

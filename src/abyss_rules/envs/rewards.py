@@ -1,7 +1,7 @@
 """Rewards: what each seat earns at the end of a round and of the game (a constructor option).
 
-Every environment takes `reward=` one of [`REWARDS`][abyss_rules.envs.REWARDS]; rewards come
-only when a round or the game ends (between those moments every reward is 0):
+Every environment takes `reward=` one of `REWARDS`; rewards come only when a round or the
+game ends (between those moments every reward is 0):
 
 | `reward` | at each round's end, seat `p` earns | at the game's end | over a whole game |
 |---|---|---|---|
@@ -10,8 +10,8 @@ only when a round or the game ends (between those moments every reward is 0):
 | `"win"` | 0 | +1 if it is among the winners (rule 7.4: ties share the win), else -1 | +1 or -1 |
 
 Rewards are computed from public facts only: the round scores (how much each total grew) and
-the final totals. [`Rewards.of_scores`][abyss_rules.envs.Rewards.of_scores] is the one
-definition, on arrays of many games at once; the single-game environments call it for one game.
+the final totals. `Rewards.of_scores` is the one definition, on arrays of many games at
+once; the single-game environments call it for one game.
 
 Examples:
     >>> import abyss_rules as ar
@@ -47,7 +47,7 @@ class Rewards:
     """One reward scheme for a player count.
 
     Args:
-        kind: One of [`REWARDS`][abyss_rules.envs.REWARDS].
+        kind: One of `REWARDS`.
         players: The number of players.
 
     Raises:

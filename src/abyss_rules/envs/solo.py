@@ -1,15 +1,15 @@
 """`abyss_rules/Solo-v0`: one learner against built-in bots, as a Gymnasium environment.
 
 `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` (registered when
-[`abyss_rules.envs`][abyss_rules.envs] is imported) makes a [`SoloEnv`][abyss_rules.envs.SoloEnv]:
+`abyss_rules.envs` is imported) makes a `SoloEnv`:
 
 * the learner plays seat `seat` (0 by default; `None`: a random seat each game), the opponents
   the other seats in order; between two of the learner's decisions the opponents play their moves
   (and their opening flips, in seat order) inside `step`;
-* actions are `Discrete(space.size)` indices of [`ActionSpace`][abyss_rules.ActionSpace];
-  `info["action_mask"]` (`int8`) marks the legal ones, and `action_space.sample()` without a
-  mask draws among them (a [`LegalDiscrete`][abyss_rules.envs.solo.LegalDiscrete]);
-* observations are the learner's [`Observation`][abyss_rules.envs.Observation] encoding (a `Box`);
+* actions are `Discrete(space.size)` indices of `ActionSpace`; `info["action_mask"]`
+  (`int8`) marks the legal ones, and `action_space.sample()` without a mask draws among them
+  (a `LegalDiscrete`);
+* observations are the learner's `Observation` encoding (a `Box`);
 * the reward of a step is the learner's reward (the `reward=` option) for the rounds and the game
   that ended during it; `terminated` when the game is over, never `truncated`;
 * an illegal action raises the engine's typed error and leaves the environment as it was;
@@ -51,7 +51,7 @@ from .rewards import Rewards
 __all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv"]
 
 SOLO_ID: Final = f"abyss_rules/Solo-v{OBSERVATION_VERSION}"
-"""The Gymnasium id of [`SoloEnv`][abyss_rules.envs.SoloEnv]."""
+"""The Gymnasium id of `SoloEnv`."""
 
 
 class LegalDiscrete(gymnasium.spaces.Discrete):
@@ -94,14 +94,14 @@ def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
 
 
 class SoloEnv(gymnasium.Env[Vector, np.int64]):
-    """One learner against built-in bots (see [`abyss_rules.envs.solo`][abyss_rules.envs.solo]).
+    """One learner against built-in bots (see `abyss_rules.envs.solo`).
 
     Args:
         opponents: One entry per opponent: a built-in bot's name (`"random"`, `"greedy"`,
-            `"counting"`; a fresh bot each game, seeded from `np_random`) or a
-            [`Bot`][abyss_rules.bots.Bot] object (used as it is). Players: `1 + len(opponents)`.
-        variant: A [`Variant`][abyss_rules.Variant] or a preset name.
-        reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
+            `"counting"`; a fresh bot each game, seeded from `np_random`) or a `Bot`
+            object (used as it is). Players: `1 + len(opponents)`.
+        variant: A `Variant` or a preset name.
+        reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
         seat: The learner's seat, or `None` for a random seat each game (`info["seat"]`).
         render_mode: `None`, `"ansi"` or `"human"`.
 
@@ -132,9 +132,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self._rewards = Rewards(reward, self.players)
         self.render_mode = check_render_mode(render_mode)
         self.space = ActionSpace(self.variant)
-        """The action indices ([`ActionSpace`][abyss_rules.ActionSpace])."""
+        """The action indices (`ActionSpace`)."""
         self.encoder = Observation(self.variant, self.players)
-        """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        """The observation encoding (`Observation`)."""
         self.observation_space = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = LegalDiscrete(self.space.size, _weakly(self._legal_now))
         self.seat = 0 if seat is None else seat
@@ -187,8 +187,8 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
 
     @property
     def game_state(self) -> State:
-        """The game's authoritative [`State`][abyss_rules.State] -- secrets included: for analysis and
-        tests, never for the learner's input."""
+        """The game's authoritative `State` -- secrets included: for analysis and tests, never for the
+        learner's input."""
         return self._current()
 
     # -- inside -----------------------------------------------------------------------------

@@ -1,14 +1,14 @@
 """`VectorEnv`: thousands of self-play games as one `gymnasium.vector.VectorEnv`, over the batch engine.
 
-[`VectorEnv(num_envs, players=2)`][abyss_rules.envs.VectorEnv] runs `num_envs` games in lockstep
-on [`abyss_rules.batch`][abyss_rules.batch]; one policy plays every seat (self-play):
+`VectorEnv(num_envs, players=2)` runs `num_envs` games in lockstep on
+`abyss_rules.batch`; one policy plays every seat (self-play):
 
 * each step takes one action index per game, for the seat to act in it (the player to move; in
   the opening the lowest seat that still owes a flip); `info["action_mask"]` is
   `(num_envs, space.size)` `int8` and `info["seat"]` the seat each observation is for;
-* `observations[i]` is that seat's [`Observation`][abyss_rules.envs.Observation] encoding, the
-  same bytes as the AEC environment's (a differential test checks it); when game `i` has just
-  ended, it is the view of the seat that made the last move;
+* `observations[i]` is that seat's `Observation` encoding, the same bytes as the AEC
+  environment's (a differential test checks it); when game `i` has just ended, it is the view
+  of the seat that made the last move;
 * `rewards[i]` is the reward of the seat that just acted; `info["rewards"]` is `(num_envs,
   players)`: every seat's reward of the step (rewards come at round and game end to every seat:
   credit them all in self-play);
@@ -16,7 +16,7 @@ on [`abyss_rules.batch`][abyss_rules.batch]; one policy plays every seat (self-p
   replaced by a new one at the next step (Gymnasium's next-step autoreset: that step ignores its
   action and returns the new game's first observation with reward 0);
 * an illegal index for a live game raises the batch engine's
-  [`BatchStepError`][abyss_rules.BatchStepError] (naming the game and the index) and
+  `BatchStepError` (naming the game and the index) and
   changes nothing;
 * `reset(seed=s)` seeds the environment's generator; the games' seeds (and those of the games
   that replace finished ones) are drawn from it, so a run is reproducible.
@@ -55,13 +55,13 @@ Array = np.ndarray[Any, Any]
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
-    """`num_envs` self-play games over the batch engine (see [`vector`][abyss_rules.envs.vector]).
+    """`num_envs` self-play games over the batch engine (see `abyss_rules.envs.vector`).
 
     Args:
         num_envs: The number of games stepped together (at least 1).
         players: The number of players of every game (rule 1.3).
-        variant: A [`Variant`][abyss_rules.Variant] or a preset name.
-        reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
+        variant: A `Variant` or a preset name.
+        reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
 
     Raises:
         ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
@@ -79,7 +79,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.reward = reward
         self._rewards = Rewards(reward, players)
         self.encoder = Observation(self.variant, players)
-        """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        """The observation encoding (`Observation`)."""
         size = 4 * self.variant.cells + 1
         self.single_observation_space = gymnasium.spaces.Box(self.encoder.low, self.encoder.high,
                                                              dtype=np.float32)
@@ -91,8 +91,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     @property
     def batch(self) -> Batch:
-        """The games now, a [`Batch`][abyss_rules.batch.Batch] -- secrets included: for analysis and
-        tests (`batch.state(i)`), never for the policy's input."""
+        """The games now, a `Batch` -- secrets included: for analysis and tests (`batch.state(i)`),
+        never for the policy's input."""
         if self._batch is None:
             raise bad_option("call reset() before using the environment")
         return self._batch

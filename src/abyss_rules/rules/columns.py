@@ -1,6 +1,6 @@
 """Columns: swallowing three equal face-up cards (spec section 4).
 
-Functions here work on the flat representation of [`abyss_rules.state`][abyss_rules.state]:
+Functions here work on the flat representation of `abyss_rules.state`:
 `cards` (a flat tuple), the `up` and `gone` bit masks, and the discard
 pile listed top first.
 """
@@ -92,7 +92,7 @@ def swallow_complete_columns(
 
     Used after the final reveal (rule 6.3) when `swallow_on_final_reveal`
     is on. Each swallow is reported to `log`, when given, as a
-    [`ColumnSwallowed`][abyss_rules.events.ColumnSwallowed] event of the final reveal.
+    `ColumnSwallowed` event of the final reveal.
 
     Examples:
         Two players with 2 x 1 grids, all face up; only seat 1's column matches:

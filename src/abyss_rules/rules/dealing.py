@@ -31,7 +31,7 @@ def new_game(
     Args:
         players: The number of players, in the variant's range (rule 1.3).
         variant: The rules in play, or a preset's name (`"standard"`, `"short"`, `"long"`, rule 10.2);
-            `None` means [`Variant.standard`][abyss_rules.Variant.standard].
+            `None` means `Variant.standard`.
         seed: An int in `[0, 2**256)` or 32 bytes (rule 9.1); `None` draws a fresh secret
             seed from the operating system.
         decks: Optional explicit deck orders (top first) for the first rounds, each a
@@ -44,9 +44,9 @@ def new_game(
 
     Raises:
         ConfigError: `invalid_players` for a player count out of range,
-            `invalid_variant` when `variant` is neither a [`Variant`][abyss_rules.Variant] nor a
-            preset's name,
-            `invalid_deck_order` for a deck order that is not a permutation of the deck.
+            `invalid_variant` when `variant` is neither a `Variant` nor
+            a preset's name, `invalid_deck_order` for a deck order that
+            is not a permutation of the deck.
         SeedError: `invalid_seed` for a seed that is not 32 bytes or an int in range.
 
     Examples:

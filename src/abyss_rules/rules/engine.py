@@ -1,10 +1,10 @@
 """`apply`: the one way to move a game forward (spec section 3).
 
-[`apply`][abyss_rules.apply] checks the action itself -- each rule function first tests the
-conditions of its rule and, if one fails, raises the error
-[`diagnose`][abyss_rules.rules.illegal.diagnose] names -- so it never changes its input and never
-returns a half-applied state. The property tests check that it accepts
-exactly the actions [`legal_actions`][abyss_rules.legal_actions] lists.
+`apply` checks the action itself -- each rule function first tests the
+conditions of its rule and, if one fails, raises the error `diagnose`
+names -- so it never changes its input and never returns a
+half-applied state. The property tests check that it accepts exactly
+the actions `legal_actions` lists.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def apply(state: State, action: object) -> State:
             the action `seq` or the dealer's position would reach 2**48, which no real game
             comes near (so that every state `apply` returns can be saved and loaded again).
         MalformedActionError: It is not a well-formed action at all (a `TypeError`), or
-            `state` is not a [`State`][abyss_rules.State] (code `invalid_state`).
+            `state` is not a `State` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -79,11 +79,11 @@ def apply(state: State, action: object) -> State:
 
 
 def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
-    """Apply `action` like [`apply`][abyss_rules.apply]; also return the events it caused, in order.
+    """Apply `action` like `apply`; also return the events it caused, in order.
 
-    Raises exactly what [`apply`][abyss_rules.apply] raises. The events are reported by the
-    rule functions as they apply the action (the same functions `apply` runs), so applying
-    them to the old view gives the new one.
+    Raises exactly what `apply` raises. The events are reported by the rule functions as
+    they apply the action (the same functions `apply` runs), so applying them to the old
+    view gives the new one.
 
     Examples:
         >>> import abyss_rules as ar
@@ -112,7 +112,7 @@ def apply_with_events(state: State, action: Action) -> tuple[State, tuple[Event,
 def check(state: State, action: object) -> AbyssError | None:
     """Whether `action` is legal, without raising.
 
-    Returns `None` if it is, else the error [`apply`][abyss_rules.apply] would raise.
+    Returns `None` if it is, else the error `apply` would raise.
 
     Examples:
         >>> import abyss_rules as ar

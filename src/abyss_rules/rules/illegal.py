@@ -1,10 +1,9 @@
 """Why an action is not legal: the error for each broken rule (spec sections 2, 3, 5, 7).
 
-[`diagnose`][abyss_rules.rules.illegal.diagnose] returns the error
-[`apply`][abyss_rules.apply] raises for an action that
-[`legal_actions`][abyss_rules.legal_actions] does not list, or `None`
-for a legal action. The checks go from the most general to the most
-specific, so each illegal action gets exactly one, stable code.
+`diagnose` returns the error `apply` raises for an action that
+`legal_actions` does not list, or `None` for a legal action. The
+checks go from the most general to the most specific, so each
+illegal action gets exactly one, stable code.
 """
 
 from __future__ import annotations
@@ -103,8 +102,8 @@ def diagnose(state: State, action: object) -> AbyssError | None:
 def rejection(state: object, action: object) -> AbyssError:
     """The error to raise for an action a rule function refused.
 
-    It is the error [`diagnose`][abyss_rules.rules.illegal.diagnose] names, or `illegal_action`
-    if `diagnose` finds the action legal (a bug in the engine, reported as such).
+    It is the error `diagnose` names, or `illegal_action` if `diagnose` finds the action legal
+    (a bug in the engine, reported as such).
 
     Examples:
         >>> import abyss_rules as ar

@@ -1,6 +1,6 @@
 """What may be played: the legal actions of a state (spec rules 2.2, 3.2-3.10, 5.4, 7.5).
 
-[`legal_actions`][abyss_rules.legal_actions] lists every legal action in canonical order:
+`legal_actions` lists every legal action in canonical order:
 
 * opening -- `Flip` for every seat that owes flips, by seat, then space;
 * turn -- `TakeDiscard` on every remaining space, then `Draw` (if a card
@@ -150,13 +150,12 @@ def _opening_actions(s: State) -> Actions:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action that may be applied to `state` now, in canonical order.
 
-    [`apply`][abyss_rules.apply] accepts exactly these (rules 2.2, 3.2-3.10,
-    5.4, 7.5). The canonical order is that of spec section 3: by seat, kind and
-    space index; `()` once the game is over.
+    `apply` accepts exactly these (rules 2.2, 3.2-3.10, 5.4, 7.5). The
+    canonical order is that of spec section 3: by seat, kind and space index;
+    `()` once the game is over.
 
     Raises:
-        MalformedActionError: `state` is not a [`State`][abyss_rules.State] (code
-            `invalid_state`).
+        MalformedActionError: `state` is not a `State` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar

@@ -16,8 +16,8 @@ def choose_opener(
     With `opener = "previous_closer"` and a previous round that had a closer,
     that closer opens (rule 2.4). Otherwise the highest sum of opening flips
     opens; among those tied, the highest single flipped card; among those
-    still tied, the lowest seat (rule 2.3). See
-    [`opener_decision`][abyss_rules.rules.opening.opener_decision] for which step chose it.
+    still tied, the lowest seat (rule 2.3). See `opener_decision` for which
+    step chose it.
 
     Examples:
         >>> v = Variant.standard()

@@ -1,14 +1,13 @@
 """Which states play can reach (rule 3.11): the one answer to "is this state possible?".
 
-[`state_problem`][abyss_rules.rules.reachable.state_problem] is asked by every part of the
-library that meets a state it did not make itself: the loaders (`loads_state`,
-`state_from_dict`, through `codec.state.assemble_state`),
-[`loadability.impossibility`][abyss_rules.loadability.impossibility] and
-[`testing.check_invariants`][abyss_rules.testing.check_invariants]. Each check below is a
-function of a well-formed [`State`][abyss_rules.State] (one grid, one opening record and one
-total per seat) that returns the first [`Problem`][abyss_rules.rules.reachable.Problem] it
-finds; the loaders turn it into a `DecodeError` (its code and JSON pointer), the invariant
-checker into an `InvariantError` (its invariant name and rule). The checks, in order:
+`state_problem` is asked by every part of the library that meets a state it did not make
+itself: the loaders (`loads_state`, `state_from_dict`, through
+`codec.state.assemble_state`), `abyss_rules.loadability.impossibility` and
+`abyss_rules.testing.check_invariants`. Each check below is a function of a well-formed
+`State` (one grid, one opening record and one total per seat) that returns the first
+`Problem` it finds; the loaders turn it into a `DecodeError` (its code and JSON pointer),
+the invariant checker into an `InvariantError` (its invariant name and rule). The checks,
+in order:
 
 * `swallowed_spaces` (4.1): swallowed spaces are whole columns, hold 0 and are not face up;
   no column that play would have swallowed is left face up with equal cards;
@@ -57,7 +56,7 @@ class Problem(NamedTuple):
     """The first reason a state is not one play can reach."""
 
     invariant: str
-    """The name [`check_invariants`][abyss_rules.testing.check_invariants] reports."""
+    """The name `abyss_rules.testing.check_invariants` reports."""
     rule: str
     """The id of the rule it breaks."""
     path: str

@@ -1,9 +1,8 @@
 """A turn: take the discard, draw, or flip (spec section 3).
 
-Each function first tests the conditions of its rule and raises the error
-[`rejection`][abyss_rules.rules.illegal.rejection] names if one fails; then it builds the
-next state directly (`tuple.__new__`), because this is the engine's hot path. Call them
-through [`apply`][abyss_rules.apply].
+Each function first tests the conditions of its rule and raises the error `rejection`
+names if one fails; then it builds the next state directly (`tuple.__new__`), because
+this is the engine's hot path. Call them through `apply`.
 """
 
 from __future__ import annotations
@@ -151,7 +150,7 @@ def flip(s: State, a: Flip, log: Log = None) -> State:
 
 def _swallow(g: Geometry, player: int, col: int, cards: tuple[int, ...], up: int, gone: int,
              discard: tuple[int, ...], log: Log) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
-    """[`swallow_column`][abyss_rules.rules.columns.swallow_column] during play, reporting the swallow."""
+    """`swallow_column` during play, reporting the swallow."""
     before = gone
     cards, up, gone, discard = swallow_column(g, player, col, cards, up, gone, discard)
     if log is not None and gone != before:

@@ -6,22 +6,22 @@ Hypothesis raises an `ImportError` that says so; the engine itself never imports
 
 | strategy | draws |
 |---|---|
-| [`seeds()`][abyss_rules.testing.seeds] | game seeds: ints in `[0, 2**256)` and 32-byte strings (rule 9.1) |
-| [`variants()`][abyss_rules.testing.variants] | the presets and generated valid variants (rules 10.1-10.3) |
-| [`games()`][abyss_rules.testing.games] | a [`Game`][abyss_rules.testing.Game]: a game played legally |
-| [`states()`][abyss_rules.testing.states] | the last state of such a game |
-| [`legal_actions(state)`][abyss_rules.testing.legal_actions] | one legal action of `state` |
-| [`actions(variant, players)`][abyss_rules.testing.actions] | any well-formed action, legal or not |
+| `seeds()` | game seeds: ints in `[0, 2**256)` and 32-byte strings (rule 9.1) |
+| `variants()` | the presets and generated valid variants (rules 10.1-10.3) |
+| `games()` | a `Game`: a game played legally |
+| `states()` | the last state of such a game |
+| `legal_actions(state)` | one legal action of `state` |
+| `actions(variant, players)` | any well-formed action, legal or not |
 
-[`check_invariants`][abyss_rules.testing.check_invariants] raises
-[`InvariantError`][abyss_rules.testing.InvariantError] (an `AssertionError`) naming the first
-invariant a state breaks. For exhaustive checks,
-[`action_space`][abyss_rules.testing.action_space] lists every well-formed action around a
-grid and [`deck_orders`][abyss_rules.testing.deck_orders] every order of a small deck.
+`check_invariants` raises `InvariantError` (an
+`AssertionError`) naming the first invariant a state breaks.
+For exhaustive checks, `action_space` lists every
+well-formed action around a grid and `deck_orders` every
+order of a small deck.
 
-The package: `strategies` (the Hypothesis strategies and [`Game`][abyss_rules.testing.Game]),
-`invariants` (`check_invariants`) and `exhaustive` (`action_space`, `deck_orders`); every name
-is imported from `abyss_rules.testing`.
+The package: `strategies` (the Hypothesis strategies and `Game`), `invariants`
+(`check_invariants`) and `exhaustive` (`action_space`, `deck_orders`); every name is imported
+from `abyss_rules.testing`.
 
 Examples:
     >>> from hypothesis import given, settings

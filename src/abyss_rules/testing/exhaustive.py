@@ -25,7 +25,7 @@ def action_space(variant: Variant, players: int) -> tuple[Action, ...]:
     """Every well-formed action with a seat in `[-1, players]`, a row in `[-1, rows]` and a column
     in `[-1, cols]`: every legal action of any state of such a game, and a margin of illegal ones.
 
-    Listed by kind (in [`ACTION_TYPES`][abyss_rules.ACTION_TYPES] order), then seat, row and column.
+    Listed by kind (in `ACTION_TYPES` order), then seat, row and column.
 
     Raises:
         ConfigError: code `invalid_variant` or `invalid_players` for a bad

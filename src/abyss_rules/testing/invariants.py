@@ -1,7 +1,7 @@
-"""The invariant checker: [`check_invariants`][abyss_rules.testing.check_invariants].
+"""The invariant checker: `check_invariants`.
 
 Every state the engine produces passes it; a state that breaks an invariant raises
-[`InvariantError`][abyss_rules.testing.InvariantError] (an `AssertionError`) naming it.
+`InvariantError` (an `AssertionError`) naming it.
 """
 
 from __future__ import annotations
@@ -22,21 +22,21 @@ def need_state(state: object, who: str) -> State:
 
 
 def check_invariants(state: State) -> None:
-    """Raise [`InvariantError`][abyss_rules.testing.InvariantError] naming the first invariant
-    `state` breaks; return `None` if it breaks none.
+    """Raise `InvariantError` naming the first invariant `state` breaks; return `None` if it
+    breaks none.
 
     Every state the engine produces must pass. First `shape`: one grid, one opening record
     and one total per player, the player count in the variant's range (rule 1.3), masks
     within the grids, counters not negative. Then the rule function every loader asks too,
-    [`state_problem`][abyss_rules.rules.reachable.state_problem] (rule 3.11; its module lists
-    the checks in order), whose problems are named `swallowed_spaces`, `history`,
-    `drawn_card`, `turn`, `turns`, `opening_flips`, `closer`, `game_over`, `discard_pile`,
-    `card_conservation`, `loadable` and `legal_actions`. Last `winners`: after the game, the
-    winners are exactly the seats with the lowest total; before it, nobody (rule 7.4).
+    `state_problem` (rule 3.11; its module lists the checks in order), whose problems are
+    named `swallowed_spaces`, `history`, `drawn_card`, `turn`, `turns`, `opening_flips`,
+    `closer`, `game_over`, `discard_pile`, `card_conservation`, `loadable` and
+    `legal_actions`. Last `winners`: after the game, the winners are exactly the seats with
+    the lowest total; before it, nobody (rule 7.4).
 
     Raises:
         MalformedActionError: code `invalid_state`, if `state` is not a
-            [`State`][abyss_rules.State].
+            `State`.
 
     Examples:
         >>> import abyss_rules as ar

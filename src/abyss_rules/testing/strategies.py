@@ -1,7 +1,7 @@
 """The Hypothesis strategies: seeds, variants, games played legally, their states, actions.
 
-[`games`][abyss_rules.testing.games] draws a [`Game`][abyss_rules.testing.Game]; the other
-strategies are listed in [`abyss_rules.testing`][abyss_rules.testing].
+`games` draws a `Game`; the other strategies are listed in
+`abyss_rules.testing`.
 """
 
 from __future__ import annotations
@@ -29,17 +29,17 @@ __all__ = ["MAX_GAME_ACTIONS", "Game", "actions", "games", "legal_actions", "see
 SearchStrategy = st.SearchStrategy
 
 MAX_GAME_ACTIONS: Final = 3000
-"""The most actions [`games`][abyss_rules.testing.games] plays (Hypothesis caps an example's choices)."""
+"""The most actions `games` plays (Hypothesis caps an example's choices)."""
 
 _PRESETS: Final[tuple[Variant, ...]] = (Variant.standard(), Variant.short(), Variant.long())
 
 
 @attrs.frozen(slots=True)
 class Game:
-    """A game played from [`new_game`][abyss_rules.new_game]: its set-up, actions and every state.
+    """A game played from `new_game`: its set-up, actions and every state.
 
     `states[0]` is the new game and `states[i + 1] == apply(states[i], actions[i])`;
-    [`games`][abyss_rules.testing.games] draws them.
+    `games` draws them.
 
     Examples:
         >>> import abyss_rules as ar
@@ -74,8 +74,8 @@ class Game:
         return len(self.actions)
 
     def to_record(self) -> Record:
-        """The game as a [`Record`][abyss_rules.Record]: its set-up and actions, the document of
-        a played game (`to_json()` writes it; `states()` replays it, rule 9.5).
+        """The game as a `Record`: its set-up and actions, the document of a played game
+        (`to_json()` writes it; `states()` replays it, rule 9.5).
 
         Examples:
             >>> import abyss_rules as ar
@@ -107,16 +107,13 @@ def variants(
 ) -> SearchStrategy[Variant]:
     """Valid variants: the three presets and generated ones (rules 10.1-10.3).
 
-    A generated variant has a grid of 2 to `max_rows` rows and 1 to
-    `max_cols` columns (at most 64 spaces, rule 10.4), 1 to `max_players` players, a deck of 1 to 6
-    distinct values from -2 to 12, and any flags, opener, closer multiplier
-    (1 to 3), target (1 to 300, or none), round limit (1 to 5, or none) and
-    stalling cap (1 to 60, or none). Half of them are *tight*: every seat
-    plays (`min_players = max_players`) and the deck is as small as
-    validation allows, so the draw pile holds a single card after the deal
-    and draws soon reshuffle (rules 5.1-5.4). Every value is a valid
-    [`Variant`][abyss_rules.Variant]; shrinking goes towards small grids, few
-    players and small decks.
+    A generated variant has a grid of 2 to `max_rows` rows and 1 to `max_cols` columns (at most 64
+    spaces, rule 10.4), 1 to `max_players` players, a deck of 1 to 6 distinct values from -2 to 12,
+    and any flags, opener, closer multiplier (1 to 3), target (1 to 300, or none), round limit (1
+    to 5, or none) and stalling cap (1 to 60, or none). Half of them are *tight*: every seat plays
+    (`min_players = max_players`) and the deck is as small as validation allows, so the draw pile
+    holds a single card after the deal and draws soon reshuffle (rules 5.1-5.4). Every value is a
+    valid `Variant`; shrinking goes towards small grids, few players and small decks.
 
     Args:
         presets: include the presets `standard`, `short` and `long`.
@@ -225,16 +222,16 @@ def games(
     play_out: bool = False,
     seed: Seed | SearchStrategy[Seed] | None = None,
 ) -> SearchStrategy[Game]:
-    """Games played legally from [`new_game`][abyss_rules.new_game] with a drawn seed and drawn legal actions.
+    """Games played legally from `new_game` with a drawn seed and drawn legal actions.
 
-    Each action is drawn from [`legal_actions`][abyss_rules.legal_actions] of
-    the state reached. The game stops when it is over, or after a drawn number
-    of actions from 0 to `max_actions`. Shrinking goes towards shorter games
-    and actions earlier in the canonical order.
+    Each action is drawn from `abyss_rules.legal_actions` of the state
+    reached. The game stops when it is over, or after a drawn number of
+    actions from 0 to `max_actions`. Shrinking goes towards shorter games and
+    actions earlier in the canonical order.
 
     Args:
-        variant: a [`Variant`][abyss_rules.Variant], a strategy of them, or
-            `None` for [`variants()`][abyss_rules.testing.variants].
+        variant: a `Variant`, a strategy of them, or `None` for
+            `variants()`.
         players: an int, a strategy of ints, or `None` for any number the
             variant allows.
         max_actions: the most actions to play, 0 to 3000.
@@ -244,7 +241,7 @@ def games(
         play_out: play until the game is over or `max_actions` is reached,
             instead of stopping after a drawn number of actions.
         seed: a seed, a strategy of seeds, or `None` for
-            [`seeds()`][abyss_rules.testing.seeds].
+            `seeds()`.
 
     Raises:
         ConfigError: for an argument that is neither a value of the right
@@ -310,7 +307,7 @@ def _games(
 
 
 class _GameOptions(TypedDict, total=False):
-    """The keyword arguments of [`games`][abyss_rules.testing.games], which `states` passes on."""
+    """The keyword arguments of `games`, which `states` passes on."""
 
     max_actions: int
     finish_rounds: bool
@@ -323,7 +320,7 @@ def states(
     players: int | SearchStrategy[int] | None = None,
     **options: Unpack[_GameOptions],
 ) -> SearchStrategy[State]:
-    """States reached by legal play: the last state of [`games`][abyss_rules.testing.games].
+    """States reached by legal play: the last state of `games`.
 
     It takes the same arguments: `max_actions`, `finish_rounds`, `play_out` and `seed` are
     passed on to `games`.
@@ -347,7 +344,7 @@ def legal_actions(state: State) -> SearchStrategy[Action]:
         IllegalActionError: code `game_over`, for a finished game, which has
             no legal action (rule 7.5).
         MalformedActionError: code `invalid_state`, if `state` is not a
-            [`State`][abyss_rules.State].
+            `State`.
 
     Examples:
         >>> import abyss_rules as ar
