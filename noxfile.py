@@ -18,7 +18,7 @@ editable with the `test` and `batch` extras, and runs
   Python (pip's isolated build: the bots compiled by mypyc), installed alone in a fresh virtual
   environment, where `bots.COMPILED` must be true and the bots' pinned decisions must hold.
 
-The other optional parts (RL environments, the example server, Dask, the docs site,
+The other optional parts (RL environments, the game server, Dask, the docs site,
 the browser) are left to the main run (`.ci/run`, Python 3.11 with the `dev` extra): they depend on
 third-party packages' support for each Python rather than on this package's code.
 """
@@ -44,7 +44,7 @@ CORE = [
     "tests/test_conformance.py", "tests/test_randomness.py", "tests/test_config.py",
     "tests/test_bots.py", "tests/test_bots_decisions.py", "tests/test_planner.py",
     "tests/test_bot_tables.py", "tests/test_simulation.py", "tests/test_batch.py", "tests/property",
-    "src/abyss_rules", "--ignore=src/abyss_rules/envs",
+    "src/abyss_rules", "--ignore=src/abyss_rules/envs", "--ignore=src/abyss_rules/serve",
 ]
 """The core test suite: the package's own code and the batch engine (the `batch` extra: NumPy)."""
 
