@@ -1,5 +1,8 @@
-"""Structured logs: one JSON object per line on stderr (time, level, logger, message, and the fields
-a log call passes as `extra`)."""
+"""Structured logs: one JSON object per line on stderr.
+
+Each line holds the time, the level, the logger, the message and the fields a log call passes as
+`extra`.
+"""
 
 from __future__ import annotations
 
