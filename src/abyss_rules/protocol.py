@@ -84,7 +84,7 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
         Code.STALE_ACTION, Code.GAME_OVER, Code.NO_SUCH_PLAYER, Code.NOT_YOUR_TURN, Code.WRONG_PHASE,
         Code.NO_SUCH_SPACE, Code.SPACE_SWALLOWED, Code.SPACE_FACE_UP, Code.NO_CARD_TO_DRAW,
         Code.FLIP_TURN_DISABLED, Code.NO_FLIPS_OWED, Code.DISCARD_EMPTY, Code.ILLEGAL_ACTION,
-        Code.GAME_TOO_LONG)},
+        Code.GAME_TOO_LONG, Code.COUNTER_LIMIT)},
     # The server's own fault (it passed something that is not a State, a bot failed): not the client's.
     Code.INVALID_STATE: 500,
     Code.BOT_CANNOT_ACT: 500,
