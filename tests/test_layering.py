@@ -102,7 +102,7 @@ def test_no_submodule_imports_the_package_facade() -> None:
 def test_the_layers_edges() -> None:
     graph = _imports()
     for low in ("abyss_rules.state", "abyss_rules.views"):
-        bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.svg"))}
+        bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.pictures"))}
         assert not bad, f"{low} imports {bad}"
     assert not {dep for dep in graph["abyss_rules.state"] if dep.startswith("abyss_rules.rules")}
     for name in ("abyss_rules.event_types", "abyss_rules.versions", "abyss_rules.errors"):
