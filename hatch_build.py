@@ -1,9 +1,9 @@
 """The wheel's build hook: the bots' modules compiled to C extensions by mypyc, from their source,
 and the bulk SHA-256 of the word streams (`_sha256_blocks.c`) compiled beside them.
 
-`GreedyBot` and `CountingBot` spend their time in the planner's modules (`bot_odds`, `bot_model`,
-`bot_tables`, `planner`). mypyc (part of mypy) compiles those very files, with their type
-annotations, into C extension modules; Python imports an extension before a `.py` of the same
+`GreedyBot` and `CountingBot` spend their time in the planner's modules (`bots._odds`,
+`bots._model`, `bots._tables`, `bots._planner`). mypyc (part of mypy) compiles those very files, with
+their type annotations, into C extension modules; Python imports an extension before a `.py` of the same
 name, and the wheel carries both (the sources stay its documentation and its type information).
 The compiled modules make exactly the same decisions: `tests/test_compiled.py` builds a wheel
 with this hook and compares its bots' decisions with the sources'.
@@ -26,8 +26,9 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ("bot_odds", "bot_model", "bot_tables", "planner")
-"""The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables, model and odds)."""
+COMPILED = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
+"""The modules of `src/abyss_rules` that mypyc compiles (the bots' planner, tables, model and odds),
+by their dotted names under `abyss_rules`."""
 
 EXTENSIONS = ("_sha256_blocks",)
 """The C extension modules written in C, `src/abyss_rules/NAME.c` (the stream blocks of many games
@@ -70,9 +71,11 @@ def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
     source = work / "src"
     shutil.copytree(root / "src" / "abyss_rules", source / "abyss_rules")
     here = os.getcwd()
-    os.chdir(source)  # (mypyc names a module by its path: abyss_rules/planner.py is abyss_rules.planner)
+    os.chdir(source)  # (mypyc names a module by its path: abyss_rules/bots/_planner.py is
+    # abyss_rules.bots._planner)
     try:
-        extensions = mypycify([f"abyss_rules/{name}.py" for name in COMPILED], opt_level="3",
+        paths = [f"abyss_rules/{name.replace('.', '/')}.py" for name in COMPILED]
+        extensions = mypycify(paths, opt_level="3",
                               group_name="abyss_rules_bots", target_dir=str(work / "c"))
         extensions += [Extension(f"abyss_rules.{name}", [f"abyss_rules/{name}.c"]) for name in EXTENSIONS]
         command = build_ext(Distribution({"name": "abyss-rules", "ext_modules": extensions}))

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def describe() -> str:
     """Which bots this process runs: the compiled modules or the sources."""
-    from abyss_rules import bots, planner
+    from abyss_rules import bots
+    from abyss_rules.bots import _planner as planner
 
     where = os.path.dirname(planner.__file__ or "")
     compiled = getattr(bots, "COMPILED", False)  # (an older version of the package has no flag)

@@ -21,7 +21,7 @@ from time import perf_counter
 from typing import Any
 
 import abyss_rules as ar
-from abyss_rules.pages import replay_frames
+from abyss_rules.pictures import replay_frames
 
 
 def _each(fn: Callable[[Any], object], items: Sequence[Any]) -> float:

@@ -1,4 +1,4 @@
-"""The bots' tables (abyss_rules.bot_tables): a grid's reading through its kept masks is the
+"""The bots' tables (abyss_rules.bots._tables): a grid's reading through its kept masks is the
 reading computed the long way, for the engine's grids and for odd hand-built ones."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from tests.builders import mixed_games
 
 import abyss_rules as ar
-from abyss_rules import bot_tables
+from abyss_rules.bots import _tables as bot_tables
 
 STD = ar.Variant.standard()
 

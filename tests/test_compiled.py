@@ -13,7 +13,7 @@ spec's vectors) and the batch engine's (`test_batch.py` and its differential tes
 reference engine), which hash through it. The wheel's tag must be a
 platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
 
-`bot_odds`, `bot_model`, `bot_tables` and `planner` are built by mypyc from the very sources
+`bots._odds`, `bots._model`, `bots._tables` and `bots._planner` are built by mypyc from the very sources
 (hatch_build.py). Without `build`, a package index or a C compiler the hook builds a pure wheel
 (or none) and this test skips, loudly; `ABYSS_REQUIRE_COMPILED=1` (set by `.ci/run` once it has a
 C compiler) makes that a failure, and so does `CI=true` wherever a C compiler is on the PATH.
@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("bot_odds", "bot_model", "bot_tables", "planner")
+MODULES = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
 EXTENSIONS = ("_sha256_blocks",)  # (written in C: the bulk SHA-256 of the word streams)
 TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
          "test_randomness.py", "test_batch.py", "property/test_batch_differential.py")
@@ -94,12 +94,13 @@ def test_the_wheel_is_tagged_for_this_platform_and_holds_the_compiled_modules(bu
     with zipfile.ZipFile(built[1]) as z:
         z.extractall(tmp_path)
     package = tmp_path / "abyss_rules"
-    extensions = [p.name for p in package.iterdir() if p.suffix in (".so", ".pyd")]
+    extensions = [p.relative_to(package) for p in package.rglob("*") if p.suffix in (".so", ".pyd")]
     for name in MODULES:
-        assert (package / f"{name}.py").is_file()  # (the source: documentation and types)
+        assert (package / f"{name.replace('.', '/')}.py").is_file()  # (the source: documentation and types)
     # One extension module for each of them and the C one, and everything else stays pure Python.
-    assert sorted(n.split(".")[0] for n in extensions) == sorted(MODULES + EXTENSIONS)
-    assert not list(package.glob("*.c"))  # (the C source is the sdist's)
+    assert sorted(".".join((*p.parent.parts, p.name.split(".")[0])) for p in extensions) == sorted(
+        MODULES + EXTENSIONS)
+    assert not list(package.rglob("*.c"))  # (the C source is the sdist's)
 
 
 def test_twine_accepts_the_sdist_and_the_compiled_wheel(built: tuple[Path, Path]) -> None:
@@ -136,7 +137,7 @@ def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
 
     found = []
     for name in MODULES:
-        path = ROOT / "src" / "abyss_rules" / f"{name}.py"
+        path = ROOT / "src" / "abyss_rules" / f"{name.replace('.', '/')}.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum"
                     and node.args and isinstance(node.args[0], ast.GeneratorExp)):

@@ -102,7 +102,7 @@ def test_no_submodule_imports_the_package_facade() -> None:
 def test_the_layers_edges() -> None:
     graph = _imports()
     for low in ("abyss_rules.state", "abyss_rules.views"):
-        bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.svg"))}
+        bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.pictures"))}
         assert not bad, f"{low} imports {bad}"
     assert not {dep for dep in graph["abyss_rules.state"] if dep.startswith("abyss_rules.rules")}
     for name in ("abyss_rules.event_types", "abyss_rules.versions", "abyss_rules.errors"):
@@ -129,24 +129,56 @@ def test_no_codec_module_imports_views() -> None:
     assert {name: deps for name, deps in bad.items() if deps} == {}
 
 
-def _private_names(tree: ast.AST) -> set[str]:
-    """The underscore names a module's source imports from the package's own modules."""
+def _private_names(tree: ast.AST, siblings: frozenset[str] = frozenset()) -> set[str]:
+    """The underscore names a module's source imports from the package's own modules.
+
+    `siblings` are the private submodules of the module's own package (`bots/_planner.py` for
+    the modules of `bots/`): `from . import _planner` there imports a module of the same
+    package, not another module's private name.
+    """
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("abyss_rules")):
+            own = siblings if node.level == 1 and node.module is None else frozenset()
             found.update(alias.name for alias in node.names
-                         if alias.name.startswith("_") and not alias.name.startswith("__"))
+                         if alias.name.startswith("_") and not alias.name.startswith("__")
+                         and alias.name not in own)
     return found
+
+
+def _package_of(name: str, path: Path) -> str:
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
 def test_no_module_imports_another_modules_private_names() -> None:
     # A piece two modules share has a public name in the one module that owns it.
-    private = {name: sorted(_private_names(ast.parse(path.read_text(encoding="utf-8"))))
-               for name, path in _modules().items()}
+    modules = _modules()
+    private = {}
+    for name, path in modules.items():
+        package = _package_of(name, path)
+        siblings = frozenset(m.rpartition(".")[2] for m in modules if m.rpartition(".")[0] == package)
+        private[name] = sorted(_private_names(ast.parse(path.read_text(encoding="utf-8")), siblings))
     assert {name: names for name, names in private.items() if names} == {}
+
+
+def test_private_submodules_are_imported_only_inside_their_package() -> None:
+    # `bots/_planner.py` and its kin serve `abyss_rules.bots` alone: nothing outside `bots/`
+    # imports them (the tests of their internals do, from outside the package).
+    graph = _imports()
+
+    def private_elsewhere(name: str, dep: str) -> bool:
+        package, _, last = dep.rpartition(".")
+        inside = name == package or name.startswith(package + ".")
+        return last.startswith("_") and not last.startswith("__") and not inside
+
+    bad = {name: sorted(dep for dep in deps if private_elsewhere(name, dep)) for name, deps in graph.items()}
+    assert {name: deps for name, deps in bad.items() if deps} == {}
+    assert {"abyss_rules.bots._planner", "abyss_rules.bots._tables"} <= graph["abyss_rules.bots"]
 
 
 def test_the_private_import_finder_finds_one() -> None:
     source = ("from .state import _PRESENTERS, State\nfrom ..grid import __version__\nimport os\n"
               "from json import _default_decoder\nfrom abyss_rules.cli.options import _UsageError\n")
     assert _private_names(ast.parse(source)) == {"_PRESENTERS", "_UsageError"}
+    package = "from . import _planner, _odds\nfrom .. import _sha256_blocks\n"
+    assert _private_names(ast.parse(package), frozenset({"_planner"})) == {"_odds", "_sha256_blocks"}

@@ -1,4 +1,4 @@
-"""The replay page (abyss_rules.pages): its frames, its words, and a real headless browser stepping it."""
+"""The replay page (abyss_rules.pictures.pages): its frames, its words, and a headless browser stepping it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from tests.browser import chromium
 
 import abyss_rules as ar
 from abyss_rules import events as ev
-from abyss_rules.pages import event_words, replay_frames, replay_html
+from abyss_rules.pictures import svg as drawing
+from abyss_rules.pictures import words as wording
+from abyss_rules.pictures.pages import event_words, replay_frames, replay_html
 
 TWO_ROUNDS = ar.Variant.standard().replace(max_rounds=2)
 
@@ -49,7 +51,7 @@ def test_captions_say_what_each_action_did_and_names_show() -> None:
     steps = [f for f in frames if f.heading.startswith("Step ")]
     for n, (frame, action) in enumerate(zip(steps, named.actions, strict=True)):
         _, events = ar.apply_with_events(states[n], action)
-        caption = ar.words.caption_words(events)
+        caption = wording.caption_words(events)
         assert caption.replace("&", "&amp;") in frame.svg
         assert "Seat 0 \u00b7 ann" in frame.svg and "Seat 1 \u00b7 greedy" in frame.svg
     page = replay_html(named)
@@ -69,7 +71,7 @@ def test_one_frame_per_action_plus_the_deals() -> None:
     assert frames[0].heading == "The deal of round 1"
     assert [f.heading for f in frames].count("The deal of round 2") == 1
     steps = [f for f in frames if f.heading.startswith("Step ")]
-    assert [f.heading for f in steps] == [f"Step {i + 1}: {ar.svg.action_words(a)}"
+    assert [f.heading for f in steps] == [f"Step {i + 1}: {drawing.action_words(a)}"
                                           for i, a in enumerate(RECORD.actions)]
     end_of_round_1 = frames[[f.heading for f in frames].index("The deal of round 2") - 1]
     assert _svg_title(end_of_round_1.svg).startswith("Abyss: end of round 1: the final reveal")

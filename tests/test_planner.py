@@ -1,4 +1,4 @@
-"""The bots' planner (abyss_rules.planner, on bot_model and bot_tables): its kept tables and
+"""The bots' planner (abyss_rules.bots._planner, on _model and _tables): its kept tables and
 shortcuts agree with computing afresh."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import pytest
 from tests.builders import mixed_games
 
 import abyss_rules as ar
-from abyss_rules import bot_tables, caches, planner
+from abyss_rules import caches
 from abyss_rules.bots import COMPILED, CountingBot, GreedyBot
+from abyss_rules.bots import _planner as planner
+from abyss_rules.bots import _tables as bot_tables
 
 STD = ar.Variant.standard()
 

@@ -1,4 +1,4 @@
-"""Pictures (abyss_rules.svg): well-formed SVG, public facts only, golden pictures."""
+"""Pictures (abyss_rules.pictures.svg): well-formed SVG, public facts only, golden pictures."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from tests import colours
 from tests.builders import open_round, play, stacked, tiny, with_other_secrets
 
 import abyss_rules as ar
-from abyss_rules.svg import action_words
-from abyss_rules.words import a_card
+from abyss_rules.pictures import svg as drawing
+from abyss_rules.pictures.svg import action_words
+from abyss_rules.pictures.words import a_card
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "svg"
@@ -160,7 +161,7 @@ def test_highlights_and_the_last_action() -> None:
     state = ar.new_game(2, seed=3)
     plain = ar.to_svg(state)
     ringed = ar.to_svg(state, highlight=[(0, 1, 2), (1, 2, 3)])
-    assert plain.count(ar.svg.HIGHLIGHT) == 0 and ringed.count(ar.svg.HIGHLIGHT) == 2
+    assert plain.count(drawing.HIGHLIGHT) == 0 and ringed.count(drawing.HIGHLIGHT) == 2
     assert ar.to_svg(state, highlight=(0, 1, 2)) == ar.to_svg(state, last_action=ar.Flip(0, 1, 2),
                                                                caption="")
     assert "Last action: seat 0 flips (1,2)" in ar.to_svg(state, last_action=ar.Flip(0, 1, 2))
@@ -255,7 +256,7 @@ def test_golden_pictures(name: str) -> None:
 
 # -- reading the value bands: colour blindness, greyscale, more than colour ------------------------
 
-BAND_PAIRS = [(a, b) for i, a in enumerate(ar.svg.BANDS) for b in ar.svg.BANDS[i + 1:]]
+BAND_PAIRS = [(a, b) for i, a in enumerate(drawing.BANDS) for b in drawing.BANDS[i + 1:]]
 
 
 @pytest.mark.parametrize("kind", ["deuteranopia", "protanopia", "tritanopia"])
@@ -266,7 +267,7 @@ def test_value_bands_read_apart_for_colour_blind_readers(kind: str) -> None:
 
 
 def test_value_bands_read_apart_in_greyscale() -> None:
-    lightness = [colours.lightness(b.fill) for b in ar.svg.BANDS]
+    lightness = [colours.lightness(b.fill) for b in drawing.BANDS]
     for (a, b), gap in zip(BAND_PAIRS, [abs(colours.lightness(a.fill) - colours.lightness(b.fill))
                                        for a, b in BAND_PAIRS], strict=True):
         assert gap > 8, f"greyscale: {a.name} and {b.name} differ by {gap:.1f} L*"
@@ -275,29 +276,29 @@ def test_value_bands_read_apart_in_greyscale() -> None:
 
 
 def test_value_bands_differ_by_more_than_colour() -> None:
-    marks = {(b.pips, b.width) for b in ar.svg.BANDS}
-    assert len(marks) == len(ar.svg.BANDS), "two bands share their pips and border weight"
-    for b in ar.svg.BANDS:
-        assert colours.contrast(b.fill, ar.svg.INK) >= 4.5, f"the value on {b.name} is hard to read"
+    marks = {(b.pips, b.width) for b in drawing.BANDS}
+    assert len(marks) == len(drawing.BANDS), "two bands share their pips and border weight"
+    for b in drawing.BANDS:
+        assert colours.contrast(b.fill, drawing.INK) >= 4.5, f"the value on {b.name} is hard to read"
     state = STATES[-1]   # a finished game: many face-up cards
     result = state.history[0]
     svg = ar.to_svg(result)
     shown = {card for grid in result.grids for card, up in zip(grid.cards, grid.face_up, strict=True)
              if up and card is not None}
-    for b in {ar.svg.band(card) for card in shown}:     # every band shown is drawn its own way
+    for b in {drawing.band(card) for card in shown}:     # every band shown is drawn its own way
         assert f'fill="{b.fill}" stroke="{b.stroke}" stroke-width="{b.width:g}"' in svg
-    assert ar.svg.band(-1).pips == -1 and ar.svg.band(0).pips == 0 and ar.svg.band(12).pips == 3
+    assert drawing.band(-1).pips == -1 and drawing.band(0).pips == 0 and drawing.band(12).pips == 3
 
 
 def test_the_ring_has_its_own_colour_and_room() -> None:
-    ring = ar.svg.HIGHLIGHT
-    for b in ar.svg.BANDS:
+    ring = drawing.HIGHLIGHT
+    for b in drawing.BANDS:
         assert ring not in (b.fill, b.stroke)
         for kind in ("deuteranopia", "protanopia"):   # and it stays apart from the faces' fills
             assert colours.delta_e(colours.simulate(ring, kind), colours.simulate(b.fill, kind)) > 20
-    assert ring not in (ar.svg.BACK, ar.svg.INK)
-    reach = ar.svg.RING_OFFSET + 1.5                  # the ring's offset and half its stroke
-    assert 2 * reach < ar.svg.GAP                     # two ringed neighbours do not touch
+    assert ring not in (drawing.BACK, drawing.INK)
+    reach = drawing.RING_OFFSET + 1.5                  # the ring's offset and half its stroke
+    assert 2 * reach < drawing.GAP                     # two ringed neighbours do not touch
     state = ar.new_game(2, seed=3)
     root = _parse(ar.to_svg(state, highlight=(0, 0, 0)))
     rect = next(r for r in root.iter(SVG + "rect") if r.get("stroke") == ring)
@@ -312,7 +313,7 @@ def test_a_legend_on_request() -> None:
     state = ar.new_game(2, seed=3)
     plain, with_legend = ar.to_svg(state), ar.to_svg(state, legend=True)
     assert "legend:" not in plain
-    for label in ("face down", *(b.name for b in ar.svg.BANDS), "swallowed", "last action"):
+    for label in ("face down", *(b.name for b in drawing.BANDS), "swallowed", "last action"):
         assert f"<title>legend: {label}</title>" in with_legend
     assert int(_parse(with_legend).get("height", "0")) > int(_parse(plain).get("height", "0"))
 

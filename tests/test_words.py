@@ -1,4 +1,4 @@
-"""The words of the game (abyss_rules.words): one wording of the events, for the CLI and the pages."""
+"""The words of the game (abyss_rules.pictures.words): one wording of the events, for the CLI and pages."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import event_types as ev
-from abyss_rules import pages
-from abyss_rules.words import (
+from abyss_rules.pictures import pages
+from abyss_rules.pictures.words import (
     a_card,
     caption_words,
     closing_words,

@@ -1,7 +1,7 @@
 """Griffe extension of the docs site: backticked names in docstrings become links.
 
 The docstrings of `abyss_rules` name other objects in plain backticks (`State`,
-`abyss_rules.svg.to_svg`), so that `help()` and an editor show plain names. They hold no
+`abyss_rules.pictures.to_svg`), so that `help()` and an editor show plain names. They hold no
 cross-reference markup (`[State][abyss_rules.State]`); tests/test_docstrings.py checks that.
 
 On the site, this extension (`extensions:` of the mkdocstrings Python handler in mkdocs.yml)

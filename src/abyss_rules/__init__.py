@@ -95,7 +95,7 @@ from .events import Event, apply_with_events, dumps_events, events_to_dict
 from .grid import Grid
 from .json_schemas import SCHEMAS, schema
 from .notation import parse_notation, to_notation
-from .pages import replay_html
+from .pictures import PictureError, replay_html, to_svg
 from .protocol import (
     HTTP_STATUS,
     Accepted,
@@ -118,11 +118,10 @@ from .rules.legal import legal_actions
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
-from .svg import PictureError, to_svg
 from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
 
-# The codec and svg modules import state and views, so those cannot import them back: the
+# The codec and the pictures import state and views, so those cannot import them back: the
 # package, which imports all of them, tells them how to draw and write themselves.
 _PRESENTERS.update(svg=to_svg, view_dict=view_to_dict, view_json=dumps_view)
 

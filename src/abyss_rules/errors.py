@@ -14,7 +14,7 @@ classes whose code has a default -- `MalformedActionError`, `InvalidStateError`,
 `SeedError` and `PictureError` -- may also be given just a message. The other modules
 re-export the classes they raise (`abyss_rules.codec.DecodeError`,
 `abyss_rules.records.ReplayError`, `abyss_rules.bots.BotError`,
-`abyss_rules.simulation.SimulationError`, `abyss_rules.svg.PictureError`,
+`abyss_rules.simulation.SimulationError`, `abyss_rules.pictures.PictureError`,
 `abyss_rules.testing.InvariantError`).
 
 Examples:

@@ -44,7 +44,7 @@ from .grid import Grid
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
 
 PRESENTERS: dict[str, Callable[[Any], Any]] = {}
-"""How states, round results and views are drawn and written: `svg` (`abyss_rules.svg.to_svg`),
+"""How states, round results and views are drawn and written: `svg` (`abyss_rules.pictures.to_svg`),
 `view_dict` and `view_json` (the codec's view document). The modules that do it import this one
 (and `views`), so these cannot import them: the package (`abyss_rules/__init__.py`), which
 imports every one of them, fills this table in."""

@@ -149,7 +149,7 @@ class View:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this view."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.svg.to_svg
+        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.pictures.svg.to_svg
 
 
 def view(state: State, player: int | None = None) -> View:

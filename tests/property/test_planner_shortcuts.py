@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from tests.builders import mixed_games
 
 import abyss_rules as ar
-from abyss_rules import planner
 from abyss_rules.bots import CountingBot, GreedyBot
+from abyss_rules.bots import _planner as planner
 
 VARIANTS = (ar.Variant.standard(), ar.Variant.standard().replace(rows=2, cols=3, closer_multiplier=3),
             ar.Variant.standard().replace(swallow_on_final_reveal=False, closer_multiplier=1))

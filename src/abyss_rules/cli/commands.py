@@ -15,12 +15,12 @@ from typing import Any, TextIO
 from ..actions import Draw
 from ..codec import DecodeError, parse_json, state_from_dict, state_hash
 from ..errors import AbyssError, Code
-from ..pages import replay_html
+from ..pictures.pages import replay_html
+from ..pictures.words import a_card
 from ..protocol import Verdict, validate
 from ..records import Record, ReplayError
 from ..simulation import play_game
 from ..state import Phase
-from ..words import a_card
 from .narration import Narrator, narrate, seat_label, variant_summary, winners_line
 from .options import (
     EXIT_BAD_INPUT,

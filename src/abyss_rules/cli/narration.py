@@ -15,12 +15,7 @@ from .. import event_types as ev
 from ..actions import Action
 from ..config import Variant
 from ..grid import Grid
-from ..rules.engine import apply_with_events
-from ..rules.opening import opener_decision
-from ..simulation import GameResult
-from ..state import Phase, State
-from ..views import View, view
-from ..words import (
+from ..pictures.words import (
     closing_words,
     deal_words,
     game_over_words,
@@ -29,6 +24,11 @@ from ..words import (
     round_scores_words,
     turn_words,
 )
+from ..rules.engine import apply_with_events
+from ..rules.opening import opener_decision
+from ..simulation import GameResult
+from ..state import Phase, State
+from ..views import View, view
 
 
 def _cell(grid: Grid, space: int) -> str:
@@ -234,7 +234,7 @@ class Narrator:
         the closer penalty (rules 6.3-6.5, 7.1) and the next deal or the winners (rule 7.4).
 
         The words come from the events the action caused
-        (`apply_with_events`, worded by `abyss_rules.words`)
+        (`apply_with_events`, worded by `abyss_rules.pictures.words`)
         and the grids from `view`: nothing is worked out
         again here.
         """

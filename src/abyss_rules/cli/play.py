@@ -18,13 +18,13 @@ from typing import Final, TextIO
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..bots import Bot
 from ..config import Variant
+from ..pictures.words import a_card
 from ..records import Record
 from ..rules.dealing import new_game, player_count_problem
 from ..rules.engine import check
 from ..simulation import play_game
 from ..state import Phase, State
 from ..views import View, unseen_counts
-from ..words import a_card
 from .narration import Narrator, seat_label, variant_summary
 from .options import EXIT_INPUT_ENDED, EXIT_OK, UsageError, bot_names, variant_of, width_of, write_record
 

@@ -25,11 +25,11 @@ from ..config import Variant
 from ..errors import AbyssError, Code, SeedError
 from ..events import Event, apply_with_events, events_to_dict
 from ..notation import parse_notation, to_notation
+from ..pictures.svg import to_svg
 from ..protocol import Accepted, Message, Verdict, http_status, read_message, submit
 from ..records import Record
 from ..rules.engine import apply
 from ..state import State
-from ..svg import to_svg
 from ..views import View, view
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 `abyss_rules.bots.GreedyBot` and `abyss_rules.bots.CountingBot` score their moves with it.
 
-The *odds* (`Odds`, in `abyss_rules.bot_odds`) are a multiset of card values that a face-down
+The *odds* (`Odds`, in `abyss_rules.bots._odds`) are a multiset of card values that a face-down
 card (or the next draw) is drawn from: the whole deck for GreedyBot, the unseen cards for
 CountingBot (rule 8.1). A column's expected score is the expected sum of its cards minus the
 expected sum when it ends up swallowed, all its cards equal (rules 4.1, 4.3). That value depends
@@ -35,8 +35,8 @@ from itertools import count
 from operator import gt, sub
 from typing import Final
 
-from .bot_odds import LIMIT, Odds
-from .caches import BoundedCache
+from ..caches import BoundedCache
+from ._odds import LIMIT, Odds
 
 __all__: list[str] = []  # private: the bots module is the public face
 

@@ -27,15 +27,17 @@ from typing import Final
 
 import attrs
 
-from .actions import Action
-from .bots import Bot, BotError, BotFactory, make_bot
-from .config import Variant
-from .errors import AbyssError, Code, SimulationError
-from .randomness import normalize_seed, secret_repr
-from .records import Record
-from .rules.dealing import new_game, player_count_problem
-from .rules.engine import apply
-from .simulation_results import (
+from ..actions import Action
+from ..bots import Bot, BotError, BotFactory, make_bot
+from ..config import Variant
+from ..errors import AbyssError, Code, SimulationError
+from ..randomness import normalize_seed, secret_repr
+from ..records import Record
+from ..rules.dealing import new_game, player_count_problem
+from ..rules.engine import apply
+from ..state import RoundResult, State
+from ..views import view
+from .results import (
     BotStats,
     GameStore,
     GameSummaries,
@@ -46,8 +48,6 @@ from .simulation_results import (
     aggregate,
     lineup,
 )
-from .state import RoundResult, State
-from .views import view
 
 __all__ = [
     "DEFAULT_MAX_ACTIONS",

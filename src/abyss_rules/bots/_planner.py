@@ -2,8 +2,8 @@
 
 `abyss_rules.bots.GreedyBot` and
 `abyss_rules.bots.CountingBot` plan one step on the
-expected-score model (`abyss_rules.bot_model`) and the
-tables each variant keeps (`abyss_rules.bot_tables`).
+expected-score model (`abyss_rules.bots._model`) and the
+tables each variant keeps (`abyss_rules.bots._tables`).
 
 Everything here reads a `View` only (rule 8.3): face-up values, the discard pile, the
 drawn card, whose turn it is. Nothing else reaches a bot.
@@ -36,11 +36,11 @@ from itertools import repeat
 from operator import add, mul, sub
 from typing import Final, Protocol
 
-from .actions import Action, DiscardDrawn, Flip
-from .bot_model import NEG_INF, Model, Shape
-from .bot_tables import GridInfo, Layout, Tables, flip_space, tables_of
-from .state import Phase
-from .views import View
+from ..actions import Action, DiscardDrawn, Flip
+from ..state import Phase
+from ..views import View
+from ._model import NEG_INF, Model, Shape
+from ._tables import GridInfo, Layout, Tables, flip_space, tables_of
 
 __all__: list[str] = []  # private: the bots module is the public face
 

@@ -5,7 +5,7 @@ a
 game in words:
 
 - `event_words`: one event as a sentence (the steps of the
-  replay page, `abyss_rules.pages`);
+  replay page, `abyss_rules.pictures.pages`);
 - `caption_words`: what one action did, in one line, for a picture's
   caption (`to_svg` with `events=`);
 - `action_words`: an action as it is asked for (before the engine says what it did);
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from . import event_types as ev
-from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .config import Variant
+from .. import event_types as ev
+from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..config import Variant
 
 __all__ = [
     "a_card",

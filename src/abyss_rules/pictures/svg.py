@@ -36,12 +36,12 @@ from typing import Any, Final
 
 import attrs
 
-from . import event_types as ev
-from .actions import ACTION_TYPES, Action, Draw
-from .errors import PictureError
-from .grid import Grid
-from .state import Phase, RoundResult, State
-from .views import View, view
+from .. import event_types as ev
+from ..actions import ACTION_TYPES, Action, Draw
+from ..errors import PictureError
+from ..grid import Grid
+from ..state import Phase, RoundResult, State
+from ..views import View, view
 from .words import action_words, caption_words, seats_text, space_words
 
 __all__ = ["BANDS", "HIGHLIGHT", "Band", "PictureError", "action_words", "band", "to_svg"]
@@ -244,7 +244,7 @@ def _result_scene(result: RoundResult) -> _Scene:
 
 
 # -- what to highlight --------------------------------------------------------------------------------
-# (`action_words`, the words of an action, lives in `abyss_rules.words` and is re-exported here.)
+# (`action_words`, the words of an action, lives in `abyss_rules.pictures.words` and is re-exported here.)
 
 def _spaces(scene: _Scene, highlight: Any, last_action: Any) -> tuple[set[tuple[int, int]], bool]:
     """The `(seat, space)` pairs to ring, and whether to ring the drawn card / draw pile."""

@@ -25,13 +25,13 @@ from itertools import compress, repeat
 from operator import is_, itemgetter, sub
 from typing import Final
 
-from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from .bot_model import NEG_INF, Column, ColumnClass, Model, Shape
-from .bot_odds import LIMIT, Odds
-from .caches import BoundedCache
-from .config import Variant
-from .grid import Grid
-from .views import View
+from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..caches import BoundedCache
+from ..config import Variant
+from ..grid import Grid
+from ..views import View
+from ._model import NEG_INF, Column, ColumnClass, Model, Shape
+from ._odds import LIMIT, Odds
 
 __all__: list[str] = []  # private: the bots module is the public face
 

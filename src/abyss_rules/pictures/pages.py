@@ -33,11 +33,11 @@ from typing import Final
 
 import attrs
 
-from .events import NewRound, apply_with_events
-from .records import Record
-from .state import State
+from ..events import NewRound, apply_with_events
+from ..records import Record
+from ..state import State
+from ..views import view
 from .svg import PictureError, to_svg
-from .views import view
 from .words import a_card, action_words, event_words
 
 __all__ = ["Frame", "event_words", "replay_frames", "replay_html"]

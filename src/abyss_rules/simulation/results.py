@@ -16,8 +16,8 @@ from typing import Any, Final, overload
 
 import attrs
 
-from .config import Variant
-from .randomness import secret_repr
+from ..config import Variant
+from ..randomness import secret_repr
 
 __all__ = [
     "Z95",

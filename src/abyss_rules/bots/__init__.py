@@ -28,10 +28,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
-from . import bot_model, bot_odds, bot_tables, planner
-from .actions import Action
-from .errors import BotError, Code
-from .views import View
+from ..actions import Action
+from ..errors import BotError, Code
+from ..views import View
+from . import _model, _odds, _planner, _tables
 
 __all__ = [
     "BOTS",
@@ -67,7 +67,7 @@ class Bot(Protocol):
         ...
 
 
-_COMPILED_MODULES: Final = (bot_odds, bot_model, bot_tables, planner)
+_COMPILED_MODULES: Final = (_odds, _model, _tables, _planner)
 """The modules a wheel's build compiles (`hatch_build.COMPILED`; tests/test_compiled.py checks
 that the two lists name the same modules)."""
 
@@ -159,7 +159,7 @@ class _ModelBot:
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
         try:
-            return planner.choose(self, view)
+            return _planner.choose(self, view)
         except KeyError as error:  # a card value that the view's variant has no card of
             raise BotError(Code.BOT_CANNOT_ACT, f"{type(self).__name__} cannot play a view showing "
                                                 f"the card {error.args[0]!r}, which is not in its "

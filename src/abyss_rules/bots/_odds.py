@@ -1,6 +1,6 @@
 """The odds of the bots' expected-score model: unseen card values and the chances of equal cards.
 
-The odds of `abyss_rules.bot_model` are a multiset of unseen card values and the chances that
+The odds of `abyss_rules.bots._model` are a multiset of unseen card values and the chances that
 face-down cards drawn from it are all equal.
 
 A face-down card (or the next draw) is drawn from the *odds*: the whole deck for
@@ -23,7 +23,7 @@ from itertools import compress, repeat
 from operator import mul
 from typing import Final
 
-from .caches import BoundedCache
+from ..caches import BoundedCache
 
 __all__: list[str] = []  # private: the bots module is the public face
 
