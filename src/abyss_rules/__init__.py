@@ -90,6 +90,7 @@ from .errors import (
     ConfigError,
     IllegalActionError,
     MalformedActionError,
+    SamplingError,
     SeedError,
 )
 from .events import Event, apply_with_events, dumps_events, events_to_dict
@@ -101,6 +102,7 @@ from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
+from .sampling import StateSampler, sample_states
 from .server import Accepted, Verdict, read_action, submit, validate
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import PRESENTERS as _PRESENTERS
@@ -168,6 +170,7 @@ __all__ = [
     "RoundResult",
     "RoundResultDict",
     "RoundScoredDict",
+    "SamplingError",
     "SeedError",
     "SimulationResult",
     "SpaceActionBody",
@@ -175,6 +178,7 @@ __all__ = [
     "SpaceDict",
     "State",
     "StateDocument",
+    "StateSampler",
     "TakeDiscard",
     "Variant",
     "VariantDict",
@@ -207,6 +211,7 @@ __all__ = [
     "play_game",
     "read_action",
     "replay_html",
+    "sample_states",
     "schema",
     "simulate",
     "state_from_dict",
