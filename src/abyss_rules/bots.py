@@ -31,6 +31,7 @@ from typing import ClassVar, Final, Protocol, runtime_checkable
 from . import bot_model, bot_odds, bot_tables, planner
 from .actions import Action
 from .errors import BotError, Code
+from .search import RolloutSearch
 from .views import View
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "CountingBot",
     "GreedyBot",
     "RandomBot",
+    "SearchBot",
     "make_bot",
 ]
 
@@ -246,10 +248,46 @@ class CountingBot(_ModelBot):
     closing_margin: ClassVar[float] = 0.0
 
 
-BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot]]] = {
+class SearchBot(RolloutSearch):
+    """Searches where it matters: determinized rollouts near a round's end, `counting` elsewhere.
+
+    When it has at most `horizon` face-down cards left, or another seat has, or the round is
+    closed, it samples full states from its view (uniform over the layouts of the unseen cards,
+    [`StateSampler`][abyss_rules.sampling.StateSampler]), plays each candidate move in each of
+    them and plays the round out with [`CountingBot`][abyss_rules.bots.CountingBot] at every
+    seat, and plays the move with the best mean outcome: the others' lowest round score minus
+    its own, closer penalty included, plus or minus `win_bonus` when the round ends the game.
+    Every other decision is `CountingBot`'s (see [`abyss_rules.search`][abyss_rules.search]).
+
+    Args:
+        seed: Seeds its sampling: with the rollout budget (the default) the same seed and the
+            same views give the same actions.
+        rollouts: Rollouts per searched decision, shared among the candidate moves.
+        seconds: A time budget per searched decision instead of `rollouts` (not reproducible).
+        horizon: Search when a seat has at most this many face-down cards.
+        win_bonus: What winning (or losing) the game in a rollout adds (or takes).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=2)
+        >>> SearchBot(5).choose(ar.view(state, 0)) in ar.legal_actions(state)
+        True
+    """
+
+    name: ClassVar[str] = "search"
+    """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
+
+    def __init__(self, seed: int | None = None, *, rollouts: int = 96, seconds: float | None = None,
+                 horizon: int = 2, win_bonus: float = 20.0) -> None:
+        super().__init__(CountingBot(), seed, rollouts=rollouts, seconds=seconds, horizon=horizon,
+                         win_bonus=win_bonus)
+
+
+BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot] | type[SearchBot]]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "counting": CountingBot,
+    "search": SearchBot,
 }
 """The built-in bots by name; each class is a [`BotFactory`][abyss_rules.bots.BotFactory]
 (`BOTS["greedy"](seed)`)."""
@@ -259,7 +297,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """A built-in bot by name.
 
     Args:
-        name: `"random"`, `"greedy"` or `"counting"` (the keys of
+        name: `"random"`, `"greedy"`, `"counting"` or `"search"` (the keys of
             [`BOTS`][abyss_rules.bots.BOTS]).
         seed: The bot's seed (only [`RandomBot`][abyss_rules.bots.RandomBot] uses it).
 

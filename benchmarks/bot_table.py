@@ -1,0 +1,114 @@
+"""Every built-in bot against every other: win shares with 95% intervals, mean scores.
+
+    python benchmarks/bot_table.py [--games 400] [--seed 2026] [--jobs 2] [--bots NAME ...]
+                                   [--pairs A:B ...] [--rollouts 96] [--horizon 2] [--json out.json]
+
+Each pairing is one `simulate` of two bots, heads-up on the standard variant, the seats
+swapped from one game to the next. A shared win counts 1/2 to each. The interval is
+Wilson's score interval at 95%. `--pairs A:B ...` plays only those pairings (the
+two-thousand-game match of `search` against `counting` is `--pairs search:counting --games
+2000`); `--rollouts` and `--horizon` set `SearchBot`'s budget. Prints a Markdown table, and
+the time per game of each pairing (process CPU time of this process and its workers is not
+summed: the wall time is given, on a shared machine it moves).
+
+Not a test: read the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from itertools import combinations
+from typing import Any
+
+from abyss_rules.bots import BOTS, SearchBot
+from abyss_rules.simulation import simulate
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's score interval of a share `wins / games` (wins may be fractional: shared wins)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def factory(name: str, rollouts: int, horizon: int) -> Any:
+    if name == "search":
+        return functools.partial(SearchBot, rollouts=rollouts, horizon=horizon)
+    return name
+
+
+def play(a: str, b: str, games: int, seed: int, executor: Executor | None, rollouts: int,
+         horizon: int) -> dict[str, Any]:
+    start = time.perf_counter()
+    result = simulate([factory(a, rollouts, horizon), factory(b, rollouts, horizon)], games=games, seed=seed,
+                      executor=executor, rotate=True)
+    wall = time.perf_counter() - start
+    first, second = result.bots
+    low, high = wilson(float(first.wins), first.games)
+    return {
+        "a": a, "b": b, "games": games, "a_wins": float(first.wins), "a_share": first.win_rate,
+        "a_low95": low, "a_high95": high, "a_by_seat": list(first.seat_win_rates),
+        "a_mean_total": first.mean_total, "b_mean_total": second.mean_total,
+        "a_mean_round": first.mean_round_score, "b_mean_round": second.mean_round_score,
+        "rounds_per_game": first.rounds / first.games, "wall_seconds": wall,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per pairing (default 400)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (1: play in this process)")
+    parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=list(BOTS))
+    parser.add_argument("--pairs", nargs="+", default=None, help="A:B pairings instead of every pair")
+    parser.add_argument("--rollouts", type=int, default=96, help="SearchBot's rollouts per searched decision")
+    parser.add_argument("--horizon", type=int, default=2, help="SearchBot's horizon")
+    parser.add_argument("--json", default=None, help="also write the rows to this file")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.jobs < 1 or args.rollouts < 1 or args.horizon < 0:
+        parser.error("--games, --jobs and --rollouts must be at least 1, --horizon at least 0")
+    if args.pairs:
+        pairs = []
+        for text in args.pairs:
+            a, _, b = text.partition(":")
+            if a not in BOTS or b not in BOTS:
+                parser.error(f"--pairs: {text!r} is not two built-in bots A:B")
+            pairs.append((a, b))
+    else:
+        pairs = list(combinations(args.bots, 2))
+    print(f"{args.games} games per pairing, standard variant, heads-up, seats swapped; seed {args.seed}; "
+          f"search: rollouts={args.rollouts} horizon={args.horizon}; {sys.version.split()[0]}", flush=True)
+    print("| A vs B | A's win share | 95% interval (Wilson) | A by seat (0 / 1) | A / B mean total "
+          "| A / B mean round score | rounds per game | wall s per game |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    rows = []
+    executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        for a, b in pairs:
+            row = play(a, b, args.games, args.seed, executor, args.rollouts, args.horizon)
+            rows.append(row)
+            seat0, seat1 = row["a_by_seat"]
+            print(f"| `{a}` vs `{b}` | {row['a_share']:.1%} | {row['a_low95']:.1%} - {row['a_high95']:.1%} "
+                  f"| {seat0:.0%} / {seat1:.0%} | {row['a_mean_total']:.1f} / {row['b_mean_total']:.1f} "
+                  f"| {row['a_mean_round']:.2f} / {row['b_mean_round']:.2f} | {row['rounds_per_game']:.2f} "
+                  f"| {row['wall_seconds'] / args.games:.3f} |", flush=True)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"args": vars(args), "rows": rows}, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
