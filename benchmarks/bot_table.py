@@ -1,7 +1,8 @@
 """Every built-in bot against every other: win shares with 95% intervals, mean scores.
 
     python benchmarks/bot_table.py [--games 400] [--seed 2026] [--jobs 2] [--bots NAME ...]
-                                   [--pairs A:B ...] [--rollouts 96] [--horizon 2] [--json out.json]
+                                   [--pairs A:B ...] [--rollouts 96] [--horizon 2] [--confidence 1]
+                                   [--json out.json]
 
 Each pairing is one `simulate` of two bots, heads-up on the standard variant, the seats
 swapped from one game to the next. A shared win counts 1/2 to each. The interval is
@@ -40,16 +41,16 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def factory(name: str, rollouts: int, horizon: int) -> Any:
+def factory(name: str, rollouts: int, horizon: int, confidence: float) -> Any:
     if name == "search":
-        return functools.partial(SearchBot, rollouts=rollouts, horizon=horizon)
+        return functools.partial(SearchBot, rollouts=rollouts, horizon=horizon, confidence=confidence)
     return name
 
 
-def play(a: str, b: str, games: int, seed: int, executor: Executor | None, rollouts: int,
-         horizon: int) -> dict[str, Any]:
+def play(a: str, b: str, games: int, seed: int, executor: Executor | None,
+         search: tuple[int, int, float]) -> dict[str, Any]:
     start = time.perf_counter()
-    result = simulate([factory(a, rollouts, horizon), factory(b, rollouts, horizon)], games=games, seed=seed,
+    result = simulate([factory(a, *search), factory(b, *search)], games=games, seed=seed,
                       executor=executor, rotate=True)
     wall = time.perf_counter() - start
     first, second = result.bots
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", nargs="+", default=None, help="A:B pairings instead of every pair")
     parser.add_argument("--rollouts", type=int, default=96, help="SearchBot's rollouts per searched decision")
     parser.add_argument("--horizon", type=int, default=2, help="SearchBot's horizon")
+    parser.add_argument("--confidence", type=float, default=1.0, help="SearchBot's confidence")
     parser.add_argument("--json", default=None, help="also write the rows to this file")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.rollouts < 1 or args.horizon < 0:
@@ -86,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         pairs = list(combinations(args.bots, 2))
     print(f"{args.games} games per pairing, standard variant, heads-up, seats swapped; seed {args.seed}; "
-          f"search: rollouts={args.rollouts} horizon={args.horizon}; {sys.version.split()[0]}", flush=True)
+          f"search: rollouts={args.rollouts} horizon={args.horizon} confidence={args.confidence}; "
+          f"Python {sys.version.split()[0]}", flush=True)
     print("| A vs B | A's win share | 95% interval (Wilson) | A by seat (0 / 1) | A / B mean total "
           "| A / B mean round score | rounds per game | wall s per game |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for a, b in pairs:
-            row = play(a, b, args.games, args.seed, executor, args.rollouts, args.horizon)
+            row = play(a, b, args.games, args.seed, executor, (args.rollouts, args.horizon, args.confidence))
             rows.append(row)
             seat0, seat1 = row["a_by_seat"]
             print(f"| `{a}` vs `{b}` | {row['a_share']:.1%} | {row['a_low95']:.1%} - {row['a_high95']:.1%} "

@@ -253,7 +253,7 @@ class SearchBot(RolloutSearch):
 
     When it has at most `horizon` face-down cards left, or another seat has, or the round is
     closed, it samples full states from its view (uniform over the layouts of the unseen cards,
-    [`StateSampler`][abyss_rules.sampling.StateSampler]), plays each candidate move in each of
+    [`StateSampler`][abyss_rules.StateSampler]), plays each candidate move in each of
     them and plays the round out with [`CountingBot`][abyss_rules.bots.CountingBot] at every
     seat, and plays the move with the best mean outcome: the others' lowest round score minus
     its own, closer penalty included, plus or minus `win_bonus` when the round ends the game.
@@ -266,6 +266,8 @@ class SearchBot(RolloutSearch):
         seconds: A time budget per searched decision instead of `rollouts` (not reproducible).
         horizon: Search when a seat has at most this many face-down cards.
         win_bonus: What winning (or losing) the game in a rollout adds (or takes).
+        confidence: It leaves `CountingBot`'s move only for one whose mean lead over the same
+            sampled states is at least this many standard errors.
 
     Examples:
         >>> import abyss_rules as ar
@@ -278,9 +280,9 @@ class SearchBot(RolloutSearch):
     """The name the registry [`BOTS`][abyss_rules.bots.BOTS] and the command line know it by."""
 
     def __init__(self, seed: int | None = None, *, rollouts: int = 96, seconds: float | None = None,
-                 horizon: int = 2, win_bonus: float = 20.0) -> None:
+                 horizon: int = 2, win_bonus: float = 20.0, confidence: float = 1.0) -> None:
         super().__init__(CountingBot(), seed, rollouts=rollouts, seconds=seconds, horizon=horizon,
-                         win_bonus=win_bonus)
+                         win_bonus=win_bonus, confidence=confidence)
 
 
 BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot] | type[SearchBot]]] = {

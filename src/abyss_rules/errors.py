@@ -514,7 +514,7 @@ class SimulationError(AbyssError, ValueError):
 
 
 class SamplingError(_DefaultCode, ValueError):
-    """Bad arguments to [`sample_states`][abyss_rules.sampling.sample_states] (code
+    """Bad arguments to [`sample_states`][abyss_rules.sample_states] (code
     `invalid_sampling`), or a view that no state has (codes `cards_mismatch`: its cards are not
     the deck's; `impossible_state`: the rules could not have reached it). Also a `ValueError`.
 

@@ -2,8 +2,8 @@
 
 Information-set search (determinized rollouts, IS-MCTS, counterfactual regret) needs whole
 [`State`][abyss_rules.State]s that agree with everything a seat has seen.
-[`sample_states`][abyss_rules.sampling.sample_states] makes them from a
-[`View`][abyss_rules.View] alone; [`StateSampler`][abyss_rules.sampling.StateSampler] makes
+[`sample_states`][abyss_rules.sample_states] makes them from a
+[`View`][abyss_rules.View] alone; [`StateSampler`][abyss_rules.StateSampler] makes
 them one at a time, checking the view once.
 
 **What "consistent with the view" means here.** A sampled state has every public fact of the
@@ -54,7 +54,7 @@ from .views import view as view_of
 __all__ = ["MAX_SAMPLES", "SamplingError", "StateSampler", "sample_states"]
 
 MAX_SAMPLES: Final = 100_000
-"""The most states one call of [`sample_states`][abyss_rules.sampling.sample_states] makes (a
+"""The most states one call of [`sample_states`][abyss_rules.sample_states] makes (a
 standard 2-player state holds about 200 ints: 100,000 of them are tens of megabytes)."""
 
 _SEED_BYTES: Final = 32
@@ -66,7 +66,7 @@ class StateSampler:
     The view is checked once, when the sampler is made: a state is assembled from it by the
     state codec's own checks (the cards are the deck's, the phases, opening, closer and
     history fit, rule 3.11) and its view must be the view given. Each
-    [`sample`][abyss_rules.sampling.StateSampler.sample] then shuffles the unseen cards.
+    [`sample`][abyss_rules.StateSampler.sample] then shuffles the unseen cards.
 
     Args:
         view: A seat's (or a spectator's) [`View`][abyss_rules.View].
@@ -245,7 +245,7 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
 
     Raises:
         SamplingError: A bad `n` or `rng`, or a `view` no state has (see
-            [`StateSampler`][abyss_rules.sampling.StateSampler]).
+            [`StateSampler`][abyss_rules.StateSampler]).
 
     Examples:
         >>> import random

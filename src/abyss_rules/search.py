@@ -2,7 +2,7 @@
 
 Where a decision matters most -- near the end of a round, when a move may close it or the
 others are about to (rules 6.1-6.5) -- the bot samples full states from its view
-([`StateSampler`][abyss_rules.sampling.StateSampler], uniform over the layouts of the
+([`StateSampler`][abyss_rules.StateSampler], uniform over the layouts of the
 unseen cards, rule 8.2), plays each candidate move in every sampled state, and plays the
 round out with a policy bot at every seat on the scalar engine (`SearchBot`'s is
 [`CountingBot`][abyss_rules.bots.CountingBot]). The move with the best mean outcome is
@@ -24,6 +24,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Final, Protocol
@@ -64,6 +65,8 @@ class RolloutSearch:
         horizon: Search when the bot has at most this many face-down cards left, or when
             another seat has at most this many, or has closed the round.
         win_bonus: What ending the game as a winner (or not) adds to (or takes from) an outcome.
+        confidence: Another move than the policy's is played only when its mean lead over the
+            policy's move, over the same sampled states, is at least this many standard errors.
 
     Raises:
         BotError: A budget that is not a positive number (code `bot_cannot_act`).
@@ -77,7 +80,8 @@ class RolloutSearch:
     """
 
     def __init__(self, policy: Policy, seed: int | None = None, *, rollouts: int = 96,
-                 seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0) -> None:
+                 seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0,
+                 confidence: float = 1.0) -> None:
         if type(rollouts) is not int or rollouts < 1:
             raise BotError(Code.BOT_CANNOT_ACT, f"rollouts must be a positive int, got {rollouts!r}")
         if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < 3600):
@@ -89,6 +93,7 @@ class RolloutSearch:
         self.seconds = seconds
         self.horizon = horizon
         self.win_bonus = float(win_bonus)
+        self.confidence = float(confidence)
         self._rng = random.Random(seed)
         self._policy = policy
         self.searched = 0
@@ -159,25 +164,34 @@ class RolloutSearch:
         return out
 
     def _search(self, me: int, candidates: list[Action], sampler: StateSampler) -> Action:
+        """The candidate whose outcomes beat the first one's (the policy's move) by the most, if
+        that lead is at least `confidence` standard errors of the paired differences; else the
+        first (noise alone does not overrule the policy)."""
         n = len(candidates)
-        totals = [0.0] * n
-        done = 0
+        outcomes: list[list[float]] = [[] for _ in range(n)]
         rounds = max(2, self.rollouts // n)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
         while True:
             state = sampler.sample(self._rng)
             for i, action in enumerate(candidates):
-                totals[i] += self._rollout(apply(state, action), me)
+                outcomes[i].append(self._rollout(apply(state, action), me))
             done += 1
             if deadline is None:
                 if done >= rounds:
                     break
-            elif time.perf_counter() >= deadline and done >= 1:
+            elif done >= 2 and time.perf_counter() >= deadline:
                 break
-        best = 0
+        base = outcomes[0]
+        best, best_mean = 0, 0.0
         for i in range(1, n):
-            if totals[i] > totals[best]:
-                best = i
+            diffs = [x - y for x, y in zip(outcomes[i], base, strict=True)]
+            mean = sum(diffs) / done
+            if mean <= best_mean:
+                continue
+            spread = sum((d - mean) ** 2 for d in diffs) / (done - 1)
+            if mean >= self.confidence * math.sqrt(spread / done):
+                best, best_mean = i, mean
         return candidates[best]
 
     def _rollout(self, state: State, me: int) -> float:
