@@ -1,11 +1,12 @@
 """Every built-in bot against every other: win shares with 95% intervals, mean scores.
 
     python benchmarks/bot_table.py [--games 400] [--seed 2026] [--jobs 2] [--bots NAME ...]
-                                   [--pairs A:B ...] [--rollouts 96] [--horizon 2] [--confidence 1]
+                                   [--pairs A:B ...] [--rollouts 32] [--horizon 2] [--confidence 2.5]
                                    [--json out.json]
 
 Each pairing is one `simulate` of two bots, heads-up on the standard variant, the seats
-swapped from one game to the next. A shared win counts 1/2 to each. The interval is
+swapped from one game to the next, played in chunks of `--chunk` games (chunk `k` seeded
+`seed + k`; a progress line on stderr after each). A shared win counts 1/2 to each. The interval is
 Wilson's score interval at 95%. `--pairs A:B ...` plays only those pairings (the
 two-thousand-game match of `search` against `counting` is `--pairs search:counting --games
 2000`); `--rollouts` and `--horizon` set `SearchBot`'s budget. Prints a Markdown table, and
@@ -48,19 +49,42 @@ def factory(name: str, rollouts: int, horizon: int, confidence: float) -> Any:
 
 
 def play(a: str, b: str, games: int, seed: int, executor: Executor | None,
-         search: tuple[int, int, float]) -> dict[str, Any]:
+         search: tuple[int, int, float], chunk: int) -> dict[str, Any]:
+    """One pairing, in chunks of `chunk` games (chunk `k` seeded `seed + k`; the seats swapped
+    from game to game within each), a cumulative line on stderr after each chunk."""
     start = time.perf_counter()
-    result = simulate([factory(a, *search), factory(b, *search)], games=games, seed=seed,
-                      executor=executor, rotate=True)
+    played, wins, rounds = 0, 0.0, 0
+    seat_games, seat_wins = [0, 0], [0.0, 0.0]
+    points, round_points = [0, 0], [0, 0]
+    k = 0
+    while played < games:
+        n = min(chunk, games - played)
+        result = simulate([factory(a, *search), factory(b, *search)], games=n, seed=seed + k,
+                          executor=executor, rotate=True)
+        first, second = result.bots
+        played += first.games
+        wins += float(first.wins)
+        rounds += first.rounds
+        for s in (0, 1):
+            seat_games[s] += first.seat_games[s]
+            seat_wins[s] += float(first.seat_wins[s])
+        for i, stats in enumerate((first, second)):
+            points[i] += stats.points
+            round_points[i] += stats.round_points
+        k += 1
+        if n < games:
+            low, high = wilson(wins, played)
+            print(f"  {a} vs {b}: {played} games, {a} {wins / played:.1%} ({low:.1%} - {high:.1%}), "
+                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     wall = time.perf_counter() - start
-    first, second = result.bots
-    low, high = wilson(float(first.wins), first.games)
+    low, high = wilson(wins, played)
     return {
-        "a": a, "b": b, "games": games, "a_wins": float(first.wins), "a_share": first.win_rate,
-        "a_low95": low, "a_high95": high, "a_by_seat": list(first.seat_win_rates),
-        "a_mean_total": first.mean_total, "b_mean_total": second.mean_total,
-        "a_mean_round": first.mean_round_score, "b_mean_round": second.mean_round_score,
-        "rounds_per_game": first.rounds / first.games, "wall_seconds": wall,
+        "a": a, "b": b, "games": played, "a_wins": wins, "a_share": wins / played,
+        "a_low95": low, "a_high95": high,
+        "a_by_seat": [w / g if g else 0.0 for w, g in zip(seat_wins, seat_games, strict=True)],
+        "a_mean_total": points[0] / played, "b_mean_total": points[1] / played,
+        "a_mean_round": round_points[0] / rounds, "b_mean_round": round_points[1] / rounds,
+        "rounds_per_game": rounds / played, "wall_seconds": wall,
     }
 
 
@@ -71,13 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (1: play in this process)")
     parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=list(BOTS))
     parser.add_argument("--pairs", nargs="+", default=None, help="A:B pairings instead of every pair")
-    parser.add_argument("--rollouts", type=int, default=96, help="SearchBot's rollouts per searched decision")
+    parser.add_argument("--rollouts", type=int, default=32, help="SearchBot's rollouts per searched decision")
     parser.add_argument("--horizon", type=int, default=2, help="SearchBot's horizon")
-    parser.add_argument("--confidence", type=float, default=1.0, help="SearchBot's confidence")
+    parser.add_argument("--confidence", type=float, default=2.5, help="SearchBot's confidence")
+    parser.add_argument("--chunk", type=int, default=200, help="games per chunk (a progress line each)")
     parser.add_argument("--json", default=None, help="also write the rows to this file")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or args.rollouts < 1 or args.horizon < 0:
-        parser.error("--games, --jobs and --rollouts must be at least 1, --horizon at least 0")
+    if min(args.games, args.jobs, args.rollouts, args.chunk) < 1 or args.horizon < 0:
+        parser.error("--games, --jobs, --rollouts and --chunk must be at least 1, --horizon at least 0")
     if args.pairs:
         pairs = []
         for text in args.pairs:
@@ -97,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for a, b in pairs:
-            row = play(a, b, args.games, args.seed, executor, (args.rollouts, args.horizon, args.confidence))
+            row = play(a, b, args.games, args.seed, executor, (args.rollouts, args.horizon, args.confidence),
+                       args.chunk)
             rows.append(row)
             seat0, seat1 = row["a_by_seat"]
             print(f"| `{a}` vs `{b}` | {row['a_share']:.1%} | {row['a_low95']:.1%} - {row['a_high95']:.1%} "

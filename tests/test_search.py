@@ -70,15 +70,18 @@ def test_a_rollout_budget_is_reproducible_for_a_seed() -> None:
     games = [ar.play_game([SearchBot(4, rollouts=6), "counting"], variant="short", seed=11) for _ in range(2)]
     assert games[0].actions == games[1].actions
     # the seed matters where a search is close: over these positions some choice differs
-    picks = {s: [SearchBot(s, rollouts=4).choose(v) for _, v in POSITIONS] for s in range(4)}
+    picks = {s: [SearchBot(s, rollouts=4, confidence=0).choose(v) for _, v in POSITIONS] for s in range(4)}
     assert len({tuple(p) for p in picks.values()}) > 1
 
 
-def test_the_search_changes_decisions() -> None:
-    # with enough rollouts it does not simply copy CountingBot at the positions it searches
-    bot = SearchBot(2, rollouts=24)
-    differ = sum(bot.choose(v) != CountingBot().choose(v) for _, v in POSITIONS)
-    assert differ > 0
+def test_the_search_changes_decisions_and_the_guard_keeps_the_policys() -> None:
+    # without the guard the search overrules CountingBot at some positions it searches ...
+    loose = SearchBot(2, rollouts=24, confidence=0)
+    differ = [v for _, v in POSITIONS if loose.choose(v) != CountingBot().choose(v)]
+    assert differ
+    # ... and with an unreachable guard it never does
+    strict = SearchBot(2, rollouts=24, confidence=1e9)
+    assert all(strict.choose(v) == CountingBot().choose(v) for v in differ)
 
 
 def test_a_time_budget() -> None:
