@@ -1,7 +1,7 @@
 """Every built-in bot against every other: win shares with 95% intervals, mean scores.
 
     python benchmarks/bot_table.py [--games 400] [--seed 2026] [--jobs 2] [--bots NAME ...]
-                                   [--pairs A:B ...] [--rollouts 32] [--horizon 2] [--confidence 2.5]
+                                   [--pairs A:B ...] [--rollouts 32] [--horizon 2] [--confidence 2]
                                    [--json out.json]
 
 Each pairing is one `simulate` of two bots, heads-up on the standard variant, the seats
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", nargs="+", default=None, help="A:B pairings instead of every pair")
     parser.add_argument("--rollouts", type=int, default=32, help="SearchBot's rollouts per searched decision")
     parser.add_argument("--horizon", type=int, default=2, help="SearchBot's horizon")
-    parser.add_argument("--confidence", type=float, default=2.5, help="SearchBot's confidence")
+    parser.add_argument("--confidence", type=float, default=2.0, help="SearchBot's confidence")
     parser.add_argument("--chunk", type=int, default=200, help="games per chunk (a progress line each)")
     parser.add_argument("--json", default=None, help="also write the rows to this file")
     args = parser.parse_args(argv)

@@ -5,9 +5,12 @@ others are about to (rules 6.1-6.5) -- the bot samples full states from its view
 ([`StateSampler`][abyss_rules.StateSampler], uniform over the layouts of the
 unseen cards, rule 8.2), plays each candidate move in every sampled state, and plays the
 round out with a policy bot at every seat on the scalar engine (`SearchBot`'s is
-[`CountingBot`][abyss_rules.bots.CountingBot]). The move with the best mean outcome is
-played; every candidate meets the same sampled states (common random numbers), so their
-differences are measured with less noise than their values. Elsewhere it plays the policy's move.
+[`CountingBot`][abyss_rules.bots.CountingBot]). Half of the budget screens the candidates:
+every candidate meets the same sampled states (common random numbers), so their differences
+are measured with less noise than their values, and the one that beats the policy's move by
+the most is the challenger. The other half verifies it on new samples, the two moves alone:
+the challenger is played only if its mean lead there is at least `confidence` standard
+errors, so that noise does not overrule the policy. Elsewhere it plays the policy's move.
 
 The outcome of one rollout, for the bot's seat: the lowest round score of the others minus
 its own (closer penalty included, rule 6.5), plus `win_bonus` if the round ended the game
@@ -58,15 +61,16 @@ class RolloutSearch:
             does not search.
         seed: Seeds the sampling of hidden cards: with a rollout budget the same seed and the
             same views give the same actions. `None` seeds it from the operating system.
-        rollouts: Rollouts per searched decision, shared among the candidate moves (each
-            candidate gets `max(2, rollouts // candidates)`, on the same sampled states).
+        rollouts: Rollouts per searched decision: half screen the candidate moves on the same
+            sampled states (at least 2 each), half verify the best challenger against the
+            policy's move on new ones (at least 3 each).
         seconds: A time budget per searched decision instead (then the choices depend on the
             machine's speed: not reproducible). `None` uses `rollouts`.
         horizon: Search when the bot has at most this many face-down cards left, or when
             another seat has at most this many, or has closed the round.
         win_bonus: What ending the game as a winner (or not) adds to (or takes from) an outcome.
         confidence: Another move than the policy's is played only when its mean lead over the
-            policy's move, over the same sampled states, is at least this many standard errors.
+            policy's move, on the verifying samples, is at least this many standard errors.
 
     Raises:
         BotError: A budget that is not a positive number (code `bot_cannot_act`).
@@ -81,7 +85,7 @@ class RolloutSearch:
 
     def __init__(self, policy: Policy, seed: int | None = None, *, rollouts: int = 32,
                  seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0,
-                 confidence: float = 2.5) -> None:
+                 confidence: float = 2.0) -> None:
         if type(rollouts) is not int or rollouts < 1:
             raise BotError(Code.BOT_CANNOT_ACT, f"rollouts must be a positive int, got {rollouts!r}")
         if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < 3600):
@@ -139,38 +143,83 @@ class RolloutSearch:
         return False
 
     def _candidates(self, v: View, default: Action) -> list[Action]:
-        """The legal moves worth a rollout: every move onto a face-down space, every draw and
-        flip, and onto a face-up space only a card lower than the one there, or equal to
-        another face-up card of its column; `default` first."""
+        """The legal moves worth a rollout, `default` first: the draw; of the moves that put the
+        card in play onto a face-up space, the two that lower it most and those that match
+        another face-up card of the column (the two with the most such cards: a swallow, rule 4.1);
+        of those onto a face-down space and of the flips, the two in the columns with the most
+        face-up cards (a match there tells the most)."""
         me = v.viewer
         assert me is not None
         grid = v.grids[me]
-        cols = grid.cols
+        cols, cards = grid.cols, grid.cards
         card = v.drawn if v.phase is Phase.DRAWN else v.top_discard
+
+        def column_of(space: int) -> list[int]:
+            return [c for s in range(space % cols, len(cards), cols) if s != space
+                    and (c := cards[s]) is not None]
+
+        lowering: list[tuple[int, int, Action]] = []
+        matching: list[tuple[int, int, Action]] = []
+        blind: list[tuple[int, int, Action]] = []
+        flips: list[tuple[int, int, Action]] = []
         out = [default]
-        for a in v.legal_actions:
+        for i, a in enumerate(v.legal_actions):
             if a == default:
                 continue
-            if isinstance(a, (TakeDiscard, PlaceDrawn)):
-                space = a.row * cols + a.col
-                there = grid.cards[space]
-                if there is not None and card is not None:
-                    column = [grid.cards[s] for s in range(a.col, len(grid.cards), cols) if s != space]
-                    if card >= there and card not in column:
-                        continue
-            elif not isinstance(a, (Draw, Flip, DiscardDrawn)):  # pragma: no cover - every kind is above
+            if isinstance(a, Draw):
+                out.append(a)
                 continue
-            out.append(a)
+            if not isinstance(a, (TakeDiscard, PlaceDrawn, DiscardDrawn, Flip)):  # pragma: no cover
+                continue
+            space = a.row * cols + a.col
+            column = column_of(space)
+            there = cards[space]
+            if isinstance(a, (DiscardDrawn, Flip)):
+                flips.append((-len(column), i, a))
+            elif card is not None and card in column:
+                matching.append((-column.count(card), i, a))
+            elif there is None:
+                blind.append((-len(column), i, a))
+            elif card is not None and card < there:
+                lowering.append((card - there, i, a))
+        for group in (matching, lowering, blind, flips):
+            out += [a for _, _, a in sorted(group)[:2]]
         return out
 
     def _search(self, me: int, candidates: list[Action], sampler: StateSampler) -> Action:
-        """The candidate whose outcomes beat the first one's (the policy's move) by the most, if
-        that lead is at least `confidence` standard errors of the paired differences; else the
-        first (noise alone does not overrule the policy)."""
+        """Screen, then verify: half the budget finds the candidate whose outcomes beat the first
+        one's (the policy's move) by the most over the same sampled states; the other half, on new
+        samples, plays only those two, and the challenger is played only if its mean lead there
+        is at least `confidence` standard errors of the paired differences. (The lead of the best
+        of several is biased upwards by the noise it was chosen on; fresh samples are not.)"""
         n = len(candidates)
-        outcomes: list[list[float]] = [[] for _ in range(n)]
-        rounds = max(2, self.rollouts // n)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        half = max(2 * n, self.rollouts // 2)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds / 2
+        outcomes = self._play(me, candidates, sampler, max(2, half // n), deadline)
+        base = outcomes[0]
+        best, best_mean = 0, 0.0
+        for i in range(1, n):
+            mean = (sum(outcomes[i]) - sum(base)) / len(base)
+            if mean > best_mean:
+                best, best_mean = i, mean
+        if best == 0:
+            return candidates[0]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds / 2
+        pair = [candidates[0], candidates[best]]
+        base, challenger = self._play(me, pair, sampler, max(3, half // 2), deadline)
+        diffs = [x - y for x, y in zip(challenger, base, strict=True)]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        spread = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        if mean > 0 and mean >= self.confidence * math.sqrt(spread / k):
+            return candidates[best]
+        return candidates[0]
+
+    def _play(self, me: int, candidates: list[Action], sampler: StateSampler, samples: int,
+              deadline: float | None) -> list[list[float]]:
+        """Each candidate's outcomes over the same sampled states: `samples` of them, or as
+        many as fit before `deadline` (at least 3)."""
+        outcomes: list[list[float]] = [[] for _ in candidates]
         done = 0
         while True:
             state = sampler.sample(self._rng)
@@ -178,21 +227,10 @@ class RolloutSearch:
                 outcomes[i].append(self._rollout(apply(state, action), me))
             done += 1
             if deadline is None:
-                if done >= rounds:
-                    break
-            elif done >= 2 and time.perf_counter() >= deadline:
-                break
-        base = outcomes[0]
-        best, best_mean = 0, 0.0
-        for i in range(1, n):
-            diffs = [x - y for x, y in zip(outcomes[i], base, strict=True)]
-            mean = sum(diffs) / done
-            if mean <= best_mean:
-                continue
-            spread = sum((d - mean) ** 2 for d in diffs) / (done - 1)
-            if mean >= self.confidence * math.sqrt(spread / done):
-                best, best_mean = i, mean
-        return candidates[best]
+                if done >= samples:
+                    return outcomes
+            elif done >= 3 and time.perf_counter() >= deadline:
+                return outcomes
 
     def _rollout(self, state: State, me: int) -> float:
         """Play the round out with the policy at every seat; the outcome for seat `me`."""
