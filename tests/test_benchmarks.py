@@ -63,3 +63,27 @@ def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: 
         runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
     assert ended.value.code == 2  # argparse's usage error, before any run
     assert f"argument {option}" in capsys.readouterr().err
+
+
+def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`bot_table.py` prints a Markdown row per pairing with a Wilson interval; `sampling.py` and
+    `search_latency.py` print their rates."""
+    for script, args in (("bot_table.py", ["--pairs", "random:greedy", "search:counting", "--games", "2",
+                                           "--jobs", "1", "--rollouts", "4"]),
+                         ("sampling.py", ["--seconds", "0.01", "--repeats", "1"]),
+                         ("search_latency.py", ["--games", "1", "--rollouts", "4"])):
+        monkeypatch.setattr(sys, "argv", [script, *args])
+        with pytest.raises(SystemExit) as ended:
+            runpy.run_path(str(BENCHMARKS / script), run_name="__main__")
+        assert ended.value.code == 0
+    out = capsys.readouterr().out
+    assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
+    assert "samples/s" in out and "searched:" in out
+
+
+def test_the_wilson_interval_of_the_bot_table() -> None:
+    table = runpy.run_path(str(BENCHMARKS / "bot_table.py"))
+    low, high = table["wilson"](1050, 2000)
+    assert (round(low, 4), round(high, 4)) == (0.5031, 0.5468)  # 52.5% of 2,000: 50.3% - 54.7%
+    assert abs(table["wilson"](0, 10)[0]) < 1e-12 and table["wilson"](0, 0) == (0.0, 1.0)
