@@ -5,13 +5,14 @@ protocol). It is handed the public view of its own seat (rule 8.3) -- never the
 [`State`][abyss_rules.State], so it cannot see a face-down card or the draw pile (rule 8.2) --
 and must return one of `view.legal_actions`.
 
-Three bots come with the library (their measured strength is on the Bots page of the docs):
+Four bots come with the library (their measured strength is on the Bots page of the docs):
 
 | bot | how it plays |
 |---|---|
 | [`RandomBot`][abyss_rules.bots.RandomBot] | a uniformly random legal action (a seeded `random.Random`) |
 | [`GreedyBot`][abyss_rules.bots.GreedyBot] | one-step greedy on the expected score of its own grid, with a fixed guess (the deck's mean) for every face-down card |
 | [`CountingBot`][abyss_rules.bots.CountingBot] | the same search, but it counts cards: the unseen cards are the deck minus every public card (rule 8.1), which gives the odds of the next draw; it also weighs what its discards give the next player and the risk of the closer penalty (rule 6.5) |
+| [`SearchBot`][abyss_rules.bots.SearchBot] | `counting`'s moves, except near a round's end: determinized rollouts over states sampled from its view, with a budget of rollouts or seconds |
 
 Examples:
     >>> import abyss_rules as ar
