@@ -141,9 +141,9 @@ class StateSampler:
 
         Examples:
             >>> import abyss_rules as ar
-            >>> sampler = StateSampler(ar.view(ar.new_game(players=2, seed=1), 0))
-            >>> sampler.unseen_cards()[-1], ar.view(ar.new_game(players=2, seed=1), 0).top_discard
-            (9, -1)
+            >>> v = ar.view(ar.new_game(players=2, seed=1), 0)
+            >>> v.top_discard, dict(ar.Variant.standard().deck)[9], StateSampler(v).unseen_cards()[9]
+            (9, 10, 9)
         """
         return Counter(self._unseen)
 
