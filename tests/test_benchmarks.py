@@ -78,3 +78,20 @@ def test_the_hashing_benchmark_times_each_way_and_checks_their_blocks(
 
     built = importlib.util.find_spec("abyss_rules._sha256_blocks") is not None
     assert ("compiled, portable C" in out) is built
+
+
+def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`bot_table.py` prints a Markdown row per pairing with a Wilson interval; `sampling.py` and
+    `search_latency.py` print their rates."""
+    for script, args in (("bot_table.py", ["--pairs", "random:greedy", "search:counting", "--games", "2",
+                                           "--jobs", "1", "--rollouts", "4"]),
+                         ("sampling.py", ["--seconds", "0.01", "--repeats", "1"]),
+                         ("search_latency.py", ["--games", "1", "--rollouts", "4"])):
+        monkeypatch.setattr(sys, "argv", [script, *args])
+        with pytest.raises(SystemExit) as ended:
+            runpy.run_path(str(BENCHMARKS / script), run_name="__main__")
+        assert ended.value.code == 0
+    out = capsys.readouterr().out
+    assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
+    assert "samples/s" in out and "searched:" in out

@@ -89,6 +89,7 @@ from .errors import (
     ConfigError,
     IllegalActionError,
     MalformedActionError,
+    SamplingError,
     SeedError,
 )
 from .events import Event, apply_with_events, dumps_events, events_to_dict
@@ -115,6 +116,7 @@ from .records import Record, ReplayError
 from .rules.dealing import new_game
 from .rules.engine import apply, check
 from .rules.legal import legal_actions
+from .sampling import StateSampler, sample_states
 from .simulation import GameResult, SimulationResult, play_game, simulate
 from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
@@ -184,6 +186,7 @@ __all__ = [
     "RoundResult",
     "RoundResultDict",
     "RoundScoredDict",
+    "SamplingError",
     "SeedError",
     "SimulationResult",
     "SpaceActionBody",
@@ -191,6 +194,7 @@ __all__ = [
     "SpaceDict",
     "State",
     "StateDocument",
+    "StateSampler",
     "TakeDiscard",
     "Variant",
     "VariantDict",
@@ -228,6 +232,7 @@ __all__ = [
     "read_action",
     "read_message",
     "replay_html",
+    "sample_states",
     "schema",
     "simulate",
     "state_from_dict",

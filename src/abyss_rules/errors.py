@@ -47,6 +47,7 @@ __all__ = [
     "MalformedActionError",
     "PictureError",
     "ReplayError",
+    "SamplingError",
     "SeedError",
     "SimulationError",
 ]
@@ -125,6 +126,8 @@ class Code(StrEnum):
     BOT_CANNOT_ACT = "bot_cannot_act"
     GAME_TOO_LONG = "game_too_long"
     INVALID_SIMULATION = "invalid_simulation"
+    # Sampling states from a view (SamplingError; abyss_rules.sampling)
+    INVALID_SAMPLING = "invalid_sampling"
     # Reinforcement-learning environments (abyss_rules.envs)
     INVALID_ENV_OPTION = "invalid_env_option"
     # The command line (abyss-rules validate, replay, schema)
@@ -177,6 +180,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.BOT_CANNOT_ACT: None,
     Code.GAME_TOO_LONG: None,
     Code.INVALID_SIMULATION: None,
+    Code.INVALID_SAMPLING: None,
     Code.INVALID_ENV_OPTION: None,
     Code.UNREADABLE_INPUT: None,
     Code.INVALID_PICTURE: None,
@@ -485,7 +489,7 @@ class BotError(AbyssError, ValueError):
         ...     make_bot("nobody")
         ... except BotError as error:
         ...     print(error.code, "|", error.message)
-        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting
+        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting, search
     """
 
 
@@ -503,6 +507,25 @@ class SimulationError(AbyssError, ValueError):
         ...     print(error.code, error.rule)
         invalid_players 1.3
     """
+
+
+class SamplingError(_DefaultCode, ValueError):
+    """Bad arguments to `sample_states` (code `invalid_sampling`), or a view that no state has
+    (codes `cards_mismatch`: its cards are not the deck's; `impossible_state`: the rules could
+    not have reached it). Also a `ValueError`.
+
+    Examples:
+        >>> import random
+        >>> import abyss_rules as ar
+        >>> from abyss_rules.sampling import sample_states
+        >>> try:
+        ...     sample_states(ar.view(ar.new_game(seed=1), 0), 0, random.Random(1))
+        ... except ar.SamplingError as error:
+        ...     print(error.code, "|", error.message)
+        invalid_sampling | n must be an int from 1 to 100000, got 0
+    """
+
+    DEFAULT_CODE = Code.INVALID_SAMPLING
 
 
 class PictureError(_DefaultCode, ValueError):

@@ -5,13 +5,14 @@ It is handed the public view of its own seat (rule 8.3) -- never the `State`,
 so it cannot see a face-down card or the draw pile (rule 8.2) -- and must
 return one of `view.legal_actions`.
 
-Three bots come with the library (their measured strength is on the Bots page of the docs):
+Four bots come with the library (their measured strength is on the Bots page of the docs):
 
 | bot | how it plays |
 |---|---|
 | `RandomBot` | a uniformly random legal action (a seeded `random.Random`) |
 | `GreedyBot` | one-step greedy on the expected score of its own grid, with a fixed guess (the deck's mean) for every face-down card |
 | `CountingBot` | the same search, but it counts cards: the unseen cards are the deck minus every public card (rule 8.1), which gives the odds of the next draw; it also weighs what its discards give the next player and the risk of the closer penalty (rule 6.5) |
+| `SearchBot` | `counting`'s moves, except near a round's end: determinized rollouts over states sampled from its view, with a budget of rollouts or seconds |
 
 Examples:
     >>> import abyss_rules as ar
@@ -32,6 +33,7 @@ from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
 from . import _model, _odds, _planner, _tables
+from .search import RolloutSearch
 
 __all__ = [
     "BOTS",
@@ -42,6 +44,7 @@ __all__ = [
     "CountingBot",
     "GreedyBot",
     "RandomBot",
+    "SearchBot",
     "make_bot",
 ]
 
@@ -246,10 +249,48 @@ class CountingBot(_ModelBot):
     closing_margin: ClassVar[float] = 0.0
 
 
-BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot]]] = {
+class SearchBot(RolloutSearch):
+    """Searches where it matters: determinized rollouts near a round's end, `counting` elsewhere.
+
+    When it has at most `horizon` face-down cards left, or another seat has, or the round is
+    closed, it samples full states from its view (uniform over the layouts of the unseen cards,
+    `StateSampler`), plays each candidate move in each of them and plays the round out with
+    `CountingBot` at every seat, and plays the move with the best mean outcome: the others'
+    lowest round score minus its own, closer penalty included, plus or minus `win_bonus` when
+    the round ends the game. Every other decision is `CountingBot`'s (see
+    `abyss_rules.bots.search`).
+
+    Args:
+        seed: Seeds its sampling: with the rollout budget (the default) the same seed and the
+            same views give the same actions.
+        rollouts: Rollouts per searched decision, shared among the candidate moves.
+        seconds: A time budget per searched decision instead of `rollouts` (not reproducible).
+        horizon: Search when a seat has at most this many face-down cards.
+        win_bonus: What winning (or losing) the game in a rollout adds (or takes).
+        confidence: It leaves `CountingBot`'s move only for one whose mean lead over the same
+            sampled states is at least this many standard errors.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=2)
+        >>> SearchBot(5).choose(ar.view(state, 0)) in ar.legal_actions(state)
+        True
+    """
+
+    name: ClassVar[str] = "search"
+    """The name the registry `BOTS` and the command line know it by."""
+
+    def __init__(self, seed: int | None = None, *, rollouts: int = 32, seconds: float | None = None,
+                 horizon: int = 2, win_bonus: float = 20.0, confidence: float = 2.0) -> None:
+        super().__init__(CountingBot(), seed, rollouts=rollouts, seconds=seconds, horizon=horizon,
+                         win_bonus=win_bonus, confidence=confidence)
+
+
+BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot] | type[SearchBot]]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "counting": CountingBot,
+    "search": SearchBot,
 }
 """The built-in bots by name; each class is a `BotFactory` (`BOTS["greedy"](seed)`)."""
 
@@ -258,9 +299,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """A built-in bot by name.
 
     Args:
-        name: `"random"`, `"greedy"` or `"counting"` (the keys of
+        name: `"random"`, `"greedy"`, `"counting"` or `"search"` (the keys of
             `BOTS`).
-        seed: The bot's seed (only `RandomBot` uses it).
+        seed: The bot's seed (`RandomBot` and `SearchBot` use it).
 
     Returns:
         A new bot.

@@ -1,0 +1,69 @@
+"""How long SearchBot takes a decision on the standard game: CPU time per decision, searched or not.
+
+    python benchmarks/search_latency.py [--games 4] [--rollouts 32] [--seed 1]
+
+Plays `--games` games of `search` against `counting` (seats swapped) and times every call of
+`SearchBot.choose` with `time.process_time` (CPU time: a shared machine's load does not count).
+Prints the mean, median, 95th percentile and maximum, for the decisions it searched and for
+the others.
+
+Not a test: read the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import abyss_rules as ar
+from abyss_rules.bots import SearchBot
+
+
+class Timed(SearchBot):
+    def __init__(self, seed: int | None = None, **kwargs: object) -> None:
+        super().__init__(seed, **kwargs)  # type: ignore[arg-type]
+        self.times: dict[bool, list[float]] = {True: [], False: []}
+
+    def choose(self, view: ar.View) -> ar.Action:
+        before, start = self.searched, time.process_time()
+        action = super().choose(view)
+        self.times[self.searched > before].append(time.process_time() - start)
+        return action
+
+
+def summary(times: list[float]) -> str:
+    if not times:
+        return "none"
+    ms = sorted(t * 1000 for t in times)
+    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    return (f"{len(ms)} decisions: mean {statistics.mean(ms):.1f} ms, median {statistics.median(ms):.1f}, "
+            f"95% {p95:.1f}, max {ms[-1]:.1f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--rollouts", type=int, default=32)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.rollouts < 1:
+        parser.error("--games and --rollouts must be at least 1")
+    times: dict[bool, list[float]] = {True: [], False: []}
+    start = time.process_time()
+    for g in range(args.games):
+        bot = Timed(args.seed + g, rollouts=args.rollouts)
+        lineup: list[ar.bots.Bot | str] = [bot, "counting"] if g % 2 == 0 else ["counting", bot]
+        ar.play_game(lineup, seed=args.seed * 1000 + g)
+        for searched in (True, False):
+            times[searched] += bot.times[searched]
+    spent = time.process_time() - start
+    print(f"SearchBot(rollouts={args.rollouts}) against counting, {args.games} standard games, "
+          f"{spent / args.games:.2f} s of CPU a game")
+    print(f"  searched: {summary(times[True])}")
+    print(f"  counting's move: {summary(times[False])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
