@@ -39,7 +39,6 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -50,14 +49,13 @@ from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..state import State
 from ..views import view
+from .masks import LegalMasks
 from .observation import OBSERVATION_VERSION, Observation
 from .options import bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
 __all__ = ["env", "raw_env"]
-
-Mask = npt.NDArray[np.int8]
 
 
 def as_index(action: object) -> object:
@@ -68,11 +66,6 @@ def as_index(action: object) -> object:
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         return int(action)
     return action
-
-
-def mask_of(space: ActionSpace, state: State, seat: int) -> Mask:
-    """Seat `seat`'s legal indices now as an `int8` vector (a new array)."""
-    return np.array(space.mask(state, seat), dtype=np.int8)
 
 
 def to_act(state: State) -> int | None:
@@ -114,6 +107,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """The action indices ([`ActionSpace`][abyss_rules.ActionSpace])."""
         self.encoder = Observation(self.variant, players)
         """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
+        self._masks = LegalMasks(self.space)
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent (each is seeded on its own), all equal.
@@ -159,11 +153,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """`agent`'s observation now: its encoded view and its action mask (new arrays)."""
         state = self._current()
         seat = self._seat[agent]
+        seen = view(state, seat)
         if agent == self.agent_selection and not state.is_over:
-            mask = mask_of(self.space, state, seat)
+            mask = self._masks.of(seen.legal_actions)
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
-        return {"observation": self.encoder.encode(view(state, seat)), "action_mask": mask}
+        return {"observation": self.encoder.encode(seen), "action_mask": mask}
 
     def step(self, action: object) -> None:
         """Play `action` (an index) for [`agent_selection`][abyss_rules.envs.raw_env]; a terminated

@@ -9,8 +9,8 @@ states that differ only in secrets give identical observations for every agent.
 Seats are *relative*: position `k` of every per-seat field is the seat `k` places after the
 viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
 are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
-standard deck). The layout below, written once in `_FIELDS`, gives both the encoder and the
-table of the documentation ([`table`][abyss_rules.envs.Observation.table]); it is versioned
+standard deck). The layout below, written once in `_FIELDS`, gives both the encoder's positions
+and the table of the documentation ([`table`][abyss_rules.envs.Observation.table]); it is versioned
 with the environments' ids ([`OBSERVATION_VERSION`][abyss_rules.envs.OBSERVATION_VERSION]).
 
 Examples:
@@ -75,15 +75,28 @@ class Field:
 
 
 class _Context:
-    """What a field writer needs besides the view: the layout's sizes and the viewer's seat order."""
+    """What the encoders need besides the view: the layout's sizes and the deck's values."""
 
-    __slots__ = ("players", "cells", "rank", "deck_counts", "deck_list", "deck_size", "need", "scale", "cap",
-                 "values", "low", "ranks")
+    __slots__ = ("players", "cells", "rank", "kinds", "block", "down", "gone", "row", "head", "flips_at",
+                 "totals_at", "deck_counts", "deck_list", "deck_size", "need", "scale", "cap", "values",
+                 "low", "ranks")
 
     def __init__(self, variant: Variant, players: int) -> None:
         self.players = players
         self.cells = variant.cells
         self.rank = {value: k for k, (value, _) in enumerate(variant.deck)}
+        self.kinds = len(variant.deck)
+        self.block = variant.cells * (self.kinds + 2)  # the entries of one grid
+        # A face-up card's entry among a space's K + 2 (0: face down, 1: swallowed), and each
+        # entry's one-hot row.
+        # A space's K + 2 entries as bytes: face down, swallowed, or face up with a value (by value;
+        # None, what a public grid shows on a face-down space, gives the face-down row).
+        width = self.kinds + 2
+        self.down, self.gone = bytes([1] + [0] * (width - 1)), bytes([0, 1] + [0] * (width - 2))
+        self.row: dict[int | None, bytes] = {value: bytes(2 + k == j for j in range(width))
+                                             for value, k in self.rank.items()}
+        self.row[None] = self.down
+        self.head = self.flips_at = self.totals_at = 0  # set by the Observation: field starts
         self.deck_counts = np.array([count for _, count in variant.deck], dtype=np.float32)
         self.deck_list = [count for _, count in variant.deck]
         self.deck_size = variant.deck_size
@@ -107,138 +120,102 @@ class _Context:
         return np.searchsorted(self.values, cards)
 
 
-class _Out:
-    """What the field writers produce: the indices holding 1 and the few other non-zero entries
-    (made into a `float32` vector at the end: one store per entry in NumPy costs more)."""
+_PHASE_CODE: Final = {phase: code for code, phase in enumerate(_PHASES)}
 
-    __slots__ = ("hot", "index", "value")
+class _Memo:
+    """What [`encode`][abyss_rules.envs.Observation.encode] remembers of the last view it encoded:
+    its discard counts, its opening flips and its totals (as entries).
 
-    def __init__(self) -> None:
-        self.hot: list[int] = []
-        self.index: list[int] = []
-        self.value: list[float] = []
+    A discard pile changes by its top card at most per action: its counts are those of the last
+    pile, updated, or counted afresh. The opening flips and the totals change once or twice a
+    round: their entries are kept for the last such fields each viewer saw, compared by identity
+    (the memo holds them, so that an identity cannot be reused while they are remembered)."""
 
-    def set(self, at: int, value: float) -> None:
-        self.index.append(at)
-        self.value.append(value)
+    __slots__ = ("context", "pile", "counts", "shares", "static")
 
+    def __init__(self, context: _Context) -> None:
+        self.context = context
+        # By viewer: the last opening flips and totals seen, and their entries.
+        self.static: dict[int, tuple[object, object, list[tuple[int, float]]]] = {}
+        self.pile: tuple[int, ...] = ()
+        self.counts = [0] * context.kinds
+        self.shares: Vector = np.zeros(context.kinds, dtype=np.float32)
 
-Writer = Callable[[_Context, View, tuple[int, ...], _Out, int], None]
-"""Writes one field of `view` from index `at` on, given the seats in relative order (the viewer first)."""
+    def seats(self, opening: tuple[tuple[int, ...], ...], totals: tuple[int, ...], me: int
+              ) -> list[tuple[int, float]]:
+        """The non-zero entries of the fields `opening_flips` and `totals`, as `(index, value)`, the
+        seats in relative order from `me`."""
+        found = self.static.get(me)
+        if found is not None and found[0] is opening and found[1] is totals:
+            return found[2]
+        c = self.context
+        p, need, scale = c.players, c.need, c.scale
+        order = [(me + k) % p for k in range(p)]
+        entries = [(c.flips_at + k, len(opening[seat]) / need) for k, seat in enumerate(order) if need]
+        entries += [(c.totals_at + k, min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[seat] / scale)))
+                    for k, seat in enumerate(order)]
+        entries = [(at, value) for at, value in entries if value]
+        self.static[me] = (opening, totals, entries)
+        return entries
 
-
-def _phase(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    out.hot.append(at + _PHASES.index(v.phase))
-
-
-def _to_act(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    if v.viewer is not None and v.viewer in v.to_act:
-        out.hot.append(at)
-
-
-def _seat_hot(pick: Callable[[View], int | None]) -> Writer:
-    """A writer of a one-hot over relative seats: the seat `pick(view)` names, if any."""
-
-    def write(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-        seat = pick(v)
-        if seat is not None:
-            out.hot.append(at + order.index(seat))
-
-    return write
-
-
-def _value_hot(pick: Callable[[View], int | None]) -> Writer:
-    """A writer of a one-hot over the deck's values: the card `pick(view)` names, if any."""
-
-    def write(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-        card = pick(v)
-        if card is not None:
-            out.hot.append(at + c.rank[card])
-
-    return write
-
-
-def _opening_flips(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    if c.need:
-        for k, seat in enumerate(order):
-            out.set(at + k, len(v.opening[seat]) / c.need)
-
-
-def _discard_counts(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    rank = c.rank
-    counts = [0] * len(rank)
-    for card in v.discard_pile:
-        counts[rank[card]] += 1
-    for k, (n, total) in enumerate(zip(counts, c.deck_list, strict=True)):
-        if n:
-            out.set(at + k, n / total)
-
-
-def _draw_pile(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    out.set(at, v.draw_pile_size / c.deck_size)
-
-
-def _turns(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    if c.cap is not None:
-        out.set(at, min(v.turns, c.cap) / c.cap)
-
-
-def _grids(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    rank, hot = c.rank, out.hot
-    width = len(rank) + 2
-    for seat in order:
-        grid = v.grids[seat]
-        for card, up, gone in zip(grid.cards, grid.face_up, grid.swallowed, strict=True):
-            if gone:
-                hot.append(at + 1)
-            elif up:
-                assert card is not None
-                hot.append(at + 2 + rank[card])
-            else:
-                hot.append(at)
-            at += width
-
-
-def _totals(c: _Context, v: View, order: tuple[int, ...], out: _Out, at: int) -> None:
-    scale = c.scale
-    for k, seat in enumerate(order):
-        out.set(at + k, min(TOTAL_CLIP, max(-TOTAL_CLIP, v.totals[seat] / scale)))
+    def discard_counts(self, pile: tuple[int, ...]) -> Vector:
+        """Per value, its cards in `pile` / its cards in the deck (`pile` not empty)."""
+        last = self.pile
+        if pile is last:
+            return self.shares
+        c = self.context
+        rank, totals = c.rank, c.deck_list
+        counts = list(self.counts)
+        shares = self.shares.copy()
+        n, m = len(pile), len(last)
+        if n == m + 1 and pile[1:] == last:                     # a card put on top
+            changed = [rank[pile[0]]]
+            counts[changed[0]] += 1
+        elif n == m and pile[1:] == last[1:]:                   # the top card replaced
+            changed = [rank[last[0]], rank[pile[0]]]
+            counts[changed[0]] -= 1
+            counts[changed[1]] += 1
+        else:                                                   # counted afresh
+            counts = [0] * c.kinds
+            for card in pile:
+                counts[rank[card]] += 1
+            changed = list(range(c.kinds))
+        for k in changed:
+            shares[k] = counts[k] / totals[k]
+        self.pile, self.counts, self.shares = pile, counts, shares
+        return shares
 
 
 _Size = Callable[[int, int, int], int]
 """The length of a field from `(players P, cells C, distinct values K)`."""
 
-_FIELDS: Final[tuple[tuple[str, _Size, float, float, str, Writer], ...]] = (
+_FIELDS: Final[tuple[tuple[str, _Size, float, float, str], ...]] = (
     ("phase", lambda p, c, k: 4, 0, 1,
-     "one-hot phase: opening, turn, drawn, game over", _phase),
+     "one-hot phase: opening, turn, drawn, game over"),
     ("to_act", lambda p, c, k: 1, 0, 1,
-     "1 when the viewer may act now (owes an opening flip, or it is its turn)", _to_act),
+     "1 when the viewer may act now (owes an opening flip, or it is its turn)"),
     ("turn", lambda p, c, k: p, 0, 1,
-     "one-hot relative seat of the player to move (turn and drawn phases; else all 0)",
-     _seat_hot(lambda v: v.turn)),
+     "one-hot relative seat of the player to move (turn and drawn phases; else all 0)"),
     ("opening_flips", lambda p, c, k: p, 0, 1,
-     "per relative seat, opening flips made this round / `initial_flips` (0 when that is 0)",
-     _opening_flips),
+     "per relative seat, opening flips made this round / `initial_flips` (0 when that is 0)"),
     ("closer", lambda p, c, k: p, 0, 1,
-     "one-hot relative seat of this round's closer (all 0 before someone closes)",
-     _seat_hot(lambda v: v.closer)),
+     "one-hot relative seat of this round's closer (all 0 before someone closes)"),
     ("drawn", lambda p, c, k: k, 0, 1,
-     "one-hot value of the drawn card (drawn phase; else all 0)", _value_hot(lambda v: v.drawn)),
+     "one-hot value of the drawn card (drawn phase; else all 0)"),
     ("top_discard", lambda p, c, k: k, 0, 1,
-     "one-hot value of the top discard (all 0 when the pile is empty)",
-     _value_hot(lambda v: v.top_discard)),
+     "one-hot value of the top discard (all 0 when the pile is empty)"),
     ("discard_counts", lambda p, c, k: k, 0, 1,
-     "per value, its cards in the discard pile / its cards in the deck", _discard_counts),
+     "per value, its cards in the discard pile / its cards in the deck"),
     ("draw_pile", lambda p, c, k: 1, 0, 1,
-     "cards in the draw pile / cards in the deck", _draw_pile),
+     "cards in the draw pile / cards in the deck"),
     ("turns", lambda p, c, k: 1, 0, 1,
-     "turns of this round / `max_turns_per_round` (0 without that cap)", _turns),
+     "turns of this round / `max_turns_per_round` (0 without that cap)"),
     ("totals", lambda p, c, k: p, -TOTAL_CLIP, TOTAL_CLIP,
      f"per relative seat, total / scale (scale: `target_score`, or 100 without one), "
-     f"clipped to +-{TOTAL_CLIP:g}", _totals),
+     f"clipped to +-{TOTAL_CLIP:g}"),
     ("grids", lambda p, c, k: p * c * (k + 2), 0, 1,
      "per relative seat, per space (row-major), `K + 2` entries: face down, swallowed, "
-     "then the one-hot value of a face-up card", _grids),
+     "then the one-hot value of a face-up card"),
 )
 
 
@@ -262,7 +239,8 @@ class Observation:
         ['phase', 'to_act', 'turn']
     """
 
-    __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_writers", "_by_name")
+    __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_by_name", "_starts",
+                 "_memo")
 
     def __init__(self, variant: Variant, players: int) -> None:
         if not isinstance(variant, Variant):
@@ -277,12 +255,10 @@ class Observation:
         self.players = players
         k = len(variant.deck)
         fields: list[Field] = []
-        writers: list[tuple[int, int, Writer]] = []
         at = 0
-        for name, size, low, high, meaning, writer in _FIELDS:
+        for name, size, low, high, meaning in _FIELDS:
             n = size(players, variant.cells, k)
             fields.append(Field(name, at, at + n, float(low), float(high), meaning))
-            writers.append((at, at + n, writer))
             at += n
         self.fields: tuple[Field, ...] = tuple(fields)
         """The layout, in index order."""
@@ -293,8 +269,23 @@ class Observation:
         self.high: Vector = np.concatenate([np.full(f.stop - f.start, f.high, np.float32) for f in fields])
         """The greatest value of each entry (the `high` of the observation `Box`)."""
         self._context = _Context(variant, players)
-        self._writers = tuple(writers)
         self._by_name = {f.name: f for f in fields}
+        starts = {f.name: f.start for f in fields}
+        self._starts = tuple(starts[name] for name in ("phase", "to_act", "turn", "closer", "drawn",
+                                                       "top_discard", "discard_counts", "draw_pile", "turns"))
+        self._context.head = starts["grids"]
+        self._context.flips_at, self._context.totals_at = starts["opening_flips"], starts["totals"]
+        self._memo = _Memo(self._context)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {name: getattr(self, name) for name in self.__slots__}
+        del state["_memo"]  # a cache: rebuilt empty
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self._memo = _Memo(self._context)
 
     def slice(self, name: str) -> slice:
         """The indices of field `name` in a vector.
@@ -329,15 +320,45 @@ class Observation:
         if view.players != self.players:
             raise ConfigError(Code.INVALID_PLAYERS, f"this Observation encodes {self.players}-player games, "
                               f"got a {view.players}-player view")
-        c = self._context
-        viewer = 0 if view.viewer is None else view.viewer
-        order = tuple((viewer + k) % self.players for k in range(self.players))
-        parts = _Out()
-        for start, _, write in self._writers:
-            write(c, view, order, parts, start)
-        out = np.zeros(self.size, dtype=np.float32)
-        out[parts.hot] = 1
-        out[parts.index] = parts.value
+        c, p, memo = self._context, self.players, self._memo
+        phase_at, to_act_at, turn_at, closer_at, drawn_at, top_at, counts_at, draw_at, turns_at = self._starts
+        viewer = view.viewer
+        me = 0 if viewer is None else viewer
+        # The one-hot fields before the grids, as bytes (one store per entry is cheapest there) ...
+        head = bytearray(c.head)
+        head[phase_at + _PHASE_CODE[view.phase]] = 1
+        if viewer is not None and viewer in view.to_act:
+            head[to_act_at] = 1
+        if view.turn is not None:
+            head[turn_at + (view.turn - me) % p] = 1
+        if view.closer is not None:
+            head[closer_at + (view.closer - me) % p] = 1
+        if view.drawn is not None:
+            head[drawn_at + c.rank[view.drawn]] = 1
+        pile = view.discard_pile
+        if pile:
+            head[top_at + c.rank[pile[0]]] = 1
+        # ... then the grids, a row of K + 2 bytes per space (the viewer's grid first) ...
+        grids, row = view.grids, c.row
+        parts: list[bytes | bytearray] = [head]
+        for k in range(p):
+            grid = grids[(me + k) % p]
+            cards = grid.cards
+            if True in grid.swallowed or grid.face_up.count(True) + cards.count(None) != len(cards):
+                # A swallowed space (or a grid that is not a public snapshot): space by space.
+                parts += [c.gone if gone else row[card] if up else c.down
+                          for card, up, gone in zip(cards, grid.face_up, grid.swallowed, strict=True)]
+            else:
+                parts += map(row.__getitem__, cards)
+        out: Vector = np.frombuffer(b"".join(parts), dtype=np.uint8).astype(np.float32)
+        # ... and the fields of other values, entry by entry.
+        for at, value in memo.seats(view.opening, view.totals, me):
+            out[at] = value
+        if pile:
+            out[counts_at:counts_at + c.kinds] = memo.discard_counts(pile)
+        out[draw_at] = view.draw_pile_size / c.deck_size
+        if c.cap is not None:
+            out[turns_at] = min(view.turns, c.cap) / c.cap
         return out
 
     def encode_batch(self, batch: Batch, viewers: Any) -> npt.NDArray[np.float32]:

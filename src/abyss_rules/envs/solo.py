@@ -33,6 +33,7 @@ from typing import Any, Final, SupportsFloat
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 from ..action_space import ActionSpace
 from ..actions import Action
@@ -42,7 +43,8 @@ from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..state import State
 from ..views import view
-from .aec import Mask, as_index, mask_of, to_act
+from .aec import as_index, to_act
+from .masks import LegalMasks, Mask
 from .observation import OBSERVATION_VERSION, Observation, Vector
 from .options import SEED_BOUND, bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
@@ -58,28 +60,31 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
     """`Discrete(n)` whose `sample()` without a mask draws uniformly among the legal actions of the
     environment's current decision (any index when there is none).
 
-    `contains`, equality and `sample(mask=...)` are those of `Discrete`; a copy or a pickle of the
-    space is a plain `Discrete(n)`.
+    `contains`, equality and `sample(mask=...)` are those of `Discrete`. A copy or a pickle of the
+    space alone is bound to no environment and samples like `Discrete(n)`; a copy or a pickle of
+    the environment binds its own space again.
 
     Args:
         n: The number of actions.
         legal: Returns the current legal mask (`int8`), or `None`.
     """
 
-    def __init__(self, n: int, legal: Callable[[], Mask | None]) -> None:
+    def __init__(self, n: int, legal: Callable[[], Mask | None] | None) -> None:
         super().__init__(n)
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A random action: among the legal ones when neither `mask` nor `probability` is given."""
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._legal is not None:
             current = self._legal()
             if current is not None and current.any():
                 mask = current
         return super().sample(mask, probability)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (gymnasium.spaces.Discrete, (int(self.n),))
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_legal"] = None  # a link to an environment: never copied
+        return state
 
 
 def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
@@ -139,6 +144,8 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.action_space = LegalDiscrete(self.space.size, _weakly(self._legal_now))
         self.seat = 0 if seat is None else seat
         """The learner's seat in the current game."""
+        self._masks = LegalMasks(self.space)
+        self._mask: Mask = np.zeros(self.space.size, dtype=np.int8)  # the learner's, now
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
 
@@ -158,7 +165,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         state = new_game(self.players, self.variant, seed=number)
         state, _ = self._play_opponents(state)
         self._state = state
-        return self._observe(state), self._info(state)
+        return self._observe(state)
 
     def step(self, action: object) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's `action` (an index), then the opponents' moves up to the learner's next
@@ -179,7 +186,8 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self._state = state
         if self.render_mode == "human":
             self.render()
-        return self._observe(state), reward + more, state.is_over, False, self._info(state)
+        obs, info = self._observe(state)
+        return obs, reward + more, state.is_over, False, info
 
     def render(self) -> str | None:
         """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
@@ -206,14 +214,31 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             reward += rewards.of_step(state, after)[seat]
             state = after
 
-    def _observe(self, state: State) -> Vector:
-        return self.encoder.encode(view(state, self.seat))
+    def _observe(self, state: State) -> tuple[Vector, dict[str, Any]]:
+        """The learner's observation and the step's `info` (its mask is kept for `action_masks`)."""
+        seen = view(state, self.seat)
+        self._mask = mask = self._masks.of(seen.legal_actions)
+        return self.encoder.encode(seen), {"action_mask": mask.copy(), "seat": self.seat}
 
-    def _info(self, state: State) -> dict[str, Any]:
-        return {"action_mask": mask_of(self.space, state, self.seat), "seat": self.seat}
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal indices now, as `space.size` booleans (a new array): the
+        `action_masks()` method that `sb3_contrib.MaskablePPO` calls; all false once the game is
+        over. The same as `info["action_mask"]` of the last `reset` or `step`.
+
+        Raises:
+            ConfigError: Before the first `reset` (`invalid_env_option`).
+        """
+        self._current()
+        return self._mask.astype(bool)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        space = self.action_space
+        assert isinstance(space, LegalDiscrete)
+        space._legal = _weakly(self._legal_now)  # the copy samples from its own game
 
     def _legal_now(self) -> Mask | None:
-        return None if self._state is None else mask_of(self.space, self._state, self.seat)
+        return None if self._state is None else self._mask
 
     def _current(self) -> State:
         if self._state is None:
