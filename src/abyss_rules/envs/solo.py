@@ -27,6 +27,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsFloat
@@ -50,7 +51,7 @@ from .options import SEED_BOUND, bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
-__all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv"]
+__all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv", "solo_vector"]
 
 SOLO_ID: Final = f"abyss_rules/Solo-v{OBSERVATION_VERSION}"
 """The Gymnasium id of [`SoloEnv`][abyss_rules.envs.SoloEnv]."""
@@ -87,7 +88,7 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
         return state
 
 
-def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
+def weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
     """`method` called through a weak reference (the space does not keep its environment alive)."""
     ref = weakref.WeakMethod(method)
 
@@ -96,6 +97,15 @@ def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
         return None if bound is None else bound()
 
     return call
+
+
+def solo_vector(num_envs: int, **options: Any) -> gymnasium.vector.SyncVectorEnv:
+    """The vector entry point of `abyss_rules/Solo-v0`: `num_envs` Solo games stepped one after the
+    other (a `SyncVectorEnv`; the bots play in Python, one game at a time), each made with
+    `options`. `gymnasium.make_vec` calls it for the `vector_entry_point` mode (its default)."""
+    if type(num_envs) is not int or num_envs < 1:
+        raise bad_option(f"num_envs must be an int of at least 1, got {num_envs!r}")
+    return gymnasium.vector.SyncVectorEnv([functools.partial(SoloEnv, **options)] * num_envs)
 
 
 class SoloEnv(gymnasium.Env[Vector, np.int64]):
@@ -141,7 +151,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.encoder = Observation(self.variant, self.players)
         """The observation encoding ([`Observation`][abyss_rules.envs.Observation])."""
         self.observation_space = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
-        self.action_space = LegalDiscrete(self.space.size, _weakly(self._legal_now))
+        self.action_space = LegalDiscrete(self.space.size, weakly(self._legal_now))
         self.seat = 0 if seat is None else seat
         """The learner's seat in the current game."""
         self._masks = LegalMasks(self.space)
@@ -235,7 +245,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.__dict__.update(state)
         space = self.action_space
         assert isinstance(space, LegalDiscrete)
-        space._legal = _weakly(self._legal_now)  # the copy samples from its own game
+        space._legal = weakly(self._legal_now)  # the copy samples from its own game
 
     def _legal_now(self) -> Mask | None:
         return None if self._state is None else self._mask
