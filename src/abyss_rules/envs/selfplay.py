@@ -30,6 +30,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from ..action_space import ActionSpace
 from ..config import Variant
 from .masks import Mask
 from .observation import OBSERVATION_VERSION, Vector
@@ -62,7 +63,7 @@ class SelfPlayEnv(gymnasium.Env[Vector, np.int64]):
         self._vec = VectorEnv(1, players, variant, reward)
         self.players = players
         self.observation_space = self._vec.single_observation_space
-        self.action_space = LegalDiscrete(self._vec.single_action_space.n, weakly(self._legal_now))
+        self.action_space = LegalDiscrete(ActionSpace(self._vec.variant).size, weakly(self._legal_now))
         """`Discrete(space.size)` whose `sample()` without a mask draws a legal index."""
         self._over = False
 
