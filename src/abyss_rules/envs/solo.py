@@ -12,7 +12,9 @@
 * observations are the learner's [`Observation`][abyss_rules.envs.Observation] encoding (a `Box`);
 * the reward of a step is the learner's reward (the `reward=` option) for the rounds and the game
   that ended during it; `terminated` when the game is over, never `truncated`;
-* an illegal action raises the engine's typed error and leaves the environment as it was;
+* an illegal action raises the engine's typed error and leaves the environment as it was (or,
+  with `illegal="end"`, ends the game with a penalty: see
+  [`abyss_rules.envs.illegal`][abyss_rules.envs.illegal]);
 * `reset(seed=s)` deals `ar.new_game(players, variant, seed=s)`; the bots' seeds and a random
   seat come from the environment's `np_random`.
 
@@ -40,11 +42,13 @@ from ..action_space import ActionSpace
 from ..actions import Action
 from ..bots import Bot, make_bot
 from ..config import Variant
+from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..state import State
 from ..views import view
 from .aec import as_index, to_act
+from .illegal import ILLEGAL_REWARD, check_illegal
 from .masks import LegalMasks, Mask
 from .observation import OBSERVATION_VERSION, Observation, Vector
 from .options import SEED_BOUND, bad_option, game_seed, resolve
@@ -119,6 +123,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         reward: The reward scheme, one of [`REWARDS`][abyss_rules.envs.REWARDS].
         seat: The learner's seat, or `None` for a random seat each game (`info["seat"]`).
         render_mode: `None`, `"ansi"` or `"human"`.
+        illegal: `"raise"` (an illegal action raises the engine's error) or `"end"` (it ends the
+            game with `illegal_reward`: see [`abyss_rules.envs.illegal`][abyss_rules.envs.illegal]).
+        illegal_reward: The reward of an illegal action with `illegal="end"` (-1 by default).
 
     Raises:
         ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
@@ -128,7 +135,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, opponents: Sequence[str | Bot] = ("greedy",), variant: Variant | str = "standard",
-                 reward: str = "score", seat: int | None = 0, render_mode: str | None = None) -> None:
+                 reward: str = "score", seat: int | None = 0, render_mode: str | None = None,
+                 illegal: str = "raise", illegal_reward: float = ILLEGAL_REWARD) -> None:
+        self.illegal, self.illegal_reward = check_illegal(illegal, illegal_reward)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not opponents:
             raise bad_option(f"opponents must be a non-empty list of bot names or bots, got {opponents!r}")
         for entry in opponents:
@@ -155,6 +164,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.seat = 0 if seat is None else seat
         """The learner's seat in the current game."""
         self._masks = LegalMasks(self.space)
+        self._ended = False  # by an illegal action (illegal="end")
         self._mask: Mask = np.zeros(self.space.size, dtype=np.int8)  # the learner's, now
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
@@ -171,7 +181,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         bots: dict[int, Bot] = {}
         for p, entry in zip(others, self.opponents, strict=True):
             bots[p] = make_bot(entry, int(rng.integers(SEED_BOUND))) if isinstance(entry, str) else entry
-        self.seat, self._bots = seat, bots
+        self.seat, self._bots, self._ended = seat, bots, False
         state = new_game(self.players, self.variant, seed=number)
         state, _ = self._play_opponents(state)
         self._state = state
@@ -186,11 +196,24 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             ActionIndexError: The index is not in `[0, space.size)`.
             MalformedActionError: The action is not an integer.
 
-        After any of these errors the environment is unchanged.
+        After any of these errors the environment is unchanged. With `illegal="end"` the first
+        two end the game instead: the reward is `illegal_reward`, `terminated` is true,
+        `info["illegal_action"]` is the error's code, and the next call must be `reset()`.
         """
         before = self._current()
-        move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
-        state = apply(before, move)
+        if self._ended:
+            raise bad_option("the game ended on an illegal action: call reset() to deal a new one")
+        try:
+            move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
+            state = apply(before, move)
+        except (IllegalActionError, ActionIndexError) as error:
+            if self.illegal == "raise":
+                raise
+            self._ended = True
+            obs, info = self._observe(before)
+            self._mask = np.zeros(self.space.size, dtype=np.int8)
+            info["action_mask"], info["illegal_action"] = self._mask.copy(), str(error.code)
+            return obs, self.illegal_reward, True, False, info
         reward = self._rewards.of_step(before, state)[self.seat]
         state, more = self._play_opponents(state)
         self._state = state
