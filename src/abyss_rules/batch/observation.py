@@ -1,8 +1,8 @@
 """The observation encoding: a fixed-size vector of one agent's [`View`][abyss_rules.View].
 
-An [`Observation`][abyss_rules.envs.Observation] encoder is made for one variant and player
-count; [`encode`][abyss_rules.envs.Observation.encode] turns a view into a `float32` vector of
-[`size`][abyss_rules.envs.Observation.size] numbers. It reads the view only -- never the
+An [`Observation`][abyss_rules.batch.Observation] encoder is made for one variant and player
+count; [`encode`][abyss_rules.batch.Observation.encode] turns a view into a `float32` vector of
+[`size`][abyss_rules.batch.Observation.size] numbers. It reads the view only -- never the
 [`State`][abyss_rules.State] -- so an observation holds public facts only (rules 8.1-8.3): two
 states that differ only in secrets give identical observations for every agent.
 
@@ -10,8 +10,8 @@ Seats are *relative*: position `k` of every per-seat field is the seat `k` place
 viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
 are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
 standard deck). The layout below, written once in `_FIELDS`, gives both the encoder's positions
-and the table of the documentation ([`table`][abyss_rules.envs.Observation.table]); it is versioned
-with the environments' ids ([`OBSERVATION_VERSION`][abyss_rules.envs.OBSERVATION_VERSION]).
+and the table of the documentation ([`table`][abyss_rules.batch.Observation.table]); it is versioned
+with the environments' ids ([`OBSERVATION_VERSION`][abyss_rules.batch.OBSERVATION_VERSION]).
 
 Examples:
     >>> import abyss_rules as ar
@@ -61,7 +61,7 @@ class Field:
     """One field of the layout: `vector[start:stop]`, its meaning and its range."""
 
     name: str
-    """The field's name (the key of [`Observation.slice`][abyss_rules.envs.Observation.slice])."""
+    """The field's name (the key of [`Observation.slice`][abyss_rules.batch.Observation.slice])."""
     start: int
     """The first index."""
     stop: int
@@ -123,7 +123,7 @@ class _Context:
 _PHASE_CODE: Final = {phase: code for code, phase in enumerate(_PHASES)}
 
 class _Memo:
-    """What [`encode`][abyss_rules.envs.Observation.encode] remembers of the last view it encoded:
+    """What [`encode`][abyss_rules.batch.Observation.encode] remembers of the last view it encoded:
     its discard counts, its opening flips and its totals (as entries).
 
     A discard pile changes by its top card at most per action: its counts are those of the last
@@ -297,7 +297,7 @@ class Observation:
         return slice(field.start, field.stop)
 
     def encode(self, view: View) -> Vector:
-        """The observation of `view`: a new `float32` vector of [`size`][abyss_rules.envs.Observation.size].
+        """The observation of `view`: a new `float32` vector of [`size`][abyss_rules.batch.Observation.size].
 
         The viewer's seat comes first in every per-seat field; a spectator's view (viewer
         `None`) is encoded in absolute seat order, with `to_act` 0.
