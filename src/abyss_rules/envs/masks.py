@@ -50,7 +50,7 @@ class LegalMasks:
 
     def __init__(self, space: ActionSpace) -> None:
         self.space = space
-        self._memo: dict[int, tuple[tuple[Action, ...], Mask]] = {}
+        self._memo: dict[int, tuple[tuple[Action, ...], bytes]] = {}
         self._index: dict[int, int] = {}  # id(action) -> its index
         self._held: list[Action] = []     # the actions of `_index`, kept alive
 
@@ -58,16 +58,17 @@ class LegalMasks:
         """An `int8` vector of `space.size` (a new array): 1 on the index of each of `actions`."""
         found = self._memo.get(id(actions))
         if found is None or found[0] is not actions:
-            mask = np.zeros(self.space.size, dtype=np.int8)
+            flags = bytearray(self.space.size)
             try:
-                mask[list(map(self._index.__getitem__, map(id, actions)))] = 1
+                indices = list(map(self._index.__getitem__, map(id, actions)))
             except KeyError:
-                mask[[self._index_of(a) for a in actions]] = 1
-            mask.flags.writeable = False
+                indices = [self._index_of(a) for a in actions]
+            for index in indices:
+                flags[index] = 1
             if len(self._memo) >= _MEMO_LIMIT:
                 self._memo.clear()
-            found = self._memo[id(actions)] = (actions, mask)
-        return found[1].copy()
+            found = self._memo[id(actions)] = (actions, bytes(flags))
+        return np.frombuffer(bytearray(found[1]), dtype=np.int8)
 
     def _index_of(self, action: Action) -> int:
         index = self._index.get(id(action))
