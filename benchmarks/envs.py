@@ -1,6 +1,7 @@
 """The RL environments' speed: environment steps per second of each interface (issue 15).
 
-Each environment is driven by a masked random agent (a uniformly random legal index) for
+Each environment is driven by a masked random agent (a uniformly random legal index, picked with
+``random.Random`` as the engine's own loop picks its actions) for
 ``--seconds`` seconds; a figure is the median of ``--repeats`` runs, the cases interleaved (each
 once per repeat) so that they see the same load. Printed beside them, in the
 same run, the reference engine's own random playouts (``apply`` + ``legal_actions``, no

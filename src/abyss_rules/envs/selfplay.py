@@ -118,4 +118,6 @@ class SelfPlayEnv(gymnasium.Env[Vector, np.int64]):
 
 
 def _first(info: dict[str, Any]) -> dict[str, Any]:
-    return {key: value[0] for key, value in info.items()}
+    """The one game's row of each entry of a vector `info` (a number as a Python number)."""
+    rows = {key: value[0] for key, value in info.items()}
+    return {key: row.item() if np.ndim(row) == 0 else row for key, row in rows.items()}
