@@ -1,6 +1,7 @@
 """The RL environments' speed: environment steps per second of each interface (issue 15).
 
-Each environment is driven by a masked random agent (a uniformly random legal index) for
+Each environment is driven by a masked random agent (a uniformly random legal index, picked with
+``random.Random`` as the engine's own loop picks its actions) for
 ``--seconds`` seconds; a figure is the median of ``--repeats`` runs, the cases interleaved (each
 once per repeat) so that they see the same load. Printed beside them, in the
 same run, the reference engine's own random playouts (``apply`` + ``legal_actions``, no
@@ -50,20 +51,27 @@ def engine(players: int, seconds: float, seed: int) -> float:
     return actions / (perf_counter() - start)
 
 
+def pick(mask: np.ndarray, rng: random.Random) -> int:
+    """A uniformly random legal index of `mask`: the agent of every single-game case, as cheap as
+    the engine's own choice (`rng.random()` scaled to the legal moves)."""
+    legal = mask.nonzero()[0]
+    return int(legal[int(rng.random() * len(legal))])
+
+
 def aec(players: int, seconds: float, seed: int) -> float:
     """The PettingZoo AEC environment: agent steps per second."""
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     game = envs.env(players=players)
     steps = 0
     start = perf_counter()
     while perf_counter() - start < seconds:
-        game.reset(seed=int(rng.integers(2**62)))
+        game.reset(seed=rng.getrandbits(62))
         for _ in game.agent_iter():
             obs, _, terminated, truncated, _ = game.last()
             if terminated or truncated:
                 game.step(None)
                 continue
-            game.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            game.step(pick(obs["action_mask"], rng))
             steps += 1
     return steps / (perf_counter() - start)
 
@@ -71,15 +79,15 @@ def aec(players: int, seconds: float, seed: int) -> float:
 def solo(opponent: str, players: int) -> Callable[[int, float, int], float]:
     def run(_: int, seconds: float, seed: int) -> float:
         """Solo-v0 against `opponent`: learner steps per second."""
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         env = gymnasium.make(envs.SOLO_ID, opponents=[opponent] * (players - 1))
         steps = 0
         start = perf_counter()
         while perf_counter() - start < seconds:
-            _, info = env.reset(seed=int(rng.integers(2**62)))
+            _, info = env.reset(seed=rng.getrandbits(62))
             terminated = False
             while not terminated:
-                _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+                _, _, terminated, _, info = env.step(pick(info["action_mask"], rng))
                 steps += 1
         return steps / (perf_counter() - start)
 

@@ -270,7 +270,10 @@ def test_random_playouts_are_the_reference_games(players: int, variant: ar.Varia
     assert stats.rounds == sum(len(state.history) for state in refs.values())
     assert stats.turns == sum(result.turns for state in refs.values() for result in state.history)
     assert stats.actions == sum(state.seq for state in refs.values())
-    assert stats == batch.random_playouts(games=games, players=players, variant=variant, seed=11, width=width)
+    assert stats.totals.tolist() == [list(refs[n].totals) for n in range(games)]  # the final scores
+    assert stats.winners.tolist() == [[p in refs[n].winners for p in range(players)] for n in range(games)]
+    again = batch.random_playouts(games=games, players=players, variant=variant, seed=11, width=width)
+    assert stats == again and np.array_equal(stats.totals, again.totals)
 
 
 @pytest.mark.parametrize(("players", "variant"), [

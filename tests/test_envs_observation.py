@@ -205,3 +205,53 @@ def test_the_docs_tables_are_the_codes() -> None:
     assert doc is not None
     in_code = _table_after("between those moments every reward is 0):", doc)
     assert _table_after("<!-- reward-table -->", page) == in_code
+
+
+def test_the_encoder_gives_the_reference_encoding_byte_for_byte() -> None:
+    # The fast encoder (byte rows, memos of the last discard pile, opening flips and totals)
+    # against the layout written field by field (tests/observation_reference.py), for every seat
+    # and a spectator at every state of random games, in the order the environments see them.
+    from tests.observation_reference import reference_encode
+
+    checked = 0
+    for variant, players in SETUPS:
+        obs = Observation(variant, players)
+        for seed in range(3):
+            for state in _walk(variant, players, seed, limit=600):
+                for seat in [*range(players), None]:
+                    v = ar.view(state, seat)
+                    assert obs.encode(v).tobytes() == reference_encode(obs, v).tobytes(), (variant, seat)
+                    checked += 1
+    assert checked > 5000
+
+
+def test_hand_built_views_with_swallowed_or_hidden_values_are_encoded_as_the_reference() -> None:
+    # Views not made by ar.view (a value on a face-down space, swallowed spaces): the slow path.
+    from tests.observation_reference import reference_encode
+
+    state = ar.new_game(2, seed=3)
+    v = ar.view(state, 0)
+    secret = ar.Grid.from_flat(3, 4, state.cards, 0b1, 0b10, 0)  # not public: face-down values shown
+    odd = attrs_evolve(v, grids=(secret, v.grids[1]))
+    obs = Observation(ar.Variant.standard(), 2)
+    assert obs.encode(odd).tobytes() == reference_encode(obs, odd).tobytes()
+    assert obs.encode(odd).tobytes() == obs.encode(attrs_evolve(v, grids=(
+        ar.Grid.from_flat(3, 4, state.cards, 0b1, 0b10, 0, public=True), v.grids[1]))).tobytes()
+
+
+def attrs_evolve(v: ar.View, **changes: object) -> ar.View:
+    import attrs
+
+    return attrs.evolve(v, **changes)
+
+
+def test_an_encoder_pickles_and_its_copy_encodes_the_same() -> None:
+    import pickle
+
+    obs = Observation(ar.Variant.standard(), 3)
+    states = _walk(ar.Variant.standard(), 3, 4, limit=200)
+    for state in states[:50]:
+        obs.encode(ar.view(state, 1))
+    copy = pickle.loads(pickle.dumps(obs))
+    for state in states[50:]:
+        assert copy.encode(ar.view(state, 2)).tobytes() == obs.encode(ar.view(state, 2)).tobytes()

@@ -138,17 +138,64 @@ def test_a_finished_game_refuses_further_steps() -> None:
     assert error.value.code == "game_over"
 
 
-def test_the_legal_sampler_draws_legal_actions_only_and_copies_as_a_plain_discrete() -> None:
+def test_the_legal_sampler_draws_legal_actions_only_and_a_copy_alone_samples_any_index() -> None:
     env = envs.SoloEnv(opponents=["random"])
-    env.reset(seed=9)
+    _, info = env.reset(seed=9)
     env.action_space.seed(4)
-    mask = env._info(env.game_state)["action_mask"]
+    mask = info["action_mask"]
     drawn = {int(env.action_space.sample()) for _ in range(300)}
     assert drawn == set(np.flatnonzero(mask).tolist())
     only_30 = np.eye(1, env.space.size, 30, dtype=np.int8)[0]
     assert env.action_space.sample(mask=only_30) == 30  # an explicit mask wins
     for other in (copy.deepcopy(env.action_space), pickle.loads(pickle.dumps(env.action_space))):
-        assert type(other) is gymnasium.spaces.Discrete and other == env.action_space
+        assert isinstance(other, gymnasium.spaces.Discrete) and other == env.action_space
+        assert {int(other.sample()) for _ in range(1000)} == set(range(env.space.size))  # bound to no game
+
+
+def _drive(env: Any, rng: np.random.Generator, steps: int, info: dict[str, Any]) -> list[Any]:
+    seen = []
+    for _ in range(steps):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        seen.append((obs.tobytes(), info["action_mask"].tobytes(), reward, terminated, truncated,
+                     int(env.action_space.sample())))  # the copy's sampler follows its own game
+        if terminated:
+            obs, info = env.reset()
+            seen.append((obs.tobytes(), info["action_mask"].tobytes()))
+    return seen
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy", "counting"])
+def test_the_environment_pickles_and_the_copy_steps_identically(opponent: str) -> None:
+    env = gymnasium.make(envs.SOLO_ID, opponents=[opponent, "random"], seat=None)
+    assert pickle.loads(pickle.dumps(env)) is not None  # before reset too
+    _, info = env.reset(seed=2)
+    env.action_space.seed(7)
+    _drive(env, np.random.default_rng(0), 30, info)
+    for clone in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert clone.unwrapped.game_state == env.unwrapped.game_state
+        info = {"action_mask": env.unwrapped.action_masks().astype(np.int8)}
+        ours = _drive(copy.deepcopy(env), np.random.default_rng(1), 300, info)
+        theirs = _drive(clone, np.random.default_rng(1), 300, info)
+        assert ours == theirs and len(ours) >= 300
+
+
+def test_action_masks_follows_the_maskable_protocol_in_a_masked_loop() -> None:
+    env = envs.SoloEnv(opponents=["greedy"], reward="win")
+    with pytest.raises(ar.ConfigError):
+        env.action_masks()  # before reset
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            masks = env.action_masks()
+            assert masks.dtype == bool and masks.shape == (env.space.size,) and masks.flags.writeable
+            assert np.array_equal(masks, info["action_mask"].astype(bool))
+            # A masked policy: random scores, -inf on the illegal indices (MaskablePPO's masking).
+            action = int(np.argmax(np.where(masks, rng.random(masks.shape), -np.inf)))
+            _, reward, terminated, _, info = env.step(action)
+        assert reward in (1.0, -1.0) and not env.action_masks().any()
 
 
 def test_bad_options_are_refused_with_typed_errors() -> None:

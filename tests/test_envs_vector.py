@@ -183,3 +183,38 @@ def test_the_batch_shows_each_discard_pile_bottom_first() -> None:
         for i in range(len(b)):
             held = b.discard_pile[i, : b.discard_size[i]].tolist()
             assert tuple(reversed(held)) == b.state(i).discard_pile
+
+
+def test_the_vector_environment_pickles_and_the_copy_steps_identically() -> None:
+    import pickle
+
+    vec = envs.VectorEnv(16, players=3)
+    assert pickle.loads(pickle.dumps(vec)).num_envs == 16  # before reset too
+    _, info = vec.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        _, _, _, _, info = vec.step(random_actions(info["action_mask"], rng))
+    copy = pickle.loads(pickle.dumps(vec))
+    for _ in range(200):  # past the ends of games: the copies deal the same new games
+        actions = random_actions(info["action_mask"], rng)
+        ours, theirs = vec.step(actions), copy.step(actions)
+        for a, b in zip(ours[:4], theirs[:4], strict=True):
+            assert np.array_equal(a, b)
+        assert all(np.array_equal(ours[4][key], theirs[4][key]) for key in ours[4])
+        info = ours[4]
+    assert [vec.batch.state(i) for i in range(16)] == [copy.batch.state(i) for i in range(16)]
+
+
+def test_action_masks_follows_the_maskable_protocol() -> None:
+    vec = envs.VectorEnv(8, players=2)
+    with pytest.raises(ar.ConfigError):
+        vec.action_masks()  # before reset
+    _, info = vec.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        masks = vec.action_masks()
+        assert masks.dtype == bool and masks.shape == (8, 49) and masks.flags.writeable
+        assert np.array_equal(masks, info["action_mask"].astype(bool))
+        # A masked policy: random scores, -inf on the illegal indices (MaskablePPO's masking).
+        scores = np.where(masks, rng.random(masks.shape), -np.inf)
+        _, _, _, _, info = vec.step(np.argmax(scores, axis=1))

@@ -7,7 +7,10 @@ that says so; the rest of the library never imports it.
 | name | what it is |
 |---|---|
 | `Batch` | `N` games in lockstep, stepped by index (`ActionSpace`) |
-| `random_playouts` | uniformly random games to the end, with counts |
+| `Env`, `EnvState` | the same games Pgx-style: `init`, `step`, `observe`, `current_player`, `rewards`, `terminated`, `truncated`, `legal_action_mask` |
+| `Observation` | the observation encoding of the RL environments, for one view or a whole batch |
+| `choose_uniformly` | one uniformly random legal index per game, from a legal mask |
+| `random_playouts` | uniformly random games to the end, with counts and final scores |
 | `PlayoutStats` | what `random_playouts` returns |
 | `PHASES` | the `Phase` of each code of `Batch.phase` |
 
@@ -17,7 +20,7 @@ Examples:
     >>> stats = batch.random_playouts(games=64, players=2, variant=ar.Variant.short(), seed=0)
     >>> stats.games, stats.turns > 64 * 10
     (64, True)
-"""
+"""  # noqa: E501  (the table's rows)
 
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ require("numpy", name="NumPy", extra="batch", module="abyss_rules.batch")
 
 from .convert import PHASES  # noqa: E402 - after the check of the extra
 from .engine import Batch  # noqa: E402
-from .playouts import PlayoutStats, random_playouts  # noqa: E402
+from .env import Env, EnvState  # noqa: E402
+from .observation import OBSERVATION_VERSION, Observation  # noqa: E402
+from .playouts import PlayoutStats, choose_uniformly, random_playouts  # noqa: E402
 
-__all__ = ["PHASES", "Batch", "PlayoutStats", "random_playouts"]
+__all__ = ["OBSERVATION_VERSION", "PHASES", "Batch", "Env", "EnvState", "Observation", "PlayoutStats",
+           "choose_uniformly", "random_playouts"]

@@ -303,14 +303,15 @@ class Batch:
 
     # -- stepping ---------------------------------------------------------------------
 
-    def step(self, indices: Any) -> Batch:
+    def step(self, indices: Any, skip: Any = None) -> Batch:
         """Apply one action index per game for its actor; return the new batch.
 
-        Entries for finished games are ignored. Nothing is applied unless every live game's
-        index is legal.
+        Entries for finished games, and for the games `skip` names, are ignored: those games
+        are left as they are. Nothing is applied unless every other game's index is legal.
 
         Args:
             indices: `N` integers, indices of `space`.
+            skip: `None`, or `N` booleans: the games not to step.
 
         Raises:
             BatchStepError: a live game's index is not legal now: `game` and `index` name the
@@ -323,13 +324,22 @@ class Batch:
         k = _checked(indices, n)
         phase = a.phase
         live = phase != OVER
+        if skip is not None:
+            held = np.asarray(skip)
+            if held.dtype != bool or held.shape != (n,):
+                raise MalformedActionError(f"skip must be {n} booleans, got an array of {held.dtype} "
+                                           f"with shape {held.shape}")
+            if held.any():  # the held games read as finished to the step: it leaves them alone
+                live = live & ~held
+                a = a.copy(())
+                a.phase = np.where(held, OVER, phase).astype(phase.dtype)
         outside = (k < 0) | (k >= t.size)
         k = np.where(outside, 0, k)
         allowed = flat(self._legal()).take(k * n + np.arange(n)) & ~outside
         refused = live & ~allowed
         if refused.any():
             raise self._refusal(int(np.argmax(refused)), indices)
-        w = a.copy(_STEPPED)
+        w = self._a.copy(_STEPPED)
         ended, _ = advance(t, a, w, k, self._seeds)
         log, going = end_rounds(t, w, ended, self._log)
         deal(t, w, going, self._seeds)

@@ -39,6 +39,16 @@ class PlayoutStats:
     """Rounds finished."""
     steps: int
     """Lockstep steps of the batch."""
+    totals: Array = attrs.field(eq=False, repr=False)
+    """`(games, players)` int: each game's final totals (rule 7.1), game `n` in row `n`: the
+    final scores, lowest wins (rule 7.4)."""
+
+    @property
+    def winners(self) -> Array:
+        """`(games, players)` bool: the seats with the lowest final total of each game (rule 7.4:
+        ties share the win)."""
+        lowest: Array = self.totals == self.totals.min(axis=1, keepdims=True)
+        return lowest
 
 
 def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
@@ -123,7 +133,8 @@ class _Starts:
 
 def random_playouts(games: int, players: int = 2, variant: Variant | None = None, seed: Seed = 0, *,
                     width: int | None = None) -> PlayoutStats:
-    """Play `games` games to the end with uniformly random legal actions, `width` at a time.
+    """Play `games` games to the end with uniformly random legal actions, `width` at a time; return
+    the counts and every game's final totals (`PlayoutStats`).
 
     Game `n` is dealt from the seed `stream_blocks(normalize_seed(seed), n, 1)` (block `n` of
     `seed`'s stream, rule 9.2); the choices come from `numpy.random.default_rng` seeded with
@@ -169,6 +180,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
     lay_out(t, w, every, order, position)
     started = lanes
     turns = actions = rounds = steps = 0
+    totals = np.zeros((games, t.players), np.int64)  # by game number (a lane's gid)
     waiting = finished = 0  # lanes whose round ended, lanes whose game is over
     while True:
         spare = games - started
@@ -178,6 +190,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
             _, going = end_rounds(t, w, np.flatnonzero(w.phase == WAITING), None)
             done = w.phase == OVER
             fresh = np.flatnonzero(done)[:spare]
+            totals[w.gid[fresh]] = w.totals[fresh]
             rounds += int(w.round[fresh].sum())
             actions += int(w.seq[fresh].sum())
             deal(t, w, going, seeds)
@@ -194,6 +207,7 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
             if finished == len(seeds):
                 break
             done = w.phase == OVER
+            totals[w.gid[done]] = w.totals[done]
             rounds += int(w.round[done].sum())
             actions += int(w.seq[done].sum())
             kept = np.flatnonzero(~done)
@@ -211,4 +225,6 @@ def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: 
         steps += 1
     rounds += int(w.round.sum())
     actions += int(w.seq.sum())
-    return PlayoutStats(games=games, turns=turns, actions=actions, rounds=rounds, steps=steps)
+    totals[w.gid] = w.totals
+    totals.flags.writeable = False
+    return PlayoutStats(games=games, turns=turns, actions=actions, rounds=rounds, steps=steps, totals=totals)

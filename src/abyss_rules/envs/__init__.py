@@ -7,12 +7,13 @@ Three interfaces over the same rules, observations and rewards:
 | `env` / `raw_env` | a PettingZoo AEC environment: every seat is an agent (`player_0`, ...) |
 | `gymnasium.make("abyss_rules/Solo-v0", opponents=["greedy"])` | one learner against built-in bots (`SoloEnv`) |
 | `VectorEnv(num_envs, players=2)` | a `gymnasium.vector.VectorEnv` of self-play games over the batch engine |
+| `gymnasium.make_vec("abyss_rules/SelfPlay-v0", num_envs)` | the same `VectorEnv`, by id (`SelfPlayEnv` is one such game for `make`) |
 
 Actions are the indices of `ActionSpace` (`Discrete(space.size)`); observations are
-`Observation` encodings of an agent's `View` -- public facts only (rules 8.1-8.3) --
-and rewards are one of `REWARDS`. An illegal action is refused with the engine's typed
-error and changes nothing. Importing this module registers `abyss_rules/Solo-v0` with
-Gymnasium.
+`Observation` encodings of an agent's `View` -- public facts only (rules 8.1-8.3) -- and
+rewards are one of `REWARDS`. An illegal action is refused with the engine's typed error
+and changes nothing (`illegal="end"` ends the game with a penalty instead). Importing this
+module registers `abyss_rules/Solo-v0` and `abyss_rules/SelfPlay-v0` with Gymnasium.
 
 Install the extra with `pip install 'abyss-rules[rl]'`; the "RL environments" page of the docs
 has the observation and reward tables and a masked random agent loop for each interface.
@@ -34,15 +35,18 @@ except ImportError as error:  # pragma: no cover - exercised by a subprocess tes
 from .aec import env, raw_env
 from .observation import OBSERVATION_VERSION, Observation
 from .rewards import REWARDS, Rewards
+from .selfplay import SELF_PLAY_ID, SelfPlayEnv
 from .solo import SOLO_ID, SoloEnv
 from .vector import VectorEnv
 
 __all__ = [
     "OBSERVATION_VERSION",
     "REWARDS",
+    "SELF_PLAY_ID",
     "SOLO_ID",
     "Observation",
     "Rewards",
+    "SelfPlayEnv",
     "SoloEnv",
     "VectorEnv",
     "env",
@@ -50,4 +54,8 @@ __all__ = [
 ]
 
 if SOLO_ID not in gymnasium.registry:
-    gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs.solo:SoloEnv")
+    gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs.solo:SoloEnv",
+                       vector_entry_point="abyss_rules.envs.solo:solo_vector")
+if SELF_PLAY_ID not in gymnasium.registry:
+    gymnasium.register(id=SELF_PLAY_ID, entry_point="abyss_rules.envs.selfplay:SelfPlayEnv",
+                       vector_entry_point="abyss_rules.envs.vector:VectorEnv")

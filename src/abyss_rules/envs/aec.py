@@ -14,12 +14,12 @@ order-enforcing wrapper); `raw_env` is the bare one.
   and of the game, to every agent at once.
 * When the game ends every agent is terminated; there is no truncation (every game ends, rules
   7.2, 7.3, 6.7).
-* An illegal action is refused with the engine's error -- an
-  `IllegalActionError` for an index that is not legal now,
-  an `ActionIndexError` for one outside `[0, space.size)`, a
-  `MalformedActionError` for a non-integer -- and the
-  environment is left exactly as it was: the same agent may
-  try again.
+* With `illegal="end"`, an illegal or out-of-range index ends the game instead: the agent earns
+  `illegal_reward` (-1), the others 0, every agent is terminated (`abyss_rules.envs.illegal`).
+  By default an illegal action is refused with the engine's error -- an `IllegalActionError`
+  for an index that is not legal now, an `ActionIndexError` for one outside `[0, space.size)`,
+  a `MalformedActionError` for a non-integer -- and the environment is left exactly as it was:
+  the same agent may try again.
 * `reset(seed=s)` deals exactly `ar.new_game(players, variant, seed=s)`; a later `reset()`
   without a seed deals a game whose seed is drawn from a generator seeded by `s`.
 
@@ -40,25 +40,25 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..action_space import ActionSpace
 from ..actions import Action
 from ..config import Variant
+from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..state import State
 from ..views import view
+from .illegal import ILLEGAL_REWARD, check_illegal
+from .masks import LegalMasks
 from .observation import OBSERVATION_VERSION, Observation
 from .options import bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
 __all__ = ["env", "raw_env"]
-
-Mask = npt.NDArray[np.int8]
 
 
 def as_index(action: object) -> object:
@@ -69,11 +69,6 @@ def as_index(action: object) -> object:
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         return int(action)
     return action
-
-
-def mask_of(space: ActionSpace, state: State, seat: int) -> Mask:
-    """Seat `seat`'s legal indices now as an `int8` vector (a new array)."""
-    return np.array(space.mask(state, seat), dtype=np.int8)
 
 
 def to_act(state: State) -> int | None:
@@ -92,6 +87,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
         render_mode: `None`, `"ansi"` (`render()` returns the public table as text) or `"human"`
             (`render()` prints it).
+        illegal: `"raise"` (an illegal action raises the engine's error) or `"end"` (it ends the
+            game with `illegal_reward` for the agent: see `abyss_rules.envs.illegal`).
+        illegal_reward: The reward of an illegal action with `illegal="end"` (-1 by default).
 
     Raises:
         ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
@@ -104,8 +102,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
     }
 
     def __init__(self, players: int = 2, variant: Variant | str = "standard", reward: str = "score",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal: str = "raise",
+                 illegal_reward: float = ILLEGAL_REWARD) -> None:
         super().__init__()
+        self.illegal, self.illegal_reward = check_illegal(illegal, illegal_reward)
         self.variant = resolve(variant, players)
         self.players = players
         self.render_mode = check_render_mode(render_mode)
@@ -115,6 +115,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """The action indices (`ActionSpace`)."""
         self.encoder = Observation(self.variant, players)
         """The observation encoding (`Observation`)."""
+        self._masks = LegalMasks(self.space)
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent (each is seeded on its own), all equal.
@@ -160,11 +161,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """`agent`'s observation now: its encoded view and its action mask (new arrays)."""
         state = self._current()
         seat = self._seat[agent]
-        if agent == self.agent_selection and not state.is_over:
-            mask = mask_of(self.space, state, seat)
+        seen = view(state, seat)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self._masks.of(seen.legal_actions)
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
-        return {"observation": self.encoder.encode(view(state, seat)), "action_mask": mask}
+        return {"observation": self.encoder.encode(seen), "action_mask": mask}
 
     def step(self, action: object) -> None:
         """Play `action` (an index) for `abyss_rules.envs.raw_env`; a terminated agent steps `None`
@@ -175,15 +177,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             ActionIndexError: The index is not in `[0, space.size)` (`no_such_action_index`).
             MalformedActionError: The action is not an integer.
 
-        After any of these errors the environment is unchanged.
+        After any of these errors the environment is unchanged. With `illegal="end"` the first
+        two end the game instead (see `abyss_rules.envs.illegal`).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         before = self._current()
-        move: Action = self.space.action(as_index(action), self._seat[agent])  # type: ignore[arg-type]
-        after = apply(before, move)  # raises before anything changes
+        try:
+            move: Action = self.space.action(as_index(action), self._seat[agent])  # type: ignore[arg-type]
+            after = apply(before, move)  # raises before anything changes
+        except (IllegalActionError, ActionIndexError) as error:
+            if self.illegal == "raise":
+                raise
+            self._end_illegally(agent, error)
+            return
         self._state = after
         self._cumulative_rewards[agent] = 0.0
         for a, r in zip(self.possible_agents, self._rewards.of_step(before, after), strict=True):
@@ -197,6 +206,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_illegally(self, agent: str, error: IllegalActionError | ActionIndexError) -> None:
+        """End the game on `agent`'s illegal action (`illegal="end"`): its penalty, 0 for the others."""
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = self.illegal_reward if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos[agent] = {"illegal_action": str(error.code)}
+        self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
@@ -228,11 +247,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
 
 
 def env(players: int = 2, variant: Variant | str = "standard", reward: str = "score",
-        render_mode: str | None = None) -> AECEnv:
+        render_mode: str | None = None, illegal: str = "raise",
+        illegal_reward: float = ILLEGAL_REWARD) -> AECEnv:
     """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point).
 
-    Takes the arguments of `raw_env`. Not wrapped with PettingZoo's illegal-move or
-    out-of-bounds wrappers: an illegal action raises the engine's typed error.
+    Takes the arguments of `raw_env`. Not wrapped with PettingZoo's illegal-move or out-of-bounds
+    wrappers: an illegal action raises the engine's typed error, or with `illegal="end"` ends the
+    game with a penalty.
 
     Examples:
         >>> from abyss_rules import envs
@@ -241,4 +262,5 @@ def env(players: int = 2, variant: Variant | str = "standard", reward: str = "sc
         >>> game.possible_agents
         ['player_0', 'player_1', 'player_2']
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(players, variant, reward, render_mode))
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(players, variant, reward, render_mode, illegal, illegal_reward))

@@ -12,7 +12,8 @@
 * observations are the learner's `Observation` encoding (a `Box`);
 * the reward of a step is the learner's reward (the `reward=` option) for the rounds and the game
   that ended during it; `terminated` when the game is over, never `truncated`;
-* an illegal action raises the engine's typed error and leaves the environment as it was;
+* an illegal action raises the engine's typed error and leaves the environment as it was (or,
+  with `illegal="end"`, ends the game with a penalty: see `abyss_rules.envs.illegal`);
 * `reset(seed=s)` deals `ar.new_game(players, variant, seed=s)`; the bots' seeds and a random
   seat come from the environment's `np_random`.
 
@@ -27,28 +28,33 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsFloat
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 from ..action_space import ActionSpace
 from ..actions import Action
 from ..bots import Bot, make_bot
 from ..config import Variant
+from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..state import State
 from ..views import view
-from .aec import Mask, as_index, mask_of, to_act
+from .aec import as_index, to_act
+from .illegal import ILLEGAL_REWARD, check_illegal
+from .masks import LegalMasks, Mask
 from .observation import OBSERVATION_VERSION, Observation, Vector
 from .options import SEED_BOUND, bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
 
-__all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv"]
+__all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv", "solo_vector"]
 
 SOLO_ID: Final = f"abyss_rules/Solo-v{OBSERVATION_VERSION}"
 """The Gymnasium id of `SoloEnv`."""
@@ -58,31 +64,34 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
     """`Discrete(n)` whose `sample()` without a mask draws uniformly among the legal actions of the
     environment's current decision (any index when there is none).
 
-    `contains`, equality and `sample(mask=...)` are those of `Discrete`; a copy or a pickle of the
-    space is a plain `Discrete(n)`.
+    `contains`, equality and `sample(mask=...)` are those of `Discrete`. A copy or a pickle of the
+    space alone is bound to no environment and samples like `Discrete(n)`; a copy or a pickle of
+    the environment binds its own space again.
 
     Args:
         n: The number of actions.
         legal: Returns the current legal mask (`int8`), or `None`.
     """
 
-    def __init__(self, n: int, legal: Callable[[], Mask | None]) -> None:
+    def __init__(self, n: int, legal: Callable[[], Mask | None] | None) -> None:
         super().__init__(n)
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A random action: among the legal ones when neither `mask` nor `probability` is given."""
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._legal is not None:
             current = self._legal()
             if current is not None and current.any():
                 mask = current
         return super().sample(mask, probability)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (gymnasium.spaces.Discrete, (int(self.n),))
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_legal"] = None  # a link to an environment: never copied
+        return state
 
 
-def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
+def weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
     """`method` called through a weak reference (the space does not keep its environment alive)."""
     ref = weakref.WeakMethod(method)
 
@@ -91,6 +100,15 @@ def _weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
         return None if bound is None else bound()
 
     return call
+
+
+def solo_vector(num_envs: int, **options: Any) -> gymnasium.vector.SyncVectorEnv:
+    """The vector entry point of `abyss_rules/Solo-v0`: `num_envs` Solo games stepped one after the
+    other (a `SyncVectorEnv`; the bots play in Python, one game at a time), each made with
+    `options`. `gymnasium.make_vec` calls it for the `vector_entry_point` mode (its default)."""
+    if type(num_envs) is not int or num_envs < 1:
+        raise bad_option(f"num_envs must be an int of at least 1, got {num_envs!r}")
+    return gymnasium.vector.SyncVectorEnv([functools.partial(SoloEnv, **options)] * num_envs)
 
 
 class SoloEnv(gymnasium.Env[Vector, np.int64]):
@@ -104,6 +122,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
         seat: The learner's seat, or `None` for a random seat each game (`info["seat"]`).
         render_mode: `None`, `"ansi"` or `"human"`.
+        illegal: `"raise"` (an illegal action raises the engine's error) or `"end"` (it ends the
+            game with `illegal_reward`: see `abyss_rules.envs.illegal`).
+        illegal_reward: The reward of an illegal action with `illegal="end"` (-1 by default).
 
     Raises:
         ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
@@ -113,7 +134,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, opponents: Sequence[str | Bot] = ("greedy",), variant: Variant | str = "standard",
-                 reward: str = "score", seat: int | None = 0, render_mode: str | None = None) -> None:
+                 reward: str = "score", seat: int | None = 0, render_mode: str | None = None,
+                 illegal: str = "raise", illegal_reward: float = ILLEGAL_REWARD) -> None:
+        self.illegal, self.illegal_reward = check_illegal(illegal, illegal_reward)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not opponents:
             raise bad_option(f"opponents must be a non-empty list of bot names or bots, got {opponents!r}")
         for entry in opponents:
@@ -136,9 +159,12 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.encoder = Observation(self.variant, self.players)
         """The observation encoding (`Observation`)."""
         self.observation_space = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
-        self.action_space = LegalDiscrete(self.space.size, _weakly(self._legal_now))
+        self.action_space = LegalDiscrete(self.space.size, weakly(self._legal_now))
         self.seat = 0 if seat is None else seat
         """The learner's seat in the current game."""
+        self._masks = LegalMasks(self.space)
+        self._ended = False  # by an illegal action (illegal="end")
+        self._mask: Mask = np.zeros(self.space.size, dtype=np.int8)  # the learner's, now
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
 
@@ -154,11 +180,11 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         bots: dict[int, Bot] = {}
         for p, entry in zip(others, self.opponents, strict=True):
             bots[p] = make_bot(entry, int(rng.integers(SEED_BOUND))) if isinstance(entry, str) else entry
-        self.seat, self._bots = seat, bots
+        self.seat, self._bots, self._ended = seat, bots, False
         state = new_game(self.players, self.variant, seed=number)
         state, _ = self._play_opponents(state)
         self._state = state
-        return self._observe(state), self._info(state)
+        return self._observe(state)
 
     def step(self, action: object) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's `action` (an index), then the opponents' moves up to the learner's next
@@ -169,17 +195,31 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             ActionIndexError: The index is not in `[0, space.size)`.
             MalformedActionError: The action is not an integer.
 
-        After any of these errors the environment is unchanged.
+        After any of these errors the environment is unchanged. With `illegal="end"` the first
+        two end the game instead: the reward is `illegal_reward`, `terminated` is true,
+        `info["illegal_action"]` is the error's code, and the next call must be `reset()`.
         """
         before = self._current()
-        move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
-        state = apply(before, move)
+        if self._ended:
+            raise bad_option("the game ended on an illegal action: call reset() to deal a new one")
+        try:
+            move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
+            state = apply(before, move)
+        except (IllegalActionError, ActionIndexError) as error:
+            if self.illegal == "raise":
+                raise
+            self._ended = True
+            obs, info = self._observe(before)
+            self._mask = np.zeros(self.space.size, dtype=np.int8)
+            info["action_mask"], info["illegal_action"] = self._mask.copy(), str(error.code)
+            return obs, self.illegal_reward, True, False, info
         reward = self._rewards.of_step(before, state)[self.seat]
         state, more = self._play_opponents(state)
         self._state = state
         if self.render_mode == "human":
             self.render()
-        return self._observe(state), reward + more, state.is_over, False, self._info(state)
+        obs, info = self._observe(state)
+        return obs, reward + more, state.is_over, False, info
 
     def render(self) -> str | None:
         """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
@@ -206,14 +246,31 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             reward += rewards.of_step(state, after)[seat]
             state = after
 
-    def _observe(self, state: State) -> Vector:
-        return self.encoder.encode(view(state, self.seat))
+    def _observe(self, state: State) -> tuple[Vector, dict[str, Any]]:
+        """The learner's observation and the step's `info` (its mask is kept for `action_masks`)."""
+        seen = view(state, self.seat)
+        self._mask = mask = self._masks.of(seen.legal_actions)
+        return self.encoder.encode(seen), {"action_mask": mask.copy(), "seat": self.seat}
 
-    def _info(self, state: State) -> dict[str, Any]:
-        return {"action_mask": mask_of(self.space, state, self.seat), "seat": self.seat}
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal indices now, as `space.size` booleans (a new array): the
+        `action_masks()` method that `sb3_contrib.MaskablePPO` calls; all false once the game is
+        over. The same as `info["action_mask"]` of the last `reset` or `step`.
+
+        Raises:
+            ConfigError: Before the first `reset` (`invalid_env_option`).
+        """
+        self._current()
+        return self._mask.astype(bool)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        space = self.action_space
+        assert isinstance(space, LegalDiscrete)
+        space._legal = weakly(self._legal_now)  # the copy samples from its own game
 
     def _legal_now(self) -> Mask | None:
-        return None if self._state is None else mask_of(self.space, self._state, self.seat)
+        return None if self._state is None else self._mask
 
     def _current(self) -> State:
         if self._state is None:

@@ -139,6 +139,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         truncated = np.zeros(self.num_envs, dtype=bool)
         return obs, rewards, over.copy(), truncated, self._info(after, seat, everyone)
 
+    def action_masks(self) -> Array:
+        """Every game's legal indices now, `(num_envs, space.size)` booleans (a new array): the
+        `action_masks()` method of `sb3_contrib.MaskablePPO`'s protocol; the same as
+        `info["action_mask"]` of the last `reset` or `step`.
+
+        Raises:
+            ConfigError: Before the first `reset` (`invalid_env_option`).
+        """
+        return np.array(self.batch.legal_mask(), dtype=bool)
+
     def _info(self, b: Batch, seat: Array, everyone: Array | None) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": b.legal_mask().astype(np.int8), "seat": seat}
         info["rewards"] = np.zeros((self.num_envs, self.players)) if everyone is None else everyone

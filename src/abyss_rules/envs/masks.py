@@ -1,0 +1,87 @@
+"""Action masks: the legal indices of a decision as a NumPy vector.
+
+`LegalMasks` turns a tuple of legal actions -- a view's `legal_actions`, that is
+`legal_actions` of the viewer -- into the vector of `ActionSpace` indices the environments
+return: 1 on the index of each action, 0 elsewhere.
+
+Examples:
+    >>> import abyss_rules as ar
+    >>> from abyss_rules.envs.masks import LegalMasks
+    >>> masks = LegalMasks(ar.ActionSpace(ar.Variant.standard()))
+    >>> state = ar.new_game(players=2, seed=42)
+    >>> mask = masks.of(ar.view(state, 1).legal_actions)
+    >>> mask.dtype, int(mask.sum()), mask.tolist() == [int(b) for b in masks.space.mask(state, 1)]
+    (dtype('int8'), 12, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..action_space import ActionSpace
+from ..actions import Action
+
+__all__ = ["LegalMasks", "Mask"]
+
+Mask = npt.NDArray[np.int8]
+
+_MEMO_LIMIT: Final = 1024
+"""Masks remembered before the memo is emptied (49 bytes each on the standard grid)."""
+
+
+class LegalMasks:
+    """The masks of one `ActionSpace`.
+
+    The engine keeps its legal-action tuples and hands out the same tuple for the same
+    situation, so the masks are remembered by the tuple's identity; and it builds those tuples
+    from one set of action objects per grid shape, so each action's index is remembered by the
+    action's identity too. Each entry holds its object, so that an identity cannot be reused
+    while it is remembered.
+
+    Args:
+        space: The indices.
+    """
+
+    __slots__ = ("space", "_memo", "_index", "_held")
+
+    def __init__(self, space: ActionSpace) -> None:
+        self.space = space
+        self._memo: dict[int, tuple[tuple[Action, ...], bytes]] = {}
+        self._index: dict[int, int] = {}  # id(action) -> its index
+        self._held: list[Action] = []     # the actions of `_index`, kept alive
+
+    def of(self, actions: tuple[Action, ...]) -> Mask:
+        """An `int8` vector of `space.size` (a new array): 1 on the index of each of `actions`."""
+        found = self._memo.get(id(actions))
+        if found is None or found[0] is not actions:
+            flags = bytearray(self.space.size)
+            try:
+                indices = list(map(self._index.__getitem__, map(id, actions)))
+            except KeyError:
+                indices = [self._index_of(a) for a in actions]
+            for index in indices:
+                flags[index] = 1
+            if len(self._memo) >= _MEMO_LIMIT:
+                self._memo.clear()
+            found = self._memo[id(actions)] = (actions, bytes(flags))
+        return np.frombuffer(bytearray(found[1]), dtype=np.int8)
+
+    def _index_of(self, action: Action) -> int:
+        index = self._index.get(id(action))
+        if index is None:
+            index = self.space.index(action)
+            if len(self._held) >= _MEMO_LIMIT:
+                self._index.clear()
+                self._held.clear()
+            self._index[id(action)] = index
+            self._held.append(action)
+        return index
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"space": self.space}  # the memos are rebuilt empty
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["space"])  # type: ignore[misc]
