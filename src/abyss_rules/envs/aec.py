@@ -246,10 +246,59 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         return str(self.metadata["name"])
 
 
+def _passed_through(name: str) -> property:
+    """The attribute `name` of the wrapped environment, read straight through once the environment
+    has been reset (and, before, PettingZoo's `AttributeError`)."""
+
+    def get(self: OrderEnforcing) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The wrapped environment's `{name}`.")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # no type information
+    """PettingZoo's order-enforcing wrapper (an `OrderEnforcingWrapper`: the same checks, errors
+    and warnings), with the attributes every step reads passed straight through.
+
+    PettingZoo's wrapper reaches the wrapped environment's attributes through two `__getattr__`
+    layers, each a failed lookup first; `last()`, `agent_iter()` and `step()` read six of them
+    per step. Here `agent_selection`, `agents`, `rewards`, `terminations`, `truncations`,
+    `infos` and `_cumulative_rewards` are properties that read them directly (still refused
+    before `reset`, as PettingZoo refuses them), and `last` asks the wrapped environment's
+    `last` once `reset` has been called.
+    """
+
+    agent_selection = _passed_through("agent_selection")
+    agents = _passed_through("agents")
+    rewards = _passed_through("rewards")
+    terminations = _passed_through("terminations")
+    truncations = _passed_through("truncations")
+    infos = _passed_through("infos")
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        """The wrapped environment's `_cumulative_rewards` (PettingZoo's wrappers pass it through)."""
+        found: dict[str, float] = self.env._cumulative_rewards
+        return found
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info:
+        the wrapped environment's `last` (PettingZoo's checks first)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(players: int = 2, variant: Variant | str = "standard", reward: str = "score",
         render_mode: str | None = None, illegal: str = "raise",
         illegal_reward: float = ILLEGAL_REWARD) -> AECEnv:
-    """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point).
+    """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point; a
+    subclass of it that reads the hot attributes straight through).
 
     Takes the arguments of `raw_env`. Not wrapped with PettingZoo's illegal-move or out-of-bounds
     wrappers: an illegal action raises the engine's typed error, or with `illegal="end"` ends the
@@ -262,5 +311,5 @@ def env(players: int = 2, variant: Variant | str = "standard", reward: str = "sc
         >>> game.possible_agents
         ['player_0', 'player_1', 'player_2']
     """
-    return wrappers.OrderEnforcingWrapper(
+    return OrderEnforcing(
         raw_env(players, variant, reward, render_mode, illegal, illegal_reward))
