@@ -29,7 +29,7 @@ __all__ = ["LegalMasks", "Mask"]
 Mask = npt.NDArray[np.int8]
 
 _MEMO_LIMIT: Final = 1024
-"""Masks remembered before the memo is emptied (49 bytes each on the standard grid)."""
+"""Masks remembered before the memo is emptied (an `int8` array of `space.size` each)."""
 
 
 class LegalMasks:
@@ -49,7 +49,7 @@ class LegalMasks:
 
     def __init__(self, space: ActionSpace) -> None:
         self.space = space
-        self._memo: dict[int, tuple[tuple[Action, ...], bytes]] = {}
+        self._memo: dict[int, tuple[tuple[Action, ...], Mask]] = {}
         self._index: dict[int, int] = {}  # id(action) -> its index
         self._held: list[Action] = []     # the actions of `_index`, kept alive
 
@@ -57,17 +57,16 @@ class LegalMasks:
         """An `int8` vector of `space.size` (a new array): 1 on the index of each of `actions`."""
         found = self._memo.get(id(actions))
         if found is None or found[0] is not actions:
-            flags = bytearray(self.space.size)
+            mask = np.zeros(self.space.size, dtype=np.int8)
             try:
                 indices = list(map(self._index.__getitem__, map(id, actions)))
             except KeyError:
                 indices = [self._index_of(a) for a in actions]
-            for index in indices:
-                flags[index] = 1
+            mask[indices] = 1
             if len(self._memo) >= _MEMO_LIMIT:
                 self._memo.clear()
-            found = self._memo[id(actions)] = (actions, bytes(flags))
-        return np.frombuffer(bytearray(found[1]), dtype=np.int8)
+            found = self._memo[id(actions)] = (actions, mask)
+        return found[1].copy()
 
     def _index_of(self, action: Action) -> int:
         index = self._index.get(id(action))

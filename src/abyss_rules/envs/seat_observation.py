@@ -36,6 +36,8 @@ Examples:
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -54,6 +56,12 @@ _PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAM
 """The entry of each phase in the one-hot field `phase` (the order of its meaning)."""
 
 _FLOAT: Final = np.dtype(np.float32)
+_OPENING: Final = Phase.OPENING
+_FROM: Final = np.frombuffer
+_PICKERS: Final = 4096
+"""Grid pickers remembered (one per pair of a seat's masks) before the memo is emptied."""
+_PILES: Final = struct.Struct("=2f").pack
+_SHARE: Final = struct.Struct("=f").pack_into
 _ONE: Final = np.float32(1.0).tobytes()
 
 
@@ -85,7 +93,7 @@ class SeatObservation:
 
     __slots__ = ("observation", "_players", "_cells", "_full", "_need", "_cap", "_deck_size", "_rank",
                  "_deck_list", "_kinds", "_heads", "_values", "_grids", "_rows", "_down", "_gone", "_flips",
-                 "_totals", "_pile", "_counts", "_shares", "_none", "_scale")
+                 "_totals", "_pile", "_counts", "_shares", "_none", "_scale", "_pickers", "_rows_get")
 
     def __init__(self, observation: Observation) -> None:
         if not isinstance(observation, Observation) or tuple(f.name for f in observation.fields) != LAYOUT:
@@ -104,16 +112,20 @@ class SeatObservation:
         # The one-hot fields by value: a card's K entries (None: all 0), a space's K + 2 entries.
         self._values: dict[int | None, bytes] = {value: _one_hot(k, r) for value, r in self._rank.items()}
         self._values[None] = self._none = _one_hot(k, None)
-        self._rows = {value: _one_hot(k + 2, 2 + r) for value, r in self._rank.items()}
+        self._rows: dict[int, bytes] = {value: _one_hot(k + 2, 2 + r) for value, r in self._rank.items()}
         self._down, self._gone = _one_hot(k + 2, 0), _one_hot(k + 2, 1)
         # Memos (see the module's docstring).
-        self._heads: dict[tuple[int, bool, int], bytes] = {}
-        self._grids: list[tuple[object, int, int, tuple[int, ...], bytes]] = [(None, -1, -1, (), b"")] * p
+        self._heads: dict[tuple[Phase, bool, int], bytes] = {}
+        # Per seat: the cards and masks of the last state seen, the seat's masks and cards, and the
+        # grid's entries.
+        self._grids: list[list[Any]] = [[None, -1, -1, -1, -1, (), b""] for _ in range(p)]
+        self._pickers: dict[int, Callable[[list[bytes | None]], tuple[bytes, ...]]] = {}
+        self._rows_get = self._rows.get
         self._flips: dict[int, tuple[object, object, bytes]] = {}
         self._totals: dict[int, tuple[object, bytes]] = {}
         self._pile: tuple[int, ...] = ()
         self._counts = [0] * k
-        self._shares = self._none
+        self._shares = bytearray(self._none)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"observation": self.observation}  # the memos are rebuilt empty
@@ -127,16 +139,17 @@ class SeatObservation:
         Under the conditions of `abyss_rules.envs.seat_observation` (not checked).
         """
         p = self._players
-        phase, turn, opening = state.phase, state.turn, state.opening
+        # The state's fields at once (only `rules/` builds states by position; of the draw pile
+        # only its length is used, and the dealer is not used).
+        _, phase, _, turn, cards, up, gone, draw, pile, drawn, closer, opening, turns, totals, _, _, _ = state
         # phase, to_act, turn
-        acts = len(opening[seat]) < self._need if phase is Phase.OPENING else turn == seat
-        key = (_PHASE_CODE[phase], acts, (turn - seat) % p if turn >= 0 else -1)
+        acts = len(opening[seat]) < self._need if phase is _OPENING else turn == seat
+        key = (phase, acts, (turn - seat) % p if turn >= 0 else -1)
         head = self._heads.get(key)
         if head is None:
-            head = self._heads[key] = (_one_hot(4, key[0]) + (_ONE if acts else bytes(4))
+            head = self._heads[key] = (_one_hot(4, _PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
                                        + _one_hot(p, key[2] if key[2] >= 0 else None))
         # opening_flips, closer
-        closer = state.closer
         flips = self._flips.get(seat)
         if flips is None or flips[0] is not opening or flips[1] != closer:
             need = self._need
@@ -145,74 +158,73 @@ class SeatObservation:
                 p, None if closer is None else (closer - seat) % p)
             flips = self._flips[seat] = (opening, closer, block)
         # drawn, top_discard, discard_counts
-        pile = state.discard_pile
         values = self._values
+        shares: bytes | bytearray
         if pile:
-            top, shares = values[pile[0]], self._discard_counts(pile)
+            top = values[pile[0]]
+            shares = self._shares if pile is self._pile else self._discard_counts(pile)
         else:
             top = shares = self._none
         # draw_pile, turns
         cap = self._cap
-        piles = struct.pack("=2f", len(state.draw_pile) / self._deck_size,
-                            min(state.turns, cap) / cap if cap is not None else 0.0)
+        piles = _PILES(len(draw) / self._deck_size, min(turns, cap) / cap if cap is not None else 0.0)
         # totals
-        totals = state.totals
         scores = self._totals.get(seat)
         if scores is None or scores[0] is not totals:
             scale = self._scale
             scores = self._totals[seat] = (totals, _floats(
                 [min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[(seat + k) % p] / scale)) for k in range(p)]))
-        parts = [head, flips[2], values[state.drawn], top, shares, piles, scores[1]]
+        parts: list[bytes | bytearray] = [head, flips[2], values[drawn], top, shares, piles, scores[1]]
         # grids, the viewer's first
-        cards, up, gone = state.cards, state.face_up, state.swallowed
         cells, full, grids = self._cells, self._full, self._grids
         for k in range(p):
             s = (seat + k) % p
-            base = s * cells
-            mine_up, mine_gone = up >> base & full, gone >> base & full
             last = grids[s]
-            if last[1] == mine_up and last[2] == mine_gone:
-                if last[0] is cards:
-                    parts.append(last[4])
-                    continue
-                mine = cards[base:base + cells]
-                if mine == last[3]:
-                    grids[s] = (cards, mine_up, mine_gone, mine, last[4])
-                    parts.append(last[4])
-                    continue
-            else:
-                mine = cards[base:base + cells]
-            block = self._grid(mine, mine_up, mine_gone)
-            grids[s] = (cards, mine_up, mine_gone, mine, block)
-            parts.append(block)
-        out: Vector = np.frombuffer(bytearray().join(parts), dtype=_FLOAT)
+            if last[0] is not cards or last[1] != up or last[2] != gone:
+                base = s * cells
+                mine, mine_up, mine_gone = cards[base:base + cells], up >> base & full, gone >> base & full
+                if last[3] != mine_up or last[4] != mine_gone or mine != last[5]:
+                    last[3:] = mine_up, mine_gone, mine, self._grid(mine, mine_up, mine_gone)
+                last[0], last[1], last[2] = cards, up, gone
+            parts.append(last[6])
+        out: Vector = _FROM(bytearray().join(parts), _FLOAT)
         return out
 
     def _grid(self, cards: tuple[int, ...], up: int, gone: int) -> bytes:
-        """One seat's grid entries: per space, swallowed, the face-up value, or face down (never
-        a face-down value)."""
-        rows, down, swallowed = self._rows, self._down, self._gone
-        return b"".join([swallowed if gone >> s & 1 else rows[card] if up >> s & 1 else down
-                         for s, card in enumerate(cards)])
+        """One seat's grid entries (`cards` and the masks are the seat's): per space, swallowed,
+        the face-up value, or face down -- a face-down value is looked up with the others but
+        never picked."""
+        key = up << self._cells | gone
+        picker = self._pickers.get(key)
+        if picker is None:
+            if len(self._pickers) >= _PICKERS:
+                self._pickers.clear()
+            cells = self._cells
+            picker = self._pickers[key] = itemgetter(*[
+                cells + 1 if gone >> s & 1 else s if up >> s & 1 else cells for s in range(cells)], cells)
+        return b"".join(picker([*map(self._rows_get, cards), self._down, self._gone])[:-1])
 
-    def _discard_counts(self, pile: tuple[int, ...]) -> bytes:
-        """Per value, its cards in `pile` / its cards in the deck (`pile` not empty), kept from the
-        last pile and updated by its top card when that is all that changed."""
+    def _discard_counts(self, pile: tuple[int, ...]) -> bytearray:
+        """Per value, its cards in `pile` / its cards in the deck (`pile` not empty and not the
+        last pile), kept from the last pile and updated by its top card when that is all that
+        changed."""
         last = self._pile
-        if pile is last:
-            return self._shares
-        rank = self._rank
+        rank, deck, shares = self._rank, self._deck_list, self._shares  # changed in place (see _grids)
         counts = self._counts
         n, m = len(pile), len(last)
-        if n == m + 1 and pile[1:] == last:         # a card put on top
-            counts[rank[pile[0]]] += 1
-        elif n == m and pile[1:] == last[1:]:       # the top card replaced
-            counts[rank[last[0]]] -= 1
-            counts[rank[pile[0]]] += 1
-        else:                                       # counted afresh
+        if m and n == m + 1 and pile[1:] == last:          # a card put on top
+            changed: tuple[int, ...] = (rank[pile[0]],)
+            counts[changed[0]] += 1
+        elif m and n == m and pile[1:] == last[1:]:        # the top card replaced
+            changed = (rank[last[0]], rank[pile[0]])
+            counts[changed[0]] -= 1
+            counts[changed[1]] += 1
+        else:                                              # counted afresh
             counts = self._counts = [0] * self._kinds
             for card in pile:
                 counts[rank[card]] += 1
+            changed = tuple(range(self._kinds))
+        for k in changed:
+            _SHARE(shares, 4 * k, counts[k] / deck[k])
         self._pile = pile
-        self._shares = _floats([c / t for c, t in zip(counts, self._deck_list, strict=True)])
-        return self._shares
+        return shares
