@@ -118,6 +118,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """The observation encoding (`Observation`)."""
         self._masks = LegalMasks(self.space)
         self._encode = SeatObservation(self.encoder)
+        self._moves = tuple(self.space.actions(p) for p in range(players))  # by seat, by index
+        self._rewarded = False
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent (each is seeded on its own), all equal.
@@ -153,6 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._state = new_game(self.players, self.variant, seed=number)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # whether `rewards` may hold a value other than 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -191,8 +194,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             self._was_dead_step(action)
             return
         before = self._current()
+        seat = self._seat[agent]
         try:
-            move: Action = self.space.action(as_index(action), self._seat[agent])  # type: ignore[arg-type]
+            if type(action) is int and 0 <= action < self.space.size:  # space.action's own answer
+                move: Action = self._moves[seat][action]
+            else:
+                move = self.space.action(as_index(action), seat)  # type: ignore[arg-type]
             after = apply(before, move)  # raises before anything changes
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
@@ -201,15 +208,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             return
         self._state = after
         self._cumulative_rewards[agent] = 0.0
-        for a, r in zip(self.possible_agents, self._rewards.of_step(before, after), strict=True):
-            self.rewards[a] = r
+        rewards = self._rewards.of_step(before, after)
+        if rewards is not self._rewards.zero or self._rewarded:
+            # (A step that ends nothing, after another, leaves every reward at 0: nothing to add.)
+            for a, r in zip(self.possible_agents, rewards, strict=True):
+                self.rewards[a] = r
+            self._rewarded = rewards is not self._rewards.zero
+            self._accumulate_rewards()
         if after.is_over:
             for a in self.agents:
                 self.terminations[a] = True
-            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+            self.agent_selection = self.possible_agents[(seat + 1) % self.players]
         else:
-            self.agent_selection = self._agent(after)
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[after.to_act[0]]
         if self.render_mode == "human":
             self.render()
 
@@ -221,6 +232,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             self.terminations[a] = True
         self.infos[agent] = {"illegal_action": str(error.code)}
         self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+        self._rewarded = True
         self._accumulate_rewards()
 
     def render(self) -> str | None:

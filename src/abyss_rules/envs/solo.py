@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from ..action_space import ActionSpace
 from ..actions import Action
-from ..bots import Bot, make_bot
+from ..bots import Bot, RandomBot, make_bot
 from ..config import Variant
 from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
@@ -170,6 +170,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self._mask: Mask = np.zeros(self.space.size, dtype=np.int8)  # the learner's, now
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
+        self._moves = self.space.actions(self.seat)  # the learner's, by index
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Vector, dict[str, Any]]:
@@ -184,6 +185,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         for p, entry in zip(others, self.opponents, strict=True):
             bots[p] = make_bot(entry, int(rng.integers(SEED_BOUND))) if isinstance(entry, str) else entry
         self.seat, self._bots, self._ended = seat, bots, False
+        self._moves = self.space.actions(seat)
         state = new_game(self.players, self.variant, seed=number)
         state, _ = self._play_opponents(state)
         self._state = state
@@ -206,7 +208,10 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         if self._ended:
             raise bad_option("the game ended on an illegal action: call reset() to deal a new one")
         try:
-            move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
+            if type(action) is int and 0 <= action < self.space.size:  # space.action's own answer
+                move: Action = self._moves[action]
+            else:
+                move = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
             state = apply(before, move)
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
@@ -245,7 +250,12 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
             mover = to_act(state)
             if mover is None or mover == seat:
                 return state, reward
-            after = apply(state, bots[mover].choose(view(state, mover)))
+            bot = bots[mover]
+            if type(bot) is RandomBot:  # it reads nothing of the view but its legal actions
+                move = bot.choose_among(seat_legal_actions(state, mover))
+            else:
+                move = bot.choose(view(state, mover))
+            after = apply(state, move)
             reward += rewards.of_step(state, after)[seat]
             state = after
 
