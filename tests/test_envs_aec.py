@@ -283,3 +283,24 @@ def test_the_wrapper_enforces_order_as_pettingzoos_and_reads_the_same_attributes
         steps += 1
     assert not theirs.agents and steps > 100
     assert ours.unwrapped.game_state == theirs.unwrapped.game_state
+
+
+def test_the_wrappers_agent_iter_and_step_check_as_pettingzoos() -> None:
+    from pettingzoo.utils import wrappers
+
+    for game in (envs.env(players=2), wrappers.OrderEnforcingWrapper(envs.raw_env(players=2))):
+        with pytest.raises(AssertionError, match="reset"):
+            game.agent_iter()
+        with pytest.raises(AssertionError, match="reset"):
+            game.step(0)
+        game.reset(seed=1)
+        agents = iter(game.agent_iter(max_iter=4))  # the refused next() counts too
+        assert next(agents) == "player_0"
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(agents)
+        for _ in range(2):
+            game.step(int(np.flatnonzero(game.last()[0]["action_mask"])[0]))
+            assert next(agents) == game.agent_selection
+        game.step(int(np.flatnonzero(game.last()[0]["action_mask"])[0]))
+        with pytest.raises(StopIteration):
+            next(agents)  # max_iter reached

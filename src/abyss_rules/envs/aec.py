@@ -42,6 +42,8 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..action_space import ActionSpace
 from ..actions import Action
@@ -308,8 +310,44 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # n
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
 
+    def step(self, action: Any) -> None:
+        """Step the wrapped environment (PettingZoo's wrapper's checks and warnings first)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's error before reset, its warning once every agent is done
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Agents:
+        """The agents to step, in turn (PettingZoo's order-enforcing iterable, one call less per agent)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Agents(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _Agents(AECOrderEnforcingIterable):  # type: ignore[misc]  # no type information
+    """PettingZoo's `agent_iter()` iterable of an `OrderEnforcing` wrapper."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # no type information
+    """PettingZoo's order-enforcing agent iterator, its two `__next__` in one, with the same checks."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
 
 
 def env(players: int = 2, variant: Variant | str = "standard", reward: str = "score",
