@@ -18,7 +18,8 @@ conditions and a property test proves it equal to the long way:
 How: the vector is joined from `float32` byte blocks -- the fields before the grids in a few
 blocks, each seat's grid in one -- and every block that did not change since the last call is
 reused: a seat's grid block is kept with that seat's masks and cards (the key holds the grid's
-face-down values too, which only decides whether the block is built again, never what it says),
+face-down values too, which only decides whether the block is built again, never what it says;
+a block is built by one `itemgetter` per pair of masks, which picks each space's entries),
 the opening flips with the `opening` tuple, the totals with the `totals` tuple, the discard
 counts with the pile (updated by its top card, as `Observation.encode` does).
 
@@ -58,6 +59,8 @@ _PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAM
 _FLOAT: Final = np.dtype(np.float32)
 _OPENING: Final = Phase.OPENING
 _FROM: Final = np.frombuffer
+_ENDS: Final = ("down", "gone")
+"""The keys of the face-down and swallowed entries, after a grid's cards (see `SeatObservation._grid`)."""
 _PICKERS: Final = 4096
 """Grid pickers remembered (one per pair of a seat's masks) before the memo is emptied."""
 _PILES: Final = struct.Struct("=2f").pack
@@ -92,7 +95,7 @@ class SeatObservation:
     """
 
     __slots__ = ("observation", "_players", "_cells", "_full", "_need", "_cap", "_deck_size", "_rank",
-                 "_deck_list", "_kinds", "_heads", "_values", "_grids", "_rows", "_down", "_gone", "_flips",
+                 "_deck_list", "_kinds", "_heads", "_values", "_grids", "_rows", "_orders", "_flips",
                  "_totals", "_pile", "_counts", "_shares", "_none", "_scale", "_pickers", "_rows_get")
 
     def __init__(self, observation: Observation) -> None:
@@ -112,15 +115,16 @@ class SeatObservation:
         # The one-hot fields by value: a card's K entries (None: all 0), a space's K + 2 entries.
         self._values: dict[int | None, bytes] = {value: _one_hot(k, r) for value, r in self._rank.items()}
         self._values[None] = self._none = _one_hot(k, None)
-        self._rows: dict[int, bytes] = {value: _one_hot(k + 2, 2 + r) for value, r in self._rank.items()}
-        self._down, self._gone = _one_hot(k + 2, 0), _one_hot(k + 2, 1)
+        self._rows: dict[int | str, bytes] = {c: _one_hot(k + 2, 2 + r) for c, r in self._rank.items()}
+        self._rows["down"], self._rows["gone"] = _one_hot(k + 2, 0), _one_hot(k + 2, 1)
         # Memos (see the module's docstring).
         self._heads: dict[tuple[Phase, bool, int], bytes] = {}
         # Per seat: the cards and masks of the last state seen, the seat's masks and cards, and the
         # grid's entries.
         self._grids: list[list[Any]] = [[None, -1, -1, -1, -1, (), b""] for _ in range(p)]
-        self._pickers: dict[int, Callable[[list[bytes | None]], tuple[bytes, ...]]] = {}
+        self._pickers: dict[int, Callable[[list[bytes | None]], tuple[bytes, ...]]] = {}  # by masks
         self._rows_get = self._rows.get
+        self._orders = tuple(tuple((seat + k) % p for k in range(p)) for seat in range(p))  # viewer first
         self._flips: dict[int, tuple[object, object, bytes]] = {}
         self._totals: dict[int, tuple[object, bytes]] = {}
         self._pile: tuple[int, ...] = ()
@@ -177,8 +181,7 @@ class SeatObservation:
         parts: list[bytes | bytearray] = [head, flips[2], values[drawn], top, shares, piles, scores[1]]
         # grids, the viewer's first
         cells, full, grids = self._cells, self._full, self._grids
-        for k in range(p):
-            s = (seat + k) % p
+        for s in self._orders[seat]:
             last = grids[s]
             if last[0] is not cards or last[1] != up or last[2] != gone:
                 base = s * cells
@@ -193,7 +196,7 @@ class SeatObservation:
     def _grid(self, cards: tuple[int, ...], up: int, gone: int) -> bytes:
         """One seat's grid entries (`cards` and the masks are the seat's): per space, swallowed,
         the face-up value, or face down -- a face-down value is looked up with the others but
-        never picked."""
+        never picked (a grid has at least two spaces, rule 10.3: the picker gives a tuple)."""
         key = up << self._cells | gone
         picker = self._pickers.get(key)
         if picker is None:
@@ -201,8 +204,8 @@ class SeatObservation:
                 self._pickers.clear()
             cells = self._cells
             picker = self._pickers[key] = itemgetter(*[
-                cells + 1 if gone >> s & 1 else s if up >> s & 1 else cells for s in range(cells)], cells)
-        return b"".join(picker([*map(self._rows_get, cards), self._down, self._gone])[:-1])
+                cells + 1 if gone >> s & 1 else s if up >> s & 1 else cells for s in range(cells)])
+        return b"".join(picker(list(map(self._rows_get, cards + _ENDS))))
 
     def _discard_counts(self, pile: tuple[int, ...]) -> bytearray:
         """Per value, its cards in `pile` / its cards in the deck (`pile` not empty and not the
