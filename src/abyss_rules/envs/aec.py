@@ -52,7 +52,7 @@ from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
 from ..rules.legal import seat_legal_actions
-from ..state import State
+from ..state import Phase, State
 from .illegal import ILLEGAL_REWARD, check_illegal
 from .masks import LegalMasks
 from .observation import OBSERVATION_VERSION, Observation
@@ -121,6 +121,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._masks = LegalMasks(self.space)
         self._encode = SeatObservation(self.encoder)
         self._moves = tuple(self.space.actions(p) for p in range(players))  # by seat, by index
+        self._size = self.space.size
         self._rewarded = False
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -170,7 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         Raises:
             KeyError: `agent` is not one of `possible_agents`.
         """
-        state = self._current()
+        state = self._state or self._current()
         seat = self._seat[agent]
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self._masks.of(seat_legal_actions(state, seat))
@@ -195,10 +196,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        before = self._current()
+        before = self._state or self._current()
         seat = self._seat[agent]
         try:
-            if type(action) is int and 0 <= action < self.space.size:  # space.action's own answer
+            if type(action) is int and 0 <= action < self._size:  # space.action's own answer
                 move: Action = self._moves[seat][action]
             else:
                 move = self.space.action(as_index(action), seat)  # type: ignore[arg-type]
@@ -217,7 +218,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
                 self.rewards[a] = r
             self._rewarded = rewards is not self._rewards.zero
             self._accumulate_rewards()
-        if after.is_over:
+        if after.phase is Phase.GAME_OVER:
             for a in self.agents:
                 self.terminations[a] = True
             self.agent_selection = self.possible_agents[(seat + 1) % self.players]
