@@ -12,6 +12,8 @@
 
 Spaces go in index order (row-major). Action objects are built once per grid
 shape and seat; the legal tuples are cached per seat by the grid's masks.
+`seat_legal_actions` (not exported: the RL environments' helper) gives one seat's share of
+them as one of those cached tuples.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..state import Phase, State
 from .draw_pile import can_draw
 from .illegal import not_a_state
 
-__all__ = ["legal_actions", "seat_legal_actions"]
+__all__ = ["legal_actions"]
 
 _OPENING = Phase.OPENING
 _TURN = Phase.TURN
