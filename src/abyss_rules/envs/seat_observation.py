@@ -9,11 +9,12 @@ conditions and a property test proves it equal to the long way:
   (the environments' own states and seats: nothing is checked);
 * the layout is that of `Observation` (layout version 0: the fields in the order of
   `Observation.fields`, checked when a `SeatObservation` is made);
-* it reads the fields `view` copies (rule 8.1) and nothing else: the phase, the turn, the
-  closer, the drawn card, the discard pile, the size of the draw pile, the turns, the totals,
-  the opening flips and, of the grids, the masks and the values of face-up spaces. Face-down
-  values, the draw pile's cards and the dealer are never read into the vector (rule 8.2; the
-  secrecy test runs on this path too).
+* what reaches the vector comes from the facts `view` copies (rule 8.1): the phase, the turn,
+  the closer, the drawn card, the discard pile, the size of the draw pile, the turns, the
+  totals, the opening flips and, of the grids, the masks and the values of face-up spaces.
+  Face-down values never reach it (the grid memo compares a seat's cards whole, and a grid
+  block is picked from all of a seat's entries, but only face-up ones are picked), nor do the
+  draw pile's cards or the dealer (rule 8.2; the secrecy tests run on this path too).
 
 How: the vector is joined from `float32` byte blocks -- the fields before the grids in a few
 blocks, each seat's grid in one -- and every block that did not change since the last call is
