@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
+from typing_extensions import is_typeddict  # (typing's misses typing_extensions' TypedDicts on 3.11)
 
 import abyss_rules as ar
 from abyss_rules import documents

@@ -18,7 +18,15 @@ schemas of `spec/schemas/` by `tests/test_documents.py`, so the two cannot drift
 
 # No `from __future__ import annotations`: Python 3.11 would then miss `NotRequired` in
 # `__required_keys__`.
-from typing import Literal, NotRequired, TypeAlias, TypedDict
+import sys
+from typing import Literal, NotRequired, TypeAlias
+
+if sys.version_info >= (3, 12):
+    from typing import TypedDict
+else:
+    # Pydantic (so FastAPI) reads a TypedDict only from typing_extensions before Python 3.12:
+    # `typing.TypedDict` lacks what it needs there. A dependency on 3.11 only (pyproject.toml).
+    from typing_extensions import TypedDict
 
 __all__ = [
     "ActionBody",
