@@ -21,8 +21,6 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import documents
-from abyss_rules.codec import dumps_action, dumps_state, dumps_variant, dumps_view
-from abyss_rules.events import dumps_events
 from abyss_rules.protocol import validate
 
 try:
@@ -53,21 +51,21 @@ def _documents() -> dict[str, list[Any]]:
         rng = random.Random(n)
         state = ar.new_game(players=players, variant=variant, seed=n + 1)
         actions = []
-        found["variant"].append(dumps_variant(variant))
+        found["variant"].append(ar.dumps_variant(variant))
         while not state.is_over:
             legal = ar.legal_actions(state)
             draws = [action for action in legal if type(action) is ar.Draw]
             action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
-            found["state"].append(dumps_state(state))
-            found["view"].extend(dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
-            found["action"].extend((dumps_action(action), dumps_action(action, seq=state.seq)))
+            found["state"].append(ar.dumps_state(state))
+            found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
+            found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
             found["verdict"].append(json.dumps(validate(state, action).to_dict()))
             after, events = ar.apply_with_events(state, action)
-            found["events"].append(dumps_events(events, action=action, seq=after.seq))
+            found["events"].append(ar.dumps_events(events, action=action, seq=after.seq))
             actions.append(action)
             state = after
-        found["state"].append(dumps_state(state))
-        found["view"].append(dumps_view(ar.view(state)))
+        found["state"].append(ar.dumps_state(state))
+        found["view"].append(ar.dumps_view(ar.view(state)))
         found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
         record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
         found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))

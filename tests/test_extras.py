@@ -15,7 +15,8 @@ import pytest
 # (library, module needing it, the library's name in the message, its extra, core use first)
 CASES = [
     ("numpy", "abyss_rules.batch", "NumPy", "batch",
-     "abyss_rules.ActionSpace(abyss_rules.Variant.standard()).mask(abyss_rules.new_game(2, seed=1), 0)"),
+     "from abyss_rules.action_space import ActionSpace\n"
+     "ActionSpace(abyss_rules.Variant.standard()).mask(abyss_rules.new_game(2, seed=1), 0)"),
     ("hypothesis", "abyss_rules.testing", "Hypothesis", "testing", "abyss_rules.new_game(2, seed=1)"),
 ]
 

@@ -3,8 +3,8 @@
 The sdist and the wheel are built in-process with the project's own build backend (hatchling,
 from the `test` extra), then opened: the package metadata (project URLs, a long description
 whose links work outside the repository), the JSON Schemas inside the wheel (so that
-`ar.schema` works from an installed wheel), the sdist (what the build needs, without the docs'
-vendored assets) and `twine check` on both.
+`abyss_rules.json_schemas.schema` works from an installed wheel), the sdist (what the build
+needs, without the docs' vendored assets) and `twine check` on both.
 """
 
 from __future__ import annotations
@@ -99,8 +99,9 @@ def test_the_wheel_carries_the_schemas_and_ar_schema_reads_them(dists: tuple[Pat
     assert packaged == sorted(p.name for p in (ROOT / "spec" / "schemas").glob("*.schema.json"))
     # The unpacked wheel, first on sys.path, is what an installed wheel is: no source tree beside it.
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import abyss_rules as ar; "
+              "from abyss_rules.json_schemas import SCHEMAS, schema; "
               "assert ar.__file__.startswith(sys.argv[1]), ar.__file__; "
-              "print(len(ar.SCHEMAS), ar.schema('state')['properties']['format']['const'])")
+              "print(len(SCHEMAS), schema('state')['properties']['format']['const'])")
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
                          check=False, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
