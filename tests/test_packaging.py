@@ -59,6 +59,14 @@ def _metadata(wheel: Path) -> Message:
         return email.message_from_bytes(z.read(name))
 
 
+def test_the_run_time_dependencies_are_attrs_and_on_3_11_typing_extensions(dists: tuple[Path, Path]) -> None:
+    """attrs everywhere; typing_extensions only where the documents' TypedDicts need it for
+    Pydantic (Python 3.11: see `abyss_rules.documents`); every other library is in an extra."""
+    required = [r for r in _metadata(dists[1]).get_all("Requires-Dist") or [] if "extra ==" not in r]
+    assert sorted(r.replace(" ", "") for r in required) == [
+        "attrs>=23.1", "typing-extensions>=4.7;python_version<'3.12'"], required
+
+
 def test_the_metadata_points_at_no_made_up_address(dists: tuple[Path, Path]) -> None:
     """The project has no public home yet: no Project-URL, and no link in the long description
     to any host but the external reference the README cites and the example server on loopback
