@@ -107,7 +107,7 @@ def _legend() -> dict[str, str]:
         if state.swallowed and state.phase is ar.Phase.TURN:
             _, events = ar.apply_with_events(before, action)
             return {"pictures-legend": to_svg(state, last_action=action, events=events,
-                                                 names=list(result.bots), legend=True)}
+                                              names=list(result.bots), legend=True)}
     raise AssertionError("the game swallowed no column")
 
 
