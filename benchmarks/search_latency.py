@@ -18,6 +18,7 @@ import time
 
 import abyss_rules as ar
 from abyss_rules.bots import SearchBot
+from abyss_rules.simulation import play_game
 
 
 class Timed(SearchBot):
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in range(args.games):
         bot = Timed(args.seed + g, rollouts=args.rollouts)
         lineup: list[ar.bots.Bot | str] = [bot, "counting"] if g % 2 == 0 else ["counting", bot]
-        ar.play_game(lineup, seed=args.seed * 1000 + g)
+        play_game(lineup, seed=args.seed * 1000 + g)
         for searched in (True, False):
             times[searched] += bot.times[searched]
     spent = time.process_time() - start

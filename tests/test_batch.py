@@ -13,6 +13,7 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import batch
+from abyss_rules.action_space import ActionSpace
 from abyss_rules.batch.playouts import choose_uniformly
 from abyss_rules.randomness import normalize_seed, stream_blocks
 
@@ -70,7 +71,7 @@ def _flip_everything_legal(b: batch.Batch) -> np.ndarray:
 def test_actor_and_masks_follow_the_games() -> None:
     b = batch.Batch.new(2, STANDARD, seeds=range(4))
     space = b.space
-    assert space == ar.ActionSpace(STANDARD) and b.players == 2 and b.variant == STANDARD
+    assert space == ActionSpace(STANDARD) and b.players == 2 and b.variant == STANDARD
     assert b.actor.tolist() == [0, 0, 0, 0]
     assert b.legal_mask()[:, :12].all() and not b.legal_mask()[:, 12:].any()
     b = b.step([0, 1, 2, 3]).step([4, 5, 6, 7])  # seat 0's two opening flips
@@ -261,7 +262,7 @@ def test_random_playouts_are_the_reference_games(players: int, variant: ar.Varia
             assert to_state(t, w, i, seed, HistoryLog(None, None)) == refs[gid]._replace(history=())
             if refs[gid].phase is not ar.Phase.GAME_OVER:
                 actor = int(w.actor[i])  # type: ignore[attr-defined]
-                refs[gid] = ar.apply(refs[gid], ar.ActionSpace(variant).action(int(chosen[i]), actor))
+                refs[gid] = ar.apply(refs[gid], ActionSpace(variant).action(int(chosen[i]), actor))
 
     stats = play(games, players, variant, root, width, watch)
     assert sorted(refs) == list(range(games)) and seen_waiting > 0

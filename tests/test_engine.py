@@ -18,9 +18,10 @@ def test_public_names() -> None:
         assert hasattr(ar, name), name
     for name in ("new_game", "apply", "check", "legal_actions", "view", "Variant", "State", "Phase",
                  "RoundResult", "Grid", "View", "Flip", "TakeDiscard", "Draw", "PlaceDrawn", "DiscardDrawn",
-                 "Code", "RULE_OF_CODE", "AbyssError", "IllegalActionError", "MalformedActionError",
+                 "Code", "AbyssError", "IllegalActionError", "MalformedActionError",
                  "ConfigError", "SeedError"):
         assert name in ar.__all__, name
+    assert not hasattr(ar, "RULE_OF_CODE")  # (a table for readers of the spec: abyss_rules.errors)
 
 
 def test_rules_version_is_the_spec_version() -> None:

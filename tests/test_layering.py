@@ -7,6 +7,8 @@ functions included), so an import moved into a function to dodge a cycle is stil
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -182,3 +184,44 @@ def test_the_private_import_finder_finds_one() -> None:
     assert _private_names(ast.parse(source)) == {"_PRESENTERS", "_UsageError"}
     package = "from . import _planner, _odds\nfrom .. import _sha256_blocks\n"
     assert _private_names(ast.parse(package), frozenset({"_planner"})) == {"_odds", "_sha256_blocks"}
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _top_level_names_in_the_architecture_page() -> list[str]:
+    """The names of the list under `<!-- top-level names -->` (up to the next blank line)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text[text.index("<!-- top-level names -->"):].split("\n\n", 1)[0]
+    return re.findall(r"`(\w+)`", block)
+
+
+def test_the_facade_exports_only_the_listed_names() -> None:
+    """The package itself exports the game, the errors and the JSON of the documents: exactly the
+    names docs/architecture.md lists (at most ~50). Everything else is imported from its module,
+    and the package has no other public name (`ar.to_svg` is an `AttributeError`)."""
+    import types
+
+    import abyss_rules
+
+    listed = _top_level_names_in_the_architecture_page()
+    assert sorted(abyss_rules.__all__) == sorted(listed), set(abyss_rules.__all__) ^ set(listed)
+    assert len(abyss_rules.__all__) == len(set(abyss_rules.__all__)) <= 50
+    public = {name for name, value in vars(abyss_rules).items()
+              if not name.startswith("_") and not isinstance(value, types.ModuleType)}
+    assert public == set(abyss_rules.__all__) - {"__version__"}
+    errors = importlib.import_module("abyss_rules.errors")
+    error_classes = {name for name in errors.__all__ if isinstance(getattr(errors, name), type)
+                     and issubclass(getattr(errors, name), abyss_rules.AbyssError)}
+    assert error_classes <= set(abyss_rules.__all__), "every AbyssError class is at the top level"
+
+
+def test_the_layout_tree_of_the_architecture_page_is_the_package() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    tree = text[text.index("```text\nabyss_rules/"):]
+    tree = tree[:tree.index("\n```", 8)]
+    listed = re.findall(r"^[├└]── (\w+(?:\.py|/))", tree, flags=re.MULTILINE)
+    actual = [path.name + ("/" if path.is_dir() else "") for path in PACKAGE.iterdir()
+              if (path.suffix == ".py" or (path / "__init__.py").exists())
+              and (path.name == "__init__.py" or not path.name.startswith("_"))]
+    assert len(listed) == len(set(listed)) and sorted(listed) == sorted(actual), set(listed) ^ set(actual)

@@ -16,6 +16,7 @@ import attrs
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.codec import state_from_dict, state_to_dict
 from abyss_rules.codec.strict import MAX_INT
 from abyss_rules.loadability import COUNTER_LIMIT, impossibility
 from abyss_rules.testing import InvariantError, check_invariants
@@ -26,7 +27,7 @@ def refusal(state: ar.State) -> tuple[str, str]:
     with pytest.raises(ar.DecodeError) as caught:
         ar.loads_state(ar.dumps_state(state))
     with pytest.raises(ar.DecodeError) as general:  # the general path says the same
-        ar.state_from_dict(ar.state_to_dict(state))
+        state_from_dict(state_to_dict(state))
     assert (general.value.code, general.value.path) == (caught.value.code, caught.value.path)
     return caught.value.code, caught.value.path
 

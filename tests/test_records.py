@@ -10,6 +10,7 @@ import pytest
 from tests.builders import deck_order, tiny
 
 import abyss_rules as ar
+from abyss_rules.codec import canonical_json, state_hash, state_to_dict
 
 
 def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[list[int]] | None = None,
@@ -37,11 +38,11 @@ def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[l
 def test_replay_reproduces_every_state_exactly(variant: ar.Variant, players: int) -> None:
     record, states = recorded_game(variant, players, seed=31)
     assert states[-1].is_over
-    hashes = [ar.state_hash(state) for state in states]
-    assert [ar.state_hash(state) for state in record.states()] == hashes
+    hashes = [state_hash(state) for state in states]
+    assert [state_hash(state) for state in record.states()] == hashes
     loaded = ar.Record.from_json(record.to_json())
     assert loaded == record
-    assert [ar.state_hash(state) for state in loaded.states()] == hashes
+    assert [state_hash(state) for state in loaded.states()] == hashes
     assert loaded.replay() == states[-1]
 
 
@@ -51,7 +52,7 @@ def test_explicit_deck_orders_are_recorded() -> None:
     first = deck_order(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]])
     record, states = recorded_game(v, 2, seed=5, decks=[first, first[::-1]])
     assert record.decks == (tuple(first), tuple(first[::-1]))
-    assert ar.state_to_dict(states[0])["grids"][0][0]["card"] == 1
+    assert state_to_dict(states[0])["grids"][0][0]["card"] == 1
     doc = record.to_dict()
     assert doc["decks"] == [first, first[::-1]]
     assert ar.Record.from_dict(doc).replay() == states[-1]
@@ -65,14 +66,14 @@ def test_record_document_fields() -> None:
         "variant": ar.Variant.short().to_dict(), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
         "decks": [], "actions": list(record.notation()), "final_hash": None,
     }
-    assert record.to_json() == ar.canonical_json(doc)
+    assert record.to_json() == canonical_json(doc)
     assert ar.Record.from_json(record.to_json()).to_json() == record.to_json()
 
 
 def test_sealed_records_check_their_final_hash() -> None:
     record, states = recorded_game(tiny(), 2, seed=4, limit=30)
     sealed = record.sealed()
-    assert sealed.final_hash == ar.state_hash(states[-1])
+    assert sealed.final_hash == state_hash(states[-1])
     assert ar.Record.from_json(sealed.to_json()).replay() == states[-1]
     assert sealed.with_actions().final_hash is None  # changing the actions drops the hash
     doc = sealed.to_dict()

@@ -13,6 +13,7 @@ import pytest
 from tests.builders import finish_round, hand_built, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.errors import RULE_OF_CODE
 
 RULES = Path(ar.__file__).parent / "rules"
 
@@ -115,7 +116,7 @@ def test_rejected_with_code_and_rule(
     error = rule_error(state, action)  # apply raises it, check returns the same, state unchanged
     assert isinstance(error, ar.IllegalActionError) and isinstance(error, ValueError)
     assert (error.code, error.rule) == (code, rule)
-    assert error.rule == ar.RULE_OF_CODE[ar.Code(code)]
+    assert error.rule == RULE_OF_CODE[ar.Code(code)]
     assert action not in ar.legal_actions(state)
     assert tuple(state) == snapshot
 

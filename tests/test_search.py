@@ -13,6 +13,7 @@ from tests.builders import with_other_secrets
 import abyss_rules as ar
 from abyss_rules.bots import BOTS, CountingBot, SearchBot, make_bot
 from abyss_rules.bots.search import RolloutSearch
+from abyss_rules.simulation import play_game, simulate
 
 
 def _critical_positions(games: int = 2) -> list[tuple[ar.State, ar.View]]:
@@ -20,7 +21,7 @@ def _critical_positions(games: int = 2) -> list[tuple[ar.State, ar.View]]:
     found = []
     probe = SearchBot(0, rollouts=2)
     for g in range(games):
-        result = ar.play_game(["counting", "counting"], variant="short", seed=40 + g, keep_states=True)
+        result = play_game(["counting", "counting"], variant="short", seed=40 + g, keep_states=True)
         for state in result.states:
             if state.to_act and state.phase in (ar.Phase.TURN, ar.Phase.DRAWN):
                 v = ar.view(state, state.to_act[0])
@@ -67,7 +68,7 @@ def test_its_choices_do_not_depend_on_the_secrets() -> None:
 
 
 def test_a_rollout_budget_is_reproducible_for_a_seed() -> None:
-    games = [ar.play_game([SearchBot(4, rollouts=6), "counting"], variant="short", seed=11) for _ in range(2)]
+    games = [play_game([SearchBot(4, rollouts=6), "counting"], variant="short", seed=11) for _ in range(2)]
     assert games[0].actions == games[1].actions
     # the seed matters where a search is close: over these positions some choice differs
     picks = {s: [SearchBot(s, rollouts=4, confidence=0).choose(v) for _, v in POSITIONS] for s in range(4)}
@@ -91,9 +92,9 @@ def test_a_time_budget() -> None:
 
 
 def test_by_name_in_play_game_and_simulate() -> None:
-    result = ar.play_game(["search", "counting"], variant="short", seed=2)
+    result = play_game(["search", "counting"], variant="short", seed=2)
     assert result.bots == ("search", "counting") and result.final.is_over
-    sim = ar.simulate(["search", "greedy"], games=2, seed=3, variant="short")
+    sim = simulate(["search", "greedy"], games=2, seed=3, variant="short")
     assert [b.label for b in sim.bots] == ["search", "greedy"]
 
 

@@ -43,6 +43,8 @@ def test_the_script_passes_mypy_strict_and_runs(tmp_path: Path) -> None:
          'TypedDict "ViewDocument" has no key "draw_pile_sise"'),
         ("code: ar.Code = error.code", "code: int = error.code", 'Incompatible types in assignment'),
         ('verdict["legal"]', 'verdict["code"]', "Incompatible return value type"),
+        ("picture: str = to_svg(", "picture: str = ar.to_svg(", 'Module has no attribute "to_svg"'),
+        ('"cause": "opening_flip"}', '"cause": "opening"}', "Incompatible types"),
     ],
 )
 def test_mypy_catches_a_mistake_in_it(tmp_path: Path, old: str, new: str, complaint: str) -> None:

@@ -314,8 +314,9 @@ class ActionIndexError(AbyssError, ValueError):
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.action_space import ActionSpace
         >>> try:
-        ...     ar.ActionSpace(ar.Variant.standard()).action(-1, player=0)
+        ...     ActionSpace(ar.Variant.standard()).action(-1, player=0)
         ... except ar.ActionIndexError as error:
         ...     print(error.code, error.rule)
         no_such_action_index 11.2
@@ -500,9 +501,9 @@ class SimulationError(AbyssError, ValueError):
     Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
 
     Examples:
-        >>> import abyss_rules as ar
+        >>> from abyss_rules.simulation import play_game
         >>> try:
-        ...     ar.play_game(["greedy"], seed=1)
+        ...     play_game(["greedy"], seed=1)
         ... except SimulationError as error:
         ...     print(error.code, error.rule)
         invalid_players 1.3
@@ -533,8 +534,9 @@ class PictureError(_DefaultCode, ValueError):
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.pictures import to_svg
         >>> try:
-        ...     ar.to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
+        ...     to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
         ... except ar.PictureError as error:
         ...     print(error.code, "|", error.message)
         invalid_picture | a View holds no face-down values to reveal: pass the State with reveal=True

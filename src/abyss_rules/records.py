@@ -251,8 +251,9 @@ class Record:
 
         Examples:
             >>> import abyss_rules as ar
+            >>> from abyss_rules.codec import state_hash
             >>> record = ar.Record.start(seed=1).with_actions(ar.Flip(0, 0, 0)).sealed()
-            >>> record.final_hash == ar.state_hash(record.replay())
+            >>> record.final_hash == state_hash(record.replay())
             True
         """
         final = self._replay_unchecked()

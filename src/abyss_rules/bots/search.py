@@ -17,10 +17,10 @@ its own (closer penalty included, rule 6.5), plus `win_bonus` if the round ended
 with the bot among the winners, minus it if the game ended otherwise (rules 7.2-7.4).
 
 Examples:
-    >>> import abyss_rules as ar
+    >>> from abyss_rules.simulation import play_game
     >>> from abyss_rules.bots import CountingBot
     >>> bot = RolloutSearch(CountingBot(), seed=1, rollouts=8)
-    >>> result = ar.play_game([bot, "counting"], variant="short", seed=3)
+    >>> result = play_game([bot, "counting"], variant="short", seed=3)
     >>> result.final.is_over
     True
 """

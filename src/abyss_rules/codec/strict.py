@@ -174,10 +174,10 @@ def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any
     documents (a server's own envelope, say).
 
     Examples:
-        >>> import abyss_rules as ar
-        >>> ar.parse_json('{"notation": "0f12", "seq": 3}')
+        >>> from abyss_rules.codec import parse_json
+        >>> parse_json('{"notation": "0f12", "seq": 3}')
         {'notation': '0f12', 'seq': 3}
-        >>> ar.parse_json('{"seq": 1, "seq": 2}')
+        >>> parse_json('{"seq": 1, "seq": 2}')
         Traceback (most recent call last):
         ...
         abyss_rules.errors.DecodeError: [duplicate_field] an object holds the key 'seq' twice

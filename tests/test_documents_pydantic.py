@@ -1,0 +1,121 @@
+"""The documents' TypedDicts with Pydantic: what a FastAPI server declares its bodies with.
+
+Pydantic accepts a `TypedDict` before Python 3.12 only from `typing_extensions`
+(`abyss_rules.documents` takes it from there on 3.11). Each document the engine writes -- as
+JSON text, parsed back as a client or server would -- must validate, strictly, against its
+`TypedDict` in a `pydantic.TypeAdapter`, and come back unchanged; a document with a key
+missing, a key too many or a value of the wrong type must not.
+
+Pydantic is in the `dev` extra. Without it these tests are skipped with a message that says
+so, and under `CI=true` (where the `dev` extra is installed) that is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any
+
+import pytest
+
+import abyss_rules as ar
+from abyss_rules import documents
+from abyss_rules.protocol import validate
+
+try:
+    import pydantic
+except ImportError:  # pragma: no cover - the dev extra installs it
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("SKIPPED LOUDLY: pydantic is not installed (pip install -e '.[dev]'): "
+                "the documents' TypedDicts are not checked with Pydantic", allow_module_level=True)
+
+
+VARIANTS = (
+    ar.Variant.short(),
+    ar.Variant(name="two rounds", max_rounds=2),
+    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
+               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
+               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
+    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
+)
+
+
+def _documents() -> dict[str, list[Any]]:
+    """Every kind of document, from whole games of four variants, as parsed JSON."""
+    found: dict[str, list[str]] = {name: [] for name in
+                                   ("state", "view", "action", "variant", "events", "record", "verdict")}
+    for n, variant in enumerate(VARIANTS):
+        players = min(2 + n, variant.max_players)
+        rng = random.Random(n)
+        state = ar.new_game(players=players, variant=variant, seed=n + 1)
+        actions = []
+        found["variant"].append(ar.dumps_variant(variant))
+        while not state.is_over:
+            legal = ar.legal_actions(state)
+            draws = [action for action in legal if type(action) is ar.Draw]
+            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
+            found["state"].append(ar.dumps_state(state))
+            found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
+            found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
+            found["verdict"].append(json.dumps(validate(state, action).to_dict()))
+            after, events = ar.apply_with_events(state, action)
+            found["events"].append(ar.dumps_events(events, action=action, seq=after.seq))
+            actions.append(action)
+            state = after
+        found["state"].append(ar.dumps_state(state))
+        found["view"].append(ar.dumps_view(ar.view(state)))
+        found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
+        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
+        found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))
+    return {name: [json.loads(text) for text in texts] for name, texts in found.items()}
+
+
+DOCUMENTS = _documents()
+
+TYPES = {
+    "state": documents.StateDocument, "view": documents.ViewDocument, "action": documents.ActionDocument,
+    "variant": documents.VariantDocument, "events": documents.EventsDocument,
+    "record": documents.RecordDocument, "verdict": documents.VerdictDocument,
+}
+
+
+def _validate(tp: Any, doc: Any) -> Any:
+    """`doc` validated strictly (no coercion, as `strict=True` in FastAPI) by a `TypeAdapter`."""
+    return pydantic.TypeAdapter(tp).validate_python(doc, strict=True)
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_a_type_adapter_validates_the_engines_documents(name: str) -> None:
+    adapter = pydantic.TypeAdapter(TYPES[name])
+    docs = DOCUMENTS[name]
+    assert len(docs) >= len(VARIANTS)
+    for doc in docs:  # (equal: no key was dropped as unknown to the TypedDict, no value converted)
+        assert adapter.validate_python(doc, strict=True) == doc
+    assert adapter.validate_json(json.dumps(docs[-1]), strict=True) == docs[-1]
+
+
+def test_the_games_made_every_event() -> None:
+    kinds = {event["type"] for doc in DOCUMENTS["events"] for event in doc["events"]}
+    assert len(kinds) == 12, kinds
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_a_type_adapter_rejects_a_wrong_document(name: str) -> None:
+    doc = DOCUMENTS[name][0]
+    with pytest.raises(pydantic.ValidationError, match="format_version"):
+        _validate(TYPES[name], {key: value for key, value in doc.items() if key != "format_version"})
+    with pytest.raises(pydantic.ValidationError, match="format_version"):
+        _validate(TYPES[name], {**doc, "format_version": "1"})
+    with pytest.raises(pydantic.ValidationError, match="format"):
+        _validate(TYPES[name], {**doc, "format": "game"})
+    # A key the TypedDict does not declare is dropped (Pydantic's default for a TypedDict).
+    assert _validate(TYPES[name], {**doc, "unknown": 1}) == doc
+
+
+def test_a_nested_wrong_value_is_rejected() -> None:
+    doc = DOCUMENTS["view"][0]
+    grid = [{**doc["grids"][0][0], "face_up": "yes"}, *doc["grids"][0][1:]]
+    with pytest.raises(pydantic.ValidationError, match="face_up"):
+        _validate(documents.ViewDocument, {**doc, "grids": [grid, *doc["grids"][1:]]})
