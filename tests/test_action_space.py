@@ -21,6 +21,16 @@ SHAPES = [
 ]
 
 
+@pytest.mark.rule("11.1", "10.2")
+def test_a_space_is_made_from_a_variant_or_a_preset_name() -> None:
+    assert ar.ActionSpace("short") == ar.ActionSpace(ar.Variant.short())
+    assert ar.ActionSpace("long").variant is ar.Variant.long()
+    for bad in ("quick", 3):
+        with pytest.raises(ar.ConfigError) as info:
+            ar.ActionSpace(bad)  # type: ignore[arg-type]
+        assert info.value.code == "invalid_variant"
+
+
 @pytest.mark.rule("11.1")
 def test_the_standard_layout_matches_the_spec_example() -> None:
     space = ar.ActionSpace(STANDARD)
@@ -118,7 +128,7 @@ def test_the_space_is_a_value() -> None:
     assert repr(a) == "ActionSpace(rows=3, cols=4, size=49, layout=1)"
     assert ar.ACTION_LAYOUT_VERSION == 1
     with pytest.raises(ar.ConfigError) as caught:
-        ar.ActionSpace("standard")  # type: ignore[arg-type]
+        ar.ActionSpace(object())  # type: ignore[arg-type]
     assert caught.value.code == "invalid_variant"
     error = ar.ActionIndexError(ar.Code.NO_SUCH_ACTION_INDEX, "index 99")
     assert pickle.loads(pickle.dumps(error)).to_dict() == error.to_dict()

@@ -83,6 +83,16 @@ def test_sealed_records_check_their_final_hash() -> None:
     assert ar.Record.from_dict(doc, verify=False).final_hash == "0" * 64
 
 
+@pytest.mark.rule("10.2")
+def test_a_record_starts_from_a_preset_name_as_new_game_does() -> None:
+    record = ar.Record.start(2, "short", seed=3)
+    assert record.variant is ar.Variant.short()
+    assert record.initial_state() == ar.new_game(2, "short", seed=3)
+    with pytest.raises(ar.ConfigError) as info:
+        ar.Record.start(2, "quick", seed=3)
+    assert info.value.code == "invalid_variant"
+
+
 def test_a_fresh_seed_is_kept_in_the_record() -> None:
     record = ar.Record.start(players=2)
     assert record.seed is not None and len(record.seed) == 32

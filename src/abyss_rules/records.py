@@ -193,7 +193,7 @@ class Record:
     def start(
         cls,
         players: int = 2,
-        variant: Variant | None = None,
+        variant: Variant | str | None = None,
         seed: int | bytes | None = None,
         *,
         decks: Sequence[Sequence[int]] | None = None,
