@@ -8,6 +8,7 @@ import random
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.errors import InvalidStateError
 from abyss_rules.testing import action_space as every_action_around
 
 STANDARD = ar.Variant.standard()
@@ -187,7 +188,7 @@ def test_mask_refuses_what_is_not_a_state_of_its_shape_or_a_seat() -> None:
     state = ar.new_game(2, seed=1)
     for bad, code in [("state", "invalid_state"), (ar.new_game(2, ar.Variant(rows=2, cols=2), seed=1),
                                                    "invalid_state")]:
-        with pytest.raises(ar.MalformedActionError) as caught:
+        with pytest.raises(InvalidStateError) as caught:
             space.mask(bad, 0)  # type: ignore[arg-type]
         assert caught.value.code == code
     with pytest.raises(ar.ActionIndexError) as seat:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.builders import open_round, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
 
 
 def message(action: ar.Action, seq: int | None = None) -> str:
@@ -172,7 +172,7 @@ def test_read_action() -> None:
 def test_not_a_state() -> None:
     verdict = ar.validate("state", ar.Draw(0))  # type: ignore[arg-type]
     assert (verdict.legal, verdict.code, verdict.seq) == (False, "invalid_state", None)
-    with pytest.raises(ar.MalformedActionError):
+    with pytest.raises(InvalidStateError):
         ar.submit("state", ar.Draw(0))  # type: ignore[arg-type]
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import abyss_rules as ar
+from abyss_rules.errors import InvalidStateError
 from abyss_rules.rules import reachable
 from abyss_rules.testing import (
     Game,
@@ -122,7 +123,7 @@ def test_the_legal_actions_and_winners_invariants(monkeypatch: pytest.MonkeyPatc
 
 
 def test_check_invariants_needs_a_state() -> None:
-    with pytest.raises(ar.MalformedActionError) as info:
+    with pytest.raises(InvalidStateError) as info:
         check_invariants(tuple(ar.new_game(2, seed=1)))  # type: ignore[arg-type]
     assert info.value.code == "invalid_state"
 
@@ -265,7 +266,7 @@ def test_bad_arguments_get_a_config_error(call: Callable[[], object], code: str)
 
 
 def test_legal_actions_needs_a_state() -> None:
-    with pytest.raises(ar.MalformedActionError) as info:
+    with pytest.raises(InvalidStateError) as info:
         legal_actions("state")  # type: ignore[arg-type]
     assert info.value.code == "invalid_state"
 

@@ -12,6 +12,7 @@ from tests.builders import hand_built, open_round, play, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import views
+from abyss_rules.errors import InvalidStateError
 from abyss_rules.rules.opening import choose_opener
 
 
@@ -215,7 +216,7 @@ def test_the_grid_memo_follows_the_masks_of_the_same_cards() -> None:
 
 @pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
 def test_view_of_something_that_is_not_a_state(thing: Any) -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.view(thing, 0)
     assert caught.value.code == "invalid_state"
     assert "view() needs a State" in str(caught.value)

@@ -240,8 +240,9 @@ class ActionSpace:
         index (all false); once the game is over no seat has one.
 
         Raises:
-            MalformedActionError: `state` is not a `State`, or its grids are not of this
-                space's shape (`invalid_state`); `player` is not an int.
+            InvalidStateError: `state` is not a `State`, or its grids are not of this
+                space's shape (`invalid_state`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
             ActionIndexError: `player` is not a seat of the game (`no_such_player`).
 
         Examples:

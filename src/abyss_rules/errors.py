@@ -353,8 +353,8 @@ class BatchStepError(IllegalActionError):
 class MalformedActionError(_DefaultCode, TypeError):
     """Something that is not a well-formed action (wrong type, non-int field); also a `TypeError`.
 
-    Its code is `malformed_action`; a library call given something that is not a game state
-    raises the subclass `InvalidStateError` (code `invalid_state`).
+    Its code is `malformed_action`. A library call given something that is not a game state
+    raises `InvalidStateError` (code `invalid_state`) instead: a sibling, not a subclass.
 
     Examples:
         >>> import abyss_rules as ar
@@ -367,19 +367,20 @@ class MalformedActionError(_DefaultCode, TypeError):
     DEFAULT_CODE = Code.MALFORMED_ACTION
 
 
-class InvalidStateError(MalformedActionError):
-    """A library call was given something that is not a game state (code `invalid_state`).
+class InvalidStateError(_DefaultCode, TypeError):
+    """A library call was given something that is not a game state (code `invalid_state`; also a
+    `TypeError`).
 
-    A `MalformedActionError` (and so a `TypeError`), as such errors were before this class
-    existed: code that catches those still catches it.
+    A state problem, not an action problem: it is not a `MalformedActionError`. Catch
+    `AbyssError` (or `TypeError`) to catch both.
 
     Examples:
         >>> import abyss_rules as ar
         >>> try:
         ...     ar.legal_actions("a state")
         ... except InvalidStateError as error:
-        ...     print(error.code, isinstance(error, ar.MalformedActionError))
-        invalid_state True
+        ...     print(error.code, isinstance(error, ar.MalformedActionError), isinstance(error, TypeError))
+        invalid_state False True
     """
 
     DEFAULT_CODE = Code.INVALID_STATE

@@ -445,7 +445,7 @@ def submit(
     Raises:
         DecodeError: a malformed message.
         IllegalActionError: `seat_mismatch`, `stale_action`, or a rule's code.
-        MalformedActionError: `state` is not a State (`invalid_state`).
+        InvalidStateError: `state` is not a State (`invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar

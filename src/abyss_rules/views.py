@@ -167,7 +167,7 @@ def view(state: State, player: int | None = None) -> View:
         IllegalActionError: `player` is an int that is not a seat of the game (code
             `no_such_player`, rule 1.3), as `apply` reports it.
         MalformedActionError: `player` is neither an int nor `None` (code `malformed_action`).
-        MalformedActionError: `state` is not a `State` (code `invalid_state`).
+        InvalidStateError: `state` is not a `State` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar

@@ -155,7 +155,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     `()` once the game is over.
 
     Raises:
-        MalformedActionError: `state` is not a `State` (code `invalid_state`).
+        InvalidStateError: `state` is not a `State` (code `invalid_state`; a `TypeError`).
 
     Examples:
         >>> import abyss_rules as ar

@@ -35,7 +35,7 @@ def check_invariants(state: State) -> None:
     the lowest total; before it, nobody (rule 7.4).
 
     Raises:
-        MalformedActionError: code `invalid_state`, if `state` is not a
+        InvalidStateError: code `invalid_state`, if `state` is not a
             `State`.
 
     Examples:

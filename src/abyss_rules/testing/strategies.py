@@ -343,7 +343,7 @@ def legal_actions(state: State) -> SearchStrategy[Action]:
     Raises:
         IllegalActionError: code `game_over`, for a finished game, which has
             no legal action (rule 7.5).
-        MalformedActionError: code `invalid_state`, if `state` is not a
+        InvalidStateError: code `invalid_state`, if `state` is not a
             `State`.
 
     Examples:
