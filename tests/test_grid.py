@@ -10,6 +10,7 @@ from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import grid as grid_module
+from abyss_rules.errors import SeatError
 from abyss_rules.grid import Geometry
 
 
@@ -70,7 +71,7 @@ def test_snapshot_after_flips_and_a_swallow() -> None:
 def test_grid_of_a_seat_not_in_the_game() -> None:
     state = ar.new_game(2, seed=1)
     for bad in (-1, 2):
-        with pytest.raises(ar.IllegalActionError) as caught:
+        with pytest.raises(SeatError) as caught:
             state.grid(bad)
         assert caught.value.code == "no_such_player"
     for wrong in ("0", True, None):

@@ -9,6 +9,7 @@ import pytest
 from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.errors import SeatError
 
 
 def test_states_compare_and_hash_by_value() -> None:
@@ -97,7 +98,7 @@ def test_apply_never_mutates_its_input() -> None:
 @pytest.mark.parametrize("seat", [99, 2, -1])
 def test_face_down_count_of_a_seat_that_is_not_there_is_refused(seat: int) -> None:
     state = ar.new_game(2, seed=1)
-    with pytest.raises(ar.IllegalActionError) as caught:
+    with pytest.raises(SeatError) as caught:
         state.face_down_count(seat)
     assert caught.value.code == "no_such_player"
     with pytest.raises(ar.MalformedActionError):

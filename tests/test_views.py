@@ -12,7 +12,7 @@ from tests.builders import hand_built, open_round, play, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import views
-from abyss_rules.errors import InvalidStateError
+from abyss_rules.errors import InvalidStateError, SeatError
 from abyss_rules.rules.opening import choose_opener
 
 
@@ -123,10 +123,11 @@ def test_the_opener_is_public_once_the_opening_is_over() -> None:
 @pytest.mark.parametrize("seat", [-1, 2, 5, 7], ids=repr)
 def test_a_seat_not_in_the_game_is_no_such_player(seat: int) -> None:
     state = ar.new_game(2, seed=1)
-    with pytest.raises(ar.IllegalActionError) as caught:
+    with pytest.raises(SeatError) as caught:
         ar.view(state, seat)
     assert (caught.value.code, caught.value.rule) == ("no_such_player", "1.3")
-    with pytest.raises(ar.IllegalActionError) as again:
+    assert isinstance(caught.value, IndexError) and not isinstance(caught.value, ar.IllegalActionError)
+    with pytest.raises(SeatError) as again:
         state.grid(seat)
     assert again.value.code == "no_such_player"
 

@@ -48,6 +48,7 @@ __all__ = [
     "PictureError",
     "ReplayError",
     "SamplingError",
+    "SeatError",
     "SeedError",
     "SimulationError",
 ]
@@ -301,6 +302,23 @@ class IllegalActionError(AbyssError, ValueError):
         ... except ar.IllegalActionError as error:
         ...     print(error)
         [wrong_phase] the round is in its opening: only opening flips are legal, seat 0 cannot draw (rule 3.2)
+    """
+
+
+class SeatError(AbyssError, IndexError):
+    """A seat number that names no seat of the game, asked of a state or for a view -- no action
+    involved (code `no_such_player`, rule 1.3; also an `IndexError`, as for a list).
+
+    Raised by `State.grid`, `State.face_down_count` and `view`. An action for a seat that is
+    not there is refused by `apply` with an `IllegalActionError` of the same code.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.new_game(players=2, seed=1).grid(9)
+        ... except IndexError as error:
+        ...     print(type(error).__name__, error.code, error.rule)
+        SeatError no_such_player 1.3
     """
 
 

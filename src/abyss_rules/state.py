@@ -38,7 +38,7 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from .config import Variant
-from .errors import AbyssError, Code, IllegalActionError, MalformedActionError
+from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
 from .grid import Grid
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
@@ -298,8 +298,9 @@ class State(_Fields):
         `view` for what a player may see (rule 8.3).
 
         Raises:
-            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
-            MalformedActionError: `player` is not an int (`malformed_action`).
+            SeatError: `player` is an int that is not a seat of the game (`no_such_player`; an
+                `IndexError`).
+            MalformedActionError: `player` is not an int (`malformed_action`; a `TypeError`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -321,8 +322,9 @@ class State(_Fields):
         """How many face-down cards `player` has (rule 6.1).
 
         Raises:
-            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
-            MalformedActionError: `player` is not an int (`malformed_action`).
+            SeatError: `player` is an int that is not a seat of the game (`no_such_player`; an
+                `IndexError`).
+            MalformedActionError: `player` is not an int (`malformed_action`; a `TypeError`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -359,15 +361,15 @@ def counter_limit(which: str) -> IllegalActionError:
 def no_such_seat(player: object, players: int) -> AbyssError:
     """The error for a `player` argument that names no seat of a `players`-player game.
 
-    An int out of range is `no_such_player` (rule 1.3), as `apply` reports it; anything else is
-    `malformed_action`.
+    An int out of range is a `SeatError` (code `no_such_player`, rule 1.3, the code `apply`
+    gives an action for such a seat); anything else is `malformed_action`.
 
     Examples:
         >>> no_such_seat(5, 2)
-        IllegalActionError(code='no_such_player', message='there is no seat 5 in a 2-player game', rule='1.3')
+        SeatError(code='no_such_player', message='there is no seat 5 in a 2-player game', rule='1.3')
         >>> no_such_seat("1", 2).code
         'malformed_action'
     """
     if type(player) is not int:
         return MalformedActionError(f"a seat must be an int, got {player!r}")
-    return IllegalActionError(Code.NO_SUCH_PLAYER, f"there is no seat {player} in a {players}-player game")
+    return SeatError(Code.NO_SUCH_PLAYER, f"there is no seat {player} in a {players}-player game")

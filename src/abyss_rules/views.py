@@ -164,8 +164,8 @@ def view(state: State, player: int | None = None) -> View:
         only in secret information (rule 8.2) give equal views.
 
     Raises:
-        IllegalActionError: `player` is an int that is not a seat of the game (code
-            `no_such_player`, rule 1.3), as `apply` reports it.
+        SeatError: `player` is an int that is not a seat of the game (code `no_such_player`,
+            rule 1.3, as `apply` reports an action for it; an `IndexError`).
         MalformedActionError: `player` is neither an int nor `None` (code `malformed_action`).
         InvalidStateError: `state` is not a `State` (code `invalid_state`).
 
