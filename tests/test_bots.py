@@ -36,7 +36,7 @@ def situation(
         for row, col in spaces:
             up |= 1 << (seat * cells + row * variant.cols + col)
     state = hand_built(state, face_up=up, turn=0)
-    assert state.phase is ar.Phase.TURN and state.current_player == 0
+    assert state.phase is ar.Phase.TURN and state.turn == 0
     return state
 
 

@@ -85,7 +85,7 @@ def test_every_round_has_an_opening() -> None:
     for round_number in (2, 3, 4):
         assert state.round == round_number
         assert state.phase is ar.Phase.OPENING and state.owing_flips == (0, 1, 2)
-        assert state.opening == ((), (), ()) and state.turn == -1 and state.turns == 0
+        assert state.opening == ((), (), ()) and state.turn is None and state.turns == 0
         assert rule_error(state, ar.Draw(0)).code == "wrong_phase"
         state = finish_round(state)
 

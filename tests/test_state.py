@@ -39,7 +39,7 @@ def test_repr_hides_the_seed_and_the_cards() -> None:
     seed = bytes(range(32))
     state = ar.new_game(2, seed=seed)
     text = repr(state)
-    assert text == "<State round=1 phase=opening turn=-1 players=2 seq=0 totals=[0, 0]>"
+    assert text == "<State round=1 phase=opening turn=None players=2 seq=0 totals=[0, 0]>"
     assert seed.hex() not in text and str(list(seed)) not in text
     dealer = repr(state.dealer)
     assert "<secret>" in dealer and seed.hex() not in dealer and repr(seed) not in dealer
@@ -59,7 +59,7 @@ def test_read_access_in_the_opening() -> None:
     state = ar.new_game(3, seed=5)
     assert state.players == 3
     assert state.phase is ar.Phase.OPENING and not state.is_over
-    assert state.current_player is None and state.turn == -1
+    assert state.turn is None
     assert state.owing_flips == (0, 1, 2) and state.to_act == (0, 1, 2)
     assert state.top_discard == state.discard_pile[0]
     assert state.draw_pile_size == len(state.draw_pile) == 150 - 3 * 12 - 1
@@ -75,7 +75,7 @@ def test_read_access_in_a_turn() -> None:
     state = stacked(tiny(), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9, draw=[0])
     state = open_round(state, [[(0, 0), (0, 1)], [(0, 0), (0, 1)]])
     assert state.phase is ar.Phase.TURN and state.turn == 1  # 5 + 6 beats 1 + 2
-    assert state.current_player == 1 and state.to_act == (1,) and state.owing_flips == ()
+    assert state.turn == 1 and state.to_act == (1,) and state.owing_flips == ()
     assert state.opening == ((1, 2), (5, 6))
     assert [state.face_down_count(p) for p in range(2)] == [2, 2]
     state = ar.apply(state, ar.Draw(1))

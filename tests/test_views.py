@@ -56,7 +56,7 @@ def test_public_facts_are_copied() -> None:
         v = ar.view(state, 0)
         assert (v.variant, v.players, v.round) == (state.variant, state.players, state.round)
         assert v.phase is state.phase
-        assert v.turn == state.current_player and v.opening == state.opening
+        assert v.turn == state.turn and v.opening == state.opening
         assert v.owing_flips == state.owing_flips and v.closer == state.closer and v.turns == state.turns
         assert (v.totals, v.history) == (state.totals, state.history)
         assert (v.winners, v.seq) == (state.winners, state.seq)
@@ -169,7 +169,7 @@ def _reference_view(state: ar.State, player: int | None) -> ar.View:
         v, state.opening, state.history[:-1] if over else state.history)
     mine = () if player is None else tuple(a for a in ar.legal_actions(state) if a.player == player)
     return ar.View(viewer=player, variant=v, players=state.players, round=state.round, phase=state.phase,
-                   turn=state.current_player, opener=opener, grids=grids, opening=state.opening,
+                   turn=state.turn, opener=opener, grids=grids, opening=state.opening,
                    owing_flips=state.owing_flips, discard_pile=state.discard_pile,
                    draw_pile_size=len(state.draw_pile), drawn=state.drawn, closer=state.closer,
                    turns=state.turns, totals=state.totals, history=state.history, winners=state.winners,

@@ -24,7 +24,7 @@ Examples:
     >>> import abyss_rules as ar
     >>> state = ar.new_game(players=2, seed=42)
     >>> state
-    <State round=1 phase=opening turn=-1 players=2 seq=0 totals=[0, 0]>
+    <State round=1 phase=opening turn=None players=2 seq=0 totals=[0, 0]>
     >>> state.cards[:4], state.face_up, state.discard_pile
     ((3, 6, 3, 8), 0, (-1,))
 """
@@ -152,7 +152,7 @@ class _Fields(NamedTuple):
     variant: Variant
     phase: Phase
     round: int
-    turn: int
+    turn: int | None
     cards: tuple[int, ...]
     face_up: int
     swallowed: int
@@ -176,7 +176,8 @@ class State(_Fields):
     * `variant` -- the `Variant`;
     * `phase` -- the `Phase`;
     * `round` -- the round number, from 1;
-    * `turn` -- the seat to act in the turn and drawn phases, else `-1`;
+    * `turn` -- the seat to act in the turn and drawn phases, else `None` (as `View.turn`; see
+      `to_act` for the seats that may act in the opening);
     * `cards`, `face_up`, `swallowed` -- every grid (see `abyss_rules.state`);
     * `draw_pile`, `discard_pile` -- the piles, top first;
     * `drawn` -- the drawn card in the drawn phase, else `None`;
@@ -192,7 +193,7 @@ class State(_Fields):
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=42)
         >>> state.phase, state.round, state.turn, state.owing_flips
-        (<Phase.OPENING: 'opening'>, 1, -1, (0, 1))
+        (<Phase.OPENING: 'opening'>, 1, None, (0, 1))
         >>> state.top_discard, state.draw_pile_size
         (-1, 125)
         >>> ar.apply(state, ar.Flip(0, 0, 3)).opening
@@ -245,18 +246,23 @@ class State(_Fields):
         return winners(self.totals)
 
     @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is, or `None` in the opening and after the game."""
-        return self.turn if self.turn >= 0 else None
-
-    @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now: those owing opening flips, or the player to move."""
+        """The seats that may act now: in the opening every seat that still owes flips (any of
+        them may flip first, rule 2.2); in the turn and drawn phases `(turn,)`; after the game `()`.
+
+        `turn` is the one seat whose turn it is, or `None` in the opening and after the game; `to_act`
+        also covers the opening, where several seats may act.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.new_game(players=3, seed=1)
+            >>> state.turn, state.to_act
+            (None, (0, 1, 2))
+        """
         if self.phase is Phase.OPENING:
             return self.owing_flips
-        if self.turn >= 0:
-            return (self.turn,)
-        return ()
+        turn = self.turn
+        return () if turn is None else (turn,)
 
     @property
     def owing_flips(self) -> tuple[int, ...]:

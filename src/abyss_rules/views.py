@@ -69,7 +69,7 @@ class View:
     phase: Phase
     """What the game waits for."""
     turn: int | None
-    """The seat to act in the turn and drawn phases, else `None`."""
+    """The seat to act in the turn and drawn phases, else `None` (as `State.turn`)."""
     opener: int | None
     """The seat that opened this round, once the opening is over."""
     grids: tuple[Grid, ...]
@@ -112,7 +112,8 @@ class View:
 
     @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now: those owing opening flips, or the player to move.
+        """The seats that may act now: in the opening every seat that still owes flips, in the turn
+        and drawn phases `(turn,)`, after the game `()`.
 
         The same as `State.to_act`, from public facts.
 
@@ -199,7 +200,7 @@ def view(state: State, player: int | None = None) -> View:
             mine = legal_actions(state)
     # The allow-list (rule 8.1): every field is a public fact; of the draw pile, only its size.
     return _fast_view(
-        player, v, players, state.round, phase, turn if turn >= 0 else None, opener, grids, opening,
+        player, v, players, state.round, phase, turn, opener, grids, opening,
         state.owing_flips if phase is _OPENING else (), state.discard_pile, len(state.draw_pile),
         state.drawn, state.closer, state.turns, totals, history, state.winners if phase is _GAME_OVER else (),
         state.seq, mine,

@@ -65,7 +65,7 @@ def to_state(t: Tables, a: Arrays, i: int, seed: bytes, log: HistoryLog) -> Stat
         variant=t.variant,
         phase=PHASES[phase],
         round=int(a.round[i]),
-        turn=int(a.actor[i]) if phase in (TURN, DRAWN) else -1,
+        turn=int(a.actor[i]) if phase in (TURN, DRAWN) else None,
         cards=tuple(a.cards[i].tolist()),
         face_up=_mask(a.up[i]),
         swallowed=_mask(a.gone[i]),

@@ -152,7 +152,7 @@ STATE: Final = Layout("state", (
     Field("draw_pile", INTS, read_cards),
     Field("discard_pile", INTS, read_cards),
     Field("drawn", OPT_INT, read_opt_int),
-    Field("turn", OPT_INT, read_seat, ("players",), get="({o}.turn if {o}.turn >= 0 else None)"),
+    Field("turn", OPT_INT, read_seat, ("players",)),
     Field("closer", OPT_INT, read_seat, ("players",)),
     Field("opening", INT_LISTS, read_opening, ("players",), (MIN_CARD_VALUE, MAX_CARD_VALUE)),
     Field("turns", INT, read_int, (), (0,)),
@@ -296,7 +296,7 @@ def assemble_state(
         else:
             cards += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
     state = State(
-        variant=variant, phase=phase, round=round, turn=-1 if turn is None else turn,
+        variant=variant, phase=phase, round=round, turn=turn,
         cards=tuple(cards), face_up=up, swallowed=gone, draw_pile=draw_pile, discard_pile=discard_pile,
         drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
         dealer=dealer, seq=seq,

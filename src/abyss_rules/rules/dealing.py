@@ -163,7 +163,7 @@ def deal_round(
     players = len(totals)
     dealt = players * variant.cells
     opening: tuple[tuple[int, ...], ...] = ((),) * players
-    phase, turn = Phase.OPENING, -1
+    phase, turn = Phase.OPENING, None
     if variant.initial_flips == 0:
         phase, turn = Phase.TURN, choose_opener(variant, opening, history)
     return _new(State, (

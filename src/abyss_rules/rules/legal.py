@@ -170,6 +170,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     # The hot path: a cache lookup keyed by the player's face-down and swallowed spaces.
     v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = state
     if phase is _TURN or phase is _DRAWN:
+        assert p is not None  # a seat is to act in these phases (rule 3.1)
         cells, full, seats = v._memo.get("legal") or _tables(v)
         base = p * cells
         gone = gone >> base & full

@@ -164,7 +164,8 @@ def _phase(s: State) -> Problem | None:
     if (phase is Phase.DRAWN) != (s.drawn is not None):
         return Problem("drawn_card", "3.4", "/drawn",
                        "a drawn card is held exactly in the drawn phase (rule 3.4)")
-    if (playing and not 0 <= s.turn < players) or (not playing and s.turn != -1):
+    turn = s.turn
+    if (playing and (type(turn) is not int or not 0 <= turn < players)) or (not playing and turn is not None):
         return Problem("turn", "3.1", "/turn",
                        "turn names the player to act in the turn and drawn phases, else it is null")
     closer = s.closer
@@ -289,7 +290,7 @@ def _counters(s: State) -> Problem | None:
 
 
 def _acting_seat(s: State) -> Problem | None:
-    if s.turn >= 0:
+    if s.turn is not None:
         cells = s.variant.cells
         if not ~(s.swallowed >> (s.turn * cells)) & ((1 << cells) - 1):
             return Problem("loadable", "3.11", "/turn",

@@ -72,7 +72,7 @@ def end_round(
                                closer=closer, capped=capped, totals=totals))
     if game_is_over(v, s.round, totals):
         after: State = _new(State, (
-            v, Phase.GAME_OVER, s.round, -1, cards, up, gone, draw_pile, discard,
+            v, Phase.GAME_OVER, s.round, None, cards, up, gone, draw_pile, discard,
             None, closer, s.opening, turns, totals, history, s.dealer, s.seq + 1,
         ))
         if log is not None:
@@ -82,6 +82,6 @@ def end_round(
     if log is not None:
         log.append(NewRound(round=after.round, draw_pile_size=len(after.draw_pile),
                             top_discard=after.discard_pile[0]))
-        if after.phase is not Phase.OPENING:  # initial_flips = 0: the opener plays at once
+        if after.turn is not None:  # initial_flips = 0: the opener plays at once
             log.append(OpeningDone(opener=after.turn))
     return after

@@ -176,7 +176,7 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
         if log is not None:
             log.append(OpeningDone(opener=turn))
     else:
-        phase, turn = _OPENING, -1
+        phase, turn = _OPENING, None
     return _new(State, (
         v, phase, s.round, turn, cards, up, gone, s.draw_pile, discard,
         None, None, opening, 0, s.totals, s.history, s.dealer, s.seq + 1,
