@@ -118,14 +118,9 @@ from .rules.engine import apply, check
 from .rules.legal import legal_actions
 from .sampling import StateSampler, sample_states
 from .simulation import GameResult, SimulationResult, play_game, simulate
-from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
 from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
-
-# The codec and the pictures import state and views, so those cannot import them back: the
-# package, which imports all of them, tells them how to draw and write themselves.
-_PRESENTERS.update(svg=to_svg, view_dict=view_to_dict, view_json=dumps_view)
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",

@@ -31,7 +31,6 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
@@ -42,13 +41,6 @@ from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, 
 from .grid import Grid
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
-
-PRESENTERS: dict[str, Callable[[Any], Any]] = {}
-"""How states, round results and views are drawn and written: `svg` (`abyss_rules.pictures.to_svg`),
-`view_dict` and `view_json` (the codec's view document). The modules that do it import this one
-(and `views`), so these cannot import them: the package (`abyss_rules/__init__.py`), which
-imports every one of them, fills this table in."""
-
 
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
@@ -145,7 +137,9 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this round's final reveal."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        from .pictures.svg import to_svg  # on use: the pictures import this module
+
+        return to_svg(self)
 
 
 class _Fields(NamedTuple):
@@ -218,7 +212,9 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of the public view, no secret."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        from .pictures.svg import to_svg  # on use: the pictures import this module
+
+        return to_svg(self)
 
     def __copy__(self) -> State:
         return self
