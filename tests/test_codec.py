@@ -17,6 +17,7 @@ from tests.builders import finish_round, open_round, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import codec
+from abyss_rules.config import variant_fields
 from abyss_rules.errors import RULE_OF_CODE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,7 +121,7 @@ def test_state_document_holds_everything_in_a_readable_form() -> None:
     assert doc["draw_pile"] == list(state.draw_pile) and doc["discard_pile"] == list(state.discard_pile)
     assert doc["dealer"] == {"seed": state.dealer.seed.hex(), "position": state.dealer.position, "decks": []}
     assert doc["history"][0]["round"] == 1 and doc["seq"] == state.seq
-    assert doc["variant"] == state.variant.to_dict()
+    assert doc["variant"] == variant_fields(state.variant)
 
 
 def test_swallowed_spaces_are_null_cards() -> None:

@@ -10,6 +10,7 @@ import pytest
 from tests.builders import deck_order, tiny
 
 import abyss_rules as ar
+from abyss_rules.config import variant_fields
 
 
 def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[list[int]] | None = None,
@@ -62,7 +63,7 @@ def test_record_document_fields() -> None:
     doc = json.loads(record.to_json())
     assert doc == {
         "format": "record", "format_version": 1, "rules_version": ar.RULES_VERSION,
-        "variant": ar.Variant.short().to_dict(), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
+        "variant": variant_fields(ar.Variant.short()), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
         "decks": [], "actions": list(record.notation()), "final_hash": None,
     }
     assert record.to_json() == ar.canonical_json(doc)

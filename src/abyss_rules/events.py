@@ -49,10 +49,11 @@ from typing import cast
 from . import event_types
 from .actions import Action
 from .codec.action import action_body, check_action
-from .codec.strict import canonical_json, header
+from .codec.strict import canonical_json
 from .documents import EventsDocument
 from .event_types import *  # noqa: F403 - every event class, re-exported: the list is event_types.__all__
 from .rules.engine import apply_with_events
+from .versions import header
 
 __all__ = ["apply_with_events", "dumps_events", "events_to_dict"]
 __all__ += event_types.__all__

@@ -22,7 +22,7 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -33,6 +33,9 @@ from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
 from .state import Phase, RoundResult, State, no_such_seat
+
+if TYPE_CHECKING:
+    from .documents import ViewDocument
 
 __all__ = ["View", "unseen_counts", "view"]
 
@@ -126,7 +129,7 @@ class View:
             return self.owing_flips
         return () if self.turn is None else (self.turn,)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ViewDocument:
         """The `view` document of this view: public facts only, safe to send to a client.
 
         See `view_to_dict` and `docs/json.md`.
@@ -138,7 +141,7 @@ class View:
         """
         from .codec.view import view_data  # on use: the codec's facade imports this module
 
-        return view_data(self)
+        return cast("ViewDocument", view_data(self))
 
     def to_json(self) -> str:
         """The canonical JSON text of the `view` document (see `dumps_view`).

@@ -7,16 +7,16 @@ from operator import itemgetter
 from typing import Any, Final, cast
 
 from ..caches import BoundedCache
-from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
+from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant, variant_fields
 from ..documents import VariantDocument
 from ..errors import Code, ConfigError, DecodeError
+from ..versions import header
 from .spelling import Computed
 from .strict import (
     INT_ONLY,
     bad,
     canonical_json,
     decode,
-    header,
     parse,
     read_bool,
     read_document,
@@ -46,15 +46,15 @@ def variant_text(variant: Variant) -> str:
     """The canonical JSON of a variant's fields, cached on the variant."""
     text: str | None = variant._memo.get("codec.json")
     if text is None:
-        text = variant._memo["codec.json"] = canonical_json(variant.to_dict())
+        text = variant._memo["codec.json"] = canonical_json(variant_fields(variant))
     return text
 
 
 def variant_doc(variant: Variant) -> dict[str, Any]:
-    """`variant.to_dict()`, from a copy cached on the variant (each call returns fresh lists)."""
+    """`variant_fields(variant)`, from a copy cached on the variant (each call returns fresh lists)."""
     cached: dict[str, Any] | None = variant._memo.get("codec.dict")
     if cached is None:
-        cached = variant._memo["codec.dict"] = variant.to_dict()
+        cached = variant._memo["codec.dict"] = dict(variant_fields(variant))
     return {**cached, "deck": [list(pair) for pair in cached["deck"]]}
 
 
