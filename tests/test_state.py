@@ -90,7 +90,7 @@ def test_apply_never_mutates_its_input() -> None:
     after = open_round(state, [[(0, 0), (0, 1)], [(0, 0), (0, 1)]])
     after = play(after, [ar.Draw(1), ar.PlaceDrawn(1, 1, 1)])
     assert tuple(state) == snapshot and hash(state) == hashed
-    assert state.phase is ar.Phase.OPENING and state.face_up == 0
+    assert state.phase is ar.Phase.OPENING and state.face_up_mask == 0
     assert after.seq == 6
 
 

@@ -62,7 +62,7 @@ def _corruptions() -> dict[str, Callable[[], ar.State]]:
     over = finished()
 
     def partly_swallowed() -> ar.State:
-        return start._replace(swallowed=1, cards=(0,) + start.cards[1:],
+        return start._replace(swallowed_mask=1, cards=(0,) + start.cards[1:],
                               draw_pile=start.draw_pile + (start.cards[0],))
 
     def complete_column_left() -> ar.State:  # seat 0's column 0 (spaces 0, 4, 8) face up, all equal
@@ -75,7 +75,7 @@ def _corruptions() -> dict[str, Callable[[], ar.State]]:
         draw = list(turn.draw_pile)
         for _ in range(3):
             draw.remove(value)
-        return turn._replace(cards=tuple(cards), face_up=0b100010001, draw_pile=tuple(draw + moved))
+        return turn._replace(cards=tuple(cards), face_up_mask=0b100010001, draw_pile=tuple(draw + moved))
 
     return {
         "shape": lambda: start._replace(opening=start.opening + ((),)),
@@ -89,7 +89,8 @@ def _corruptions() -> dict[str, Callable[[], ar.State]]:
         "opening_flips": lambda: start._replace(opening=((5,), ())),
         "closer": lambda: turn._replace(closer=1),
         "history": lambda: turn._replace(totals=(0, 7)),
-        "game_over": lambda: over._replace(face_up=over.face_up & (over.face_up - 1)),  # one card face down
+        # one card face down:
+        "game_over": lambda: over._replace(face_up_mask=over.face_up_mask & (over.face_up_mask - 1)),
         "complete_column": complete_column_left,
     }
 
@@ -212,7 +213,7 @@ def test_games_reach_the_interesting_cases() -> None:
             if type(action) is ar.Draw and not before.draw_pile:
                 keeps_top = game.variant.reshuffle_keeps_top
                 seen["reshuffle keeping the top" if keeps_top else "full reshuffle"] += 1
-            if after.round == before.round and after.swallowed & ~before.swallowed:
+            if after.round == before.round and after.swallowed_mask & ~before.swallowed_mask:
                 seen["swallow"] += 1
             if len(after.history) > len(before.history):
                 result = after.history[-1]

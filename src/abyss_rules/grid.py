@@ -133,8 +133,13 @@ _FLAGS: Final = BoundedCache[tuple[int, int], tuple[bool, ...]]("grid.flags", ma
 """Masks as booleans, by (cells, mask) (size: cells)."""
 
 
-def _flags(cells: int, mask: int) -> tuple[bool, ...]:
-    """The bits of `mask` as `cells` booleans (cached: grids repeat their masks)."""
+def flags(cells: int, mask: int) -> tuple[bool, ...]:
+    """The low `cells` bits of `mask` as booleans (cached: grids repeat their masks).
+
+    Examples:
+        >>> flags(4, 0b0101)
+        (True, False, True, False)
+    """
     key = (cells, mask)
     found = _FLAGS.get(key)
     if found is None:
@@ -202,8 +207,8 @@ class Grid:
             shown = [c if up & b else None for c, b in zip(mine, bits, strict=True)]
         else:
             shown = [None if gone & b else c for c, b in zip(mine, bits, strict=True)]
-        return cls(rows=rows, cols=cols, cards=tuple(shown), face_up=_flags(cells, up),
-                   swallowed=_flags(cells, gone))
+        return cls(rows=rows, cols=cols, cards=tuple(shown), face_up=flags(cells, up),
+                   swallowed=flags(cells, gone))
 
     @property
     def visible(self) -> tuple[int | None, ...]:
@@ -317,7 +322,7 @@ def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) ->
         base = player * cells + 1
         shown = up if public else geometry.full_mask & ~gone
         found = _Parts(itemgetter(*[base + s if shown >> s & 1 else 0 for s in range(cells)]),
-                       _flags(cells, up), _flags(cells, gone))
+                       flags(cells, up), flags(cells, gone))
         if len(geometry._parts_of) >= _PARTS_LIMIT:  # bounded: start over (the masks in play come back)
             geometry._parts_of.clear()
         geometry._parts_of[key] = found

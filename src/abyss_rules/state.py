@@ -9,8 +9,9 @@ Representation (chosen for speed, see `benchmarks/playouts.py`):
 * `cards` -- every player's grid in one flat tuple of ints: player `p`'s
   space `s` is `cards[p * cells + s]` (space `s = row * cols + col`).
   A swallowed space holds `0`.
-* `face_up` and `swallowed` -- bit masks over the same positions (bit
-  `p * cells + s`).
+* `face_up_mask` and `swallowed_mask` -- the engine's fast form of which spaces are face up
+  and swallowed: bit masks over the same positions (bit `p * cells + s`). Read them as
+  `face_up` and `swallowed`, tuples of booleans by position, as a `Grid` gives them by space.
 * `draw_pile` and `discard_pile` -- tuples of ints listed **top first**.
 
 `State.grid` and the other properties give friendlier read access.
@@ -25,8 +26,8 @@ Examples:
     >>> state = ar.new_game(players=2, seed=42)
     >>> state
     <State round=1 phase=opening turn=None players=2 seq=0 totals=[0, 0]>
-    >>> state.cards[:4], state.face_up, state.discard_pile
-    ((3, 6, 3, 8), 0, (-1,))
+    >>> state.cards[:4], state.face_up[:4], state.discard_pile
+    ((3, 6, 3, 8), (False, False, False, False), (-1,))
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import attrs
 
 from .config import Variant
 from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
-from .grid import Grid
+from .grid import Grid, flags
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
 
@@ -148,8 +149,8 @@ class _Fields(NamedTuple):
     round: int
     turn: int | None
     cards: tuple[int, ...]
-    face_up: int
-    swallowed: int
+    face_up_mask: int
+    swallowed_mask: int
     draw_pile: tuple[int, ...]
     discard_pile: tuple[int, ...]
     drawn: int | None
@@ -172,7 +173,8 @@ class State(_Fields):
     * `round` -- the round number, from 1;
     * `turn` -- the seat to act in the turn and drawn phases, else `None` (as `View.turn`; see
       `to_act` for the seats that may act in the opening);
-    * `cards`, `face_up`, `swallowed` -- every grid (see `abyss_rules.state`);
+    * `cards` -- every grid's cards in one flat tuple (see `abyss_rules.state`);
+    * `face_up_mask`, `swallowed_mask` -- the fast form of `face_up` and `swallowed` (bit masks);
     * `draw_pile`, `discard_pile` -- the piles, top first;
     * `drawn` -- the drawn card in the drawn phase, else `None`;
     * `closer` -- the seat that closed this round (rule 6.1), else `None`;
@@ -279,6 +281,27 @@ class State(_Fields):
         return tuple(p for p, flips in enumerate(self.opening) if len(flips) < need)
 
     @property
+    def face_up(self) -> tuple[bool, ...]:
+        """Whether each space is face up, by position `p * cells + s` as in `cards` (rule 8.1).
+
+        The same booleans as every `grid(p).face_up`, end to end; `face_up_mask` is their
+        fast form.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.apply(ar.new_game(players=2, seed=42), ar.Flip(1, 0, 3))
+            >>> state.face_up[12:16], state.face_up[12:24] == state.grid(1).face_up
+            ((False, False, False, True), True)
+        """
+        return flags(len(self.cards), self.face_up_mask)
+
+    @property
+    def swallowed(self) -> tuple[bool, ...]:
+        """Whether each space has been swallowed this round, by position `p * cells + s` as in
+        `cards` (rule 4.1); `swallowed_mask` is their fast form."""
+        return flags(len(self.cards), self.swallowed_mask)
+
+    @property
     def top_discard(self) -> int | None:
         """The top card of the discard pile, or `None` if it is empty."""
         return self.discard_pile[0] if self.discard_pile else None
@@ -314,7 +337,7 @@ class State(_Fields):
         if type(player) is not int or not 0 <= player < len(self.totals):
             raise no_such_seat(player, len(self.totals))
         v = self.variant
-        return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.swallowed, player)
+        return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up_mask, self.swallowed_mask, player)
 
     def grids(self) -> tuple[Grid, ...]:
         """Every player's grid (see `grid`)."""
@@ -338,7 +361,7 @@ class State(_Fields):
         cells = self.variant.cells
         shift = player * cells
         full = (1 << cells) - 1
-        return (full & ~((self.face_up | self.swallowed) >> shift)).bit_count()
+        return (full & ~((self.face_up_mask | self.swallowed_mask) >> shift)).bit_count()
 
 
 COUNTER_LIMIT: Final = 1 << 48

@@ -197,7 +197,7 @@ def view(state: State, player: int | None = None) -> View:
     players = len(totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise no_such_seat(player, players)
-    grids = _public_grids(v, state.cards, state.face_up, state.swallowed, players)
+    grids = _public_grids(v, state.cards, state.face_up_mask, state.swallowed_mask, players)
     opener: int | None = None
     if phase is not _OPENING:
         opener = _opener(v, opening, history, phase is _GAME_OVER)
@@ -236,8 +236,9 @@ def _public_grids(v: Variant, cards: tuple[int, ...], up: int, gone: int, player
     Examples:
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=3)
-        >>> grids = _public_grids(state.variant, state.cards, state.face_up, state.swallowed, 2)
-        >>> grids == tuple(Grid.from_flat(3, 4, state.cards, state.face_up, state.swallowed, p, public=True)
+        >>> up, gone = state.face_up_mask, state.swallowed_mask
+        >>> grids = _public_grids(state.variant, state.cards, up, gone, 2)
+        >>> grids == tuple(Grid.from_flat(3, 4, state.cards, up, gone, p, public=True)
         ...                for p in range(2))
         True
     """

@@ -129,7 +129,7 @@ def test_a_game_record_round_trips_and_replays_the_same_states(game: Game) -> No
 def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
     """The same public facts with other secrets: the face-down cards and the draw pile reshuffled among
     themselves, and another seed (rule 8.2)."""
-    hidden = [i for i in range(len(state.cards)) if not (state.face_up | state.swallowed) >> i & 1]
+    hidden = [i for i in range(len(state.cards)) if not (state.face_up_mask | state.swallowed_mask) >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)

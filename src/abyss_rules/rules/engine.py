@@ -56,8 +56,8 @@ def apply(state: State, action: object) -> State:
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=1)
         >>> after = ar.apply(state, ar.Flip(0, 0, 0))
-        >>> after.face_up, state.face_up
-        (1, 0)
+        >>> after.face_up[0], state.face_up[0]
+        (True, False)
         >>> try:
         ...     ar.apply(state, ar.Draw(0))
         ... except ar.IllegalActionError as error:

@@ -139,7 +139,7 @@ def _opening_actions(s: State) -> Actions:
     seats = _seats(v)
     g = v._geometry
     cells, full, need = g.cells, g.full_mask, v.initial_flips
-    hidden_or_gone = s.face_up | s.swallowed
+    hidden_or_gone = s.face_up_mask | s.swallowed_mask
     out: Actions = ()
     for p, flips in enumerate(s.opening):
         if len(flips) < need:

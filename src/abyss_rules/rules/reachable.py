@@ -84,7 +84,7 @@ def state_problem(state: State) -> Problem | None:
 
 def _swallowed_spaces(s: State) -> Problem | None:
     g = s.variant.geometry
-    cells, gone, up = g.cells, s.swallowed, s.face_up
+    cells, gone, up = g.cells, s.swallowed_mask, s.face_up_mask
     if up & gone:
         return Problem("swallowed_spaces", "4.1", "/grids", "a swallowed space cannot be face up")
     players = len(s.totals)
@@ -179,7 +179,7 @@ def _phase(s: State) -> Problem | None:
                            "(rule 2.1)")
     cells = v.cells
     full = (1 << cells) - 1
-    shown = s.face_up | s.swallowed
+    shown = s.face_up_mask | s.swallowed_mask
     if phase is Phase.OPENING:
         if all(len(flips) == need for flips in s.opening):
             return Problem("opening_flips", "2.2", "/phase",
@@ -241,7 +241,7 @@ def _game_over(s: State) -> Problem | None:
     if not game_is_over(v, s.round, s.totals):
         return Problem("game_over", "7.2", "/phase", "the game is not over after this round (rules 7.2, 7.3)")
     for p in range(len(s.totals)):
-        if Grid.from_flat(v.rows, v.cols, s.cards, s.face_up, s.swallowed, p) != last.grids[p]:
+        if Grid.from_flat(v.rows, v.cols, s.cards, s.face_up_mask, s.swallowed_mask, p) != last.grids[p]:
             return Problem("game_over", "6.6", f"/grids/{p}",
                            "at the end of the game the grids are those of the last round's result (rule 6.6)")
     if s.closer != last.closer:
@@ -258,7 +258,7 @@ def _discard_pile(s: State) -> Problem | None:
     if s.phase is Phase.OPENING:
         # Nothing is drawn or discarded in the opening: the pile is the card dealt onto it and
         # the cards of the columns swallowed since (rule 4.1).
-        expected = 1 + s.swallowed.bit_count()
+        expected = 1 + s.swallowed_mask.bit_count()
         if len(s.discard_pile) != expected:
             return Problem("discard_pile", "1.4", "/discard_pile",
                            f"in the opening the discard pile holds the card dealt onto it and the swallowed "
@@ -267,7 +267,7 @@ def _discard_pile(s: State) -> Problem | None:
 
 
 def _cards(s: State) -> Problem | None:
-    gone = s.swallowed
+    gone = s.swallowed_mask
     found = [card for i, card in enumerate(s.cards) if not gone >> i & 1] if gone else list(s.cards)
     found += s.draw_pile
     found += s.discard_pile
@@ -292,7 +292,7 @@ def _counters(s: State) -> Problem | None:
 def _acting_seat(s: State) -> Problem | None:
     if s.turn is not None:
         cells = s.variant.cells
-        if not ~(s.swallowed >> (s.turn * cells)) & ((1 << cells) - 1):
+        if not ~(s.swallowed_mask >> (s.turn * cells)) & ((1 << cells) - 1):
             return Problem("loadable", "3.11", "/turn",
                            f"seat {s.turn} has every space swallowed: it could not act, and no such seat is "
                            "ever to act (rules 3.10, 6.1, 3.11)")
@@ -310,7 +310,7 @@ def _opening(s: State) -> Problem | None:
     if s.phase is Phase.OPENING:
         for p, flips in enumerate(s.opening):
             base = p * cells
-            shown = [s.cards[base + i] for i in range(cells) if s.face_up >> (base + i) & 1]
+            shown = [s.cards[base + i] for i in range(cells) if s.face_up_mask >> (base + i) & 1]
             if Counter(shown) - Counter(flips):
                 return Problem("loadable", "2.1", f"/opening/{p}",
                                f"seat {p}'s face-up cards {sorted(shown)} are not its opening flips "

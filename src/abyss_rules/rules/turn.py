@@ -166,7 +166,7 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
     """
     v = s.variant
     g = v._geometry
-    cards, up, gone, discard = s.cards, s.face_up | 1 << i, s.swallowed, s.discard_pile
+    cards, up, gone, discard = s.cards, s.face_up_mask | 1 << i, s.swallowed_mask, s.discard_pile
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
     col = g.column_of[i - player * g.cells]

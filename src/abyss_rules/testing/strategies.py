@@ -201,7 +201,7 @@ def _reveals(state: State, action: Action) -> bool:
         return True
     cells = state.variant.cells
     i = action.player * cells + action.row * state.variant.cols + action.col  # type: ignore[union-attr]
-    return not (state.face_up | state.swallowed) >> i & 1
+    return not (state.face_up_mask | state.swallowed_mask) >> i & 1
 
 
 def _as_strategy(value: Any, kind: type, what: str) -> SearchStrategy[Any]:
