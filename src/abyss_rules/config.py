@@ -190,14 +190,16 @@ class Variant:
     max_turns_per_round: int | None = None
     """House rule: a round ends after this many turns (rule 6.7); `None`: no cap."""
 
-    _geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
+    geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The precomputed tables of the grid shape (`Geometry.of(rows, cols)`), derived from the
+    fields: a plain attribute, read on the engine's hot path."""
     _unshuffled: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
     _memo: dict[str, Any] = attrs.field(init=False, eq=False, hash=False, repr=False)
     """Private per-variant tables the rule modules precompute (e.g. action tables)."""
 
     def __attrs_post_init__(self) -> None:
         self._validate()
-        object.__setattr__(self, "_geometry", Geometry.of(self.rows, self.cols))
+        object.__setattr__(self, "geometry", Geometry.of(self.rows, self.cols))
         object.__setattr__(self, "_unshuffled", unshuffled_deck(self.deck))
         object.__setattr__(self, "_memo", {})
 
@@ -303,11 +305,6 @@ class Variant:
     def deck_size(self) -> int:
         """Number of cards in the deck."""
         return len(self._unshuffled)
-
-    @property
-    def geometry(self) -> Geometry:
-        """The precomputed tables of the grid shape."""
-        return self._geometry
 
     @property
     def unshuffled_deck(self) -> tuple[int, ...]:

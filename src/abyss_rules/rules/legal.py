@@ -103,14 +103,14 @@ def _seats(variant: Variant) -> tuple[_Seat, ...]:
 
 def _tables(v: Variant) -> tuple[int, int, tuple[_Seat, ...]]:
     """`(cells, full_mask, seats)` of `v`, cached in the variant: what the hot path reads."""
-    g = v._geometry
+    g = v.geometry
     tables = v._memo["legal"] = (g.cells, g.full_mask, _seats(v))
     return tables
 
 
 def _turn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
     """The turn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
-    full = v._geometry.full_mask
+    full = v.geometry.full_mask
     found = seat.takes.on(full & ~gone) if key & 2 else ()
     if key & 4:
         found += seat.draw
@@ -122,7 +122,7 @@ def _turn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Ac
 
 def _drawn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
     """The drawn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
-    full = v._geometry.full_mask
+    full = v.geometry.full_mask
     found = seat.places.on(full & ~gone) + seat.discards.on(down)
     _store(seat.drawn_cache, key, found)
     return found
@@ -137,7 +137,7 @@ def _store(cache: dict[int, Actions], key: int, actions: Actions) -> None:
 def _opening_actions(s: State) -> Actions:
     v = s.variant
     seats = _seats(v)
-    g = v._geometry
+    g = v.geometry
     cells, full, need = g.cells, g.full_mask, v.initial_flips
     hidden_or_gone = s.face_up_mask | s.swallowed_mask
     out: Actions = ()

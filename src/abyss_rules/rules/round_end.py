@@ -40,7 +40,7 @@ def end_round(
     Each step is reported to `log`, when given, as the events of `abyss_rules.events`.
     """
     v = s.variant
-    g = v._geometry
+    g = v.geometry
     players = len(s.totals)
     capped = v.max_turns_per_round is not None and turns >= v.max_turns_per_round
     if capped:

@@ -64,7 +64,7 @@ def take_discard(s: State, a: TakeDiscard, log: Log = None) -> State:
     player = a.player
     if phase is not _TURN or player != turn or not discard:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, gone)
+    i = _position(s, a, v.geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = discard[0]
@@ -104,7 +104,7 @@ def place_drawn(s: State, a: PlaceDrawn, log: Log = None) -> State:
     player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, gone)
+    i = _position(s, a, v.geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = drawn
@@ -121,7 +121,7 @@ def discard_drawn(s: State, a: DiscardDrawn, log: Log = None) -> State:
     player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, up | gone)
+    i = _position(s, a, v.geometry, up | gone)
     if log is not None:
         log += (CardDiscarded(seat=player, value=drawn, source="drawn", row=None, col=None,
                               was_face_down=False),
@@ -139,7 +139,7 @@ def flip(s: State, a: Flip, log: Log = None) -> State:
     elif phase is not _OPENING or not 0 <= player < len(opening) or \
             len(opening[player]) >= v.initial_flips:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, up | gone)
+    i = _position(s, a, v.geometry, up | gone)
     if log is not None:
         log.append(CardRevealed(seat=player, row=a.row, col=a.col, value=cards[i],
                                 cause="opening_flip" if phase is _OPENING else "flip"))
@@ -165,7 +165,7 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
     A column completed by opening flips is swallowed like any other (rule 4.1).
     """
     v = s.variant
-    g = v._geometry
+    g = v.geometry
     cards, up, gone, discard = s.cards, s.face_up_mask | 1 << i, s.swallowed_mask, s.discard_pile
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
@@ -202,7 +202,7 @@ def end_turn(
     # A swallow needs the column all face up and the card at `i` equal to another of its column:
     # two cheap tests that save the call of the full test (complete_column) on most turns.
     if up & column == column and cards[other] == cards[i]:
-        g = v._geometry
+        g = v.geometry
         col = g.column_of[i - player * g.cells]
         if complete_column(g, player, col, cards, up) is not None:
             cards, up, gone, discard = _swallow(g, player, col, cards, up, gone, discard, log)
@@ -226,7 +226,7 @@ def _space_table(v: Variant) -> tuple[tuple[int, int, int], ...]:
     """For each position of the flat grids (every seat `v` allows): the bit masks of its column
     and of its seat's whole grid, and the position of the next space down its column (the top
     one for the bottom row), cached in the variant."""
-    g = v._geometry
+    g = v.geometry
     table = tuple(
         (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells,
          seat * g.cells + (space + g.cols) % g.cells)
