@@ -194,14 +194,11 @@ class Variant:
     """The precomputed tables of the grid shape (`Geometry.of(rows, cols)`), derived from the
     fields: a plain attribute, read on the engine's hot path."""
     _unshuffled: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
-    _memo: dict[str, Any] = attrs.field(init=False, eq=False, hash=False, repr=False)
-    """Private per-variant tables the rule modules precompute (e.g. action tables)."""
 
     def __attrs_post_init__(self) -> None:
         self._validate()
         object.__setattr__(self, "geometry", Geometry.of(self.rows, self.cols))
         object.__setattr__(self, "_unshuffled", unshuffled_deck(self.deck))
-        object.__setattr__(self, "_memo", {})
 
     # -- presets (rule 10.2) -------------------------------------------------
 

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
-from ..caches import BoundedCache
+from ..caches import BoundedCache, Memo
 from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code
@@ -150,12 +150,18 @@ def _history(s: State) -> Problem | None:
     return None
 
 
+def _count_deck(v: Variant) -> dict[int, int]:
+    return dict(v.deck)
+
+
+_DECK_COUNTS: Final = Memo[Variant, dict[int, int]]("rules.reachable.decks", _count_deck, max_entries=16,
+                                                    max_size=16 * 256, size=len)
+"""How many cards of each value the deck of each of the last variants has (size: values)."""
+
+
 def _deck_counts(v: Variant) -> dict[int, int]:
-    """How many cards of each value the deck has (kept on the variant)."""
-    found: dict[int, int] | None = v._memo.get("reachable.deck")
-    if found is None:
-        found = v._memo["reachable.deck"] = dict(v.deck)
-    return found
+    """How many cards of each value the deck has (cached)."""
+    return _DECK_COUNTS(v)
 
 
 def _phase(s: State) -> Problem | None:

@@ -7,7 +7,10 @@ this is the engine's hot path. Call them through `apply`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..caches import Memo
 from ..config import Variant
 from ..event_types import (
     CardDiscarded,
@@ -198,7 +201,8 @@ def end_turn(
     stalling cap is reached (rule 6.7).
     """
     v, _, rnd, _, _, _, gone, pile, _, _, closer, opening, turns, totals, history, dealer, seq = before
-    column, seat, other = (v._memo.get("turn.spaces") or _space_table(v))[i]
+    last = _SPACES.last
+    column, seat, other = (last[1] if last[0] is v else _SPACES(v))[i]
     # A swallow needs the column all face up and the card at `i` equal to another of its column:
     # two cheap tests that save the call of the full test (complete_column) on most turns.
     if up & column == column and cards[other] == cards[i]:
@@ -225,12 +229,15 @@ def end_turn(
 def _space_table(v: Variant) -> tuple[tuple[int, int, int], ...]:
     """For each position of the flat grids (every seat `v` allows): the bit masks of its column
     and of its seat's whole grid, and the position of the next space down its column (the top
-    one for the bottom row), cached in the variant."""
+    one for the bottom row)."""
     g = v.geometry
-    table = tuple(
+    return tuple(
         (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells,
          seat * g.cells + (space + g.cols) % g.cells)
         for seat in range(v.max_players) for space in range(g.cells)
     )
-    v._memo["turn.spaces"] = table
-    return table
+
+
+_SPACES: Final = Memo[Variant, tuple[tuple[int, int, int], ...]](
+    "rules.turn.spaces", _space_table, max_entries=16, max_size=16 * 1024, size=len)
+"""`_space_table` of the last variants (size: positions), the last one in front."""
