@@ -208,3 +208,25 @@ def test_the_private_import_finder_finds_one() -> None:
     assert _private_names(ast.parse(source)) == {"_PRESENTERS", "_UsageError"}
     package = "from . import _planner, _odds\nfrom .. import _sha256_blocks\n"
     assert _private_names(ast.parse(package), frozenset({"_planner"})) == {"_odds", "_sha256_blocks"}
+
+
+def test_only_rules_builds_or_unpacks_a_state_by_position() -> None:
+    from abyss_rules.rules._positional import ORDER, SHORT_NAMES
+
+    builders, unpackings, bad = set(), 0, []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr == "__new__"
+                    and isinstance(node.value, ast.Name) and node.value.id == "tuple"):
+                builders.add(name)
+            for target in node.targets if isinstance(node, ast.Assign) else []:
+                if not (isinstance(target, ast.Tuple) and len(target.elts) == len(ORDER)):
+                    continue
+                unpackings += 1
+                names = [element.id if isinstance(element, ast.Name) else "?" for element in target.elts]
+                wrong = [f"{local} for {field}" for field, local in zip(ORDER, names, strict=True)
+                         if local != "_" and local not in SHORT_NAMES[field]]
+                if not name.startswith("abyss_rules.rules.") or wrong:
+                    bad.append(f"{name}:{node.lineno}: {wrong or 'outside rules/'}")
+    assert builders == {"abyss_rules.rules._positional"}
+    assert bad == [] and unpackings >= 6, (bad, unpackings)

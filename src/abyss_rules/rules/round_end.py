@@ -5,13 +5,12 @@ from __future__ import annotations
 from ..event_types import Event, FinalReveal, GameOver, NewRound, OpeningDone, RoundClosed, RoundScored
 from ..grid import Grid
 from ..state import Phase, RoundResult, State
+from ._positional import new_state
 from .columns import swallow_complete_columns
 from .dealing import deal_round
 from .scoring import closer_penalty_applies, game_is_over, round_scores
 
 __all__ = ["end_round"]
-
-_new = tuple.__new__
 
 
 def end_round(
@@ -71,7 +70,7 @@ def end_round(
         log.append(RoundScored(round=s.round, raw_scores=raw, scores=scores, penalized=penalized,
                                closer=closer, capped=capped, totals=totals))
     if game_is_over(v, s.round, totals):
-        after: State = _new(State, (
+        after = new_state((
             v, Phase.GAME_OVER, s.round, None, cards, up, gone, draw_pile, discard,
             None, closer, s.opening, turns, totals, history, s.dealer, s.seq + 1,
         ))

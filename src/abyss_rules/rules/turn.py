@@ -1,7 +1,7 @@
 """A turn: take the discard, draw, or flip (spec section 3).
 
 Each function first tests the conditions of its rule and raises the error `rejection`
-names if one fails; then it builds the next state directly (`tuple.__new__`), because
+names if one fails; then it builds the next state by position (`rules._positional`), because
 this is the engine's hot path. Call them through `apply`.
 """
 
@@ -25,6 +25,7 @@ from ..event_types import (
 )
 from ..grid import Geometry
 from ..state import Phase, State
+from ._positional import new_state
 from .columns import complete_column, swallow_column
 from .draw_pile import can_draw, reshuffle
 from .illegal import rejection
@@ -36,7 +37,6 @@ __all__ = ["discard_drawn", "draw", "end_turn", "flip", "place_drawn", "take_dis
 Log = list[Event] | None
 """Where a rule function reports the events it causes (rules of `abyss_rules.events`), or `None`."""
 
-_new = tuple.__new__
 _OPENING = Phase.OPENING
 _TURN = Phase.TURN
 _DRAWN = Phase.DRAWN
@@ -94,7 +94,7 @@ def draw(s: State, a: Draw, log: Log = None) -> State:
             log.append(Reshuffled(draw_pile_size=len(pile), top_discard=discard[0]))
     if log is not None:
         log.append(CardDrawn(seat=turn, value=pile[0]))
-    return _new(State, (
+    return new_state((
         v, _DRAWN, rnd, turn, cards, up, gone, pile[1:], discard,
         pile[0], closer, opening, turns, totals, history, dealer, seq + 1,
     ))
@@ -180,7 +180,7 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
             log.append(OpeningDone(opener=turn))
     else:
         phase, turn = _OPENING, None
-    return _new(State, (
+    return new_state((
         v, phase, s.round, turn, cards, up, gone, s.draw_pile, discard,
         None, None, opening, 0, s.totals, s.history, s.dealer, s.seq + 1,
     ))
@@ -220,7 +220,7 @@ def end_turn(
         return end_round(before, cards, up, gone, pile, discard, closer, turns, log)
     if log is not None and before.closer is None and closer is not None:
         log.append(RoundClosed(closer=closer))
-    return _new(State, (
+    return new_state((
         v, _TURN, rnd, nxt, cards, up, gone, pile, discard,
         None, closer, opening, turns, totals, history, dealer, seq + 1,
     ))
