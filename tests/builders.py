@@ -215,7 +215,7 @@ def cards_in_play(state: ar.State) -> Counter[int]:
     cells = state.variant.cells
     out: Counter[int] = Counter()
     for i, card in enumerate(state.cards):
-        if not state.swallowed >> i & 1:
+        if not state.swallowed_mask >> i & 1:
             out[card] += 1
         assert i < cells * state.players
     out.update(state.draw_pile)
@@ -248,7 +248,7 @@ def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
     """``state`` with other secrets only (rule 8.2): the face-down cards and the draw pile dealt again
     from the same cards, and another dealer (seed and position)."""
     hidden = [i for i in range(state.players * state.variant.cells)
-              if not (state.face_up | state.swallowed) >> i & 1]
+              if not (state.face_up_mask | state.swallowed_mask) >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)

@@ -9,7 +9,7 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules.action_space import ACTION_LAYOUT_VERSION, ActionSpace
-from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
 from abyss_rules.testing import action_space as every_action_around
 
 STANDARD = ar.Variant.standard()
@@ -21,6 +21,16 @@ SHAPES = [
     ar.Variant(rows=4, cols=3, max_players=2),
     ar.Variant(rows=16, cols=1, max_players=2, deck=((0, 20), (5, 20))),
 ]
+
+
+@pytest.mark.rule("11.1", "10.2")
+def test_a_space_is_made_from_a_variant_or_a_preset_name() -> None:
+    assert ActionSpace("short") == ActionSpace(ar.Variant.short())
+    assert ActionSpace("long").variant is ar.Variant.long()
+    for bad in ("quick", 3):
+        with pytest.raises(ar.ConfigError) as info:
+            ActionSpace(bad)  # type: ignore[arg-type]
+        assert info.value.code == "invalid_variant"
 
 
 @pytest.mark.rule("11.1")
@@ -120,7 +130,7 @@ def test_the_space_is_a_value() -> None:
     assert repr(a) == "ActionSpace(rows=3, cols=4, size=49, layout=1)"
     assert ACTION_LAYOUT_VERSION == 1
     with pytest.raises(ar.ConfigError) as caught:
-        ActionSpace("standard")  # type: ignore[arg-type]
+        ActionSpace(object())  # type: ignore[arg-type]
     assert caught.value.code == "invalid_variant"
     error = ar.ActionIndexError(ar.Code.NO_SUCH_ACTION_INDEX, "index 99")
     assert pickle.loads(pickle.dumps(error)).to_dict() == error.to_dict()
@@ -179,7 +189,7 @@ def test_mask_refuses_what_is_not_a_state_of_its_shape_or_a_seat() -> None:
     state = ar.new_game(2, seed=1)
     for bad, code in [("state", "invalid_state"), (ar.new_game(2, ar.Variant(rows=2, cols=2), seed=1),
                                                    "invalid_state")]:
-        with pytest.raises(ar.MalformedActionError) as caught:
+        with pytest.raises(InvalidStateError) as caught:
             space.mask(bad, 0)  # type: ignore[arg-type]
         assert caught.value.code == code
     with pytest.raises(ar.ActionIndexError) as seat:

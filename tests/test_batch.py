@@ -22,6 +22,20 @@ TINY = ar.Variant(rows=2, cols=2, max_players=3, initial_flips=1, deck=((0, 3), 
                   target_score=40)
 
 
+@pytest.mark.rule("10.2")
+def test_every_batch_entry_point_takes_a_preset_name_as_new_game_does() -> None:
+    short = ar.Variant.short()
+    assert batch.Batch.new(2, "short", seeds=[4]).state(0) == ar.new_game(2, "short", seed=4)
+    assert batch.Env(2, "short").variant is short
+    assert batch.random_playouts(3, 2, "short", seed=1) == batch.random_playouts(3, 2, short, seed=1)
+    assert batch.Observation("short", 2).size == batch.Observation(short, 2).size
+    for make in (lambda: batch.Batch.new(2, "quick", seeds=[4]), lambda: batch.Env(2, 7),  # type: ignore[arg-type]
+                 lambda: batch.Observation("quick", 2)):
+        with pytest.raises(ar.ConfigError) as info:
+            make()
+        assert info.value.code == "invalid_variant"
+
+
 @pytest.mark.rule("9.1", "9.5")
 def test_games_are_dealt_as_new_game_deals_them() -> None:
     seeds = [0, 1, 2**255 + 7, bytes(range(32)), 42]
@@ -47,7 +61,8 @@ def test_state_accepts_numpy_and_negative_game_numbers_and_refuses_others() -> N
 @pytest.mark.parametrize(("kwargs", "error", "code"), [
     ({"players": 9, "seeds": [1]}, ar.ConfigError, "invalid_players"),
     ({"players": True, "seeds": [1]}, ar.ConfigError, "invalid_players"),
-    ({"players": 2, "variant": "standard", "seeds": [1]}, ar.ConfigError, "invalid_variant"),
+    ({"players": 2, "variant": "quick", "seeds": [1]}, ar.ConfigError, "invalid_variant"),
+    ({"players": 2, "variant": 3, "seeds": [1]}, ar.ConfigError, "invalid_variant"),
     ({"players": 2, "seeds": []}, ar.SeedError, "invalid_seed"),
     ({"players": 2, "seeds": [1, -1]}, ar.SeedError, "invalid_seed"),
     ({"players": 2, "seeds": [b"short"]}, ar.SeedError, "invalid_seed"),

@@ -31,6 +31,7 @@ from abyss_rules.codec import (
     view_from_dict,
     view_to_dict,
 )
+from abyss_rules.config import variant_fields
 from abyss_rules.errors import RULE_OF_CODE
 from abyss_rules.protocol import validate
 
@@ -130,19 +131,19 @@ def test_state_document_holds_everything_in_a_readable_form() -> None:
     doc = state_to_dict(state)
     assert doc["phase"] == "drawn" and doc["turn"] == state.turn and doc["drawn"] == state.drawn
     assert doc["players"] == 2 and len(doc["grids"]) == 2 and len(doc["grids"][0]) == 12
-    assert doc["grids"][1][4] == {"card": state.cards[12 + 4], "face_up": bool(state.face_up >> 16 & 1),
+    assert doc["grids"][1][4] == {"card": state.cards[12 + 4], "face_up": bool(state.face_up_mask >> 16 & 1),
                                   "swallowed": False}
     assert doc["draw_pile"] == list(state.draw_pile) and doc["discard_pile"] == list(state.discard_pile)
     assert doc["dealer"] == {"seed": state.dealer.seed.hex(), "position": state.dealer.position, "decks": []}
     assert doc["history"][0]["round"] == 1 and doc["seq"] == state.seq
-    assert doc["variant"] == state.variant.to_dict()
+    assert doc["variant"] == variant_fields(state.variant)
 
 
 def test_swallowed_spaces_are_null_cards() -> None:
     v = tiny()
     state = stacked(v, 2, grids=[[3, 1, 3, 2], [4, 5, 6, 7]])
     state = open_round(state, [[(0, 0), (1, 0)], [(0, 0), (0, 1)]])  # seat 0's column 0 is 3, 3
-    assert state.swallowed == 0b0101
+    assert state.swallowed_mask == 0b0101
     doc = state_to_dict(state)
     assert doc["grids"][0][0] == {"card": None, "face_up": False, "swallowed": True}
     assert ar.loads_state(ar.dumps_state(state)) == state
@@ -562,7 +563,8 @@ def _secret_twin(state: ar.State, rng: random.Random) -> ar.State:
     """A state that differs from ``state`` only in secret information (rule 8.2): the face-down
     cards and the draw pile are dealt again from the same cards, and the dealer is replaced."""
     cells = state.variant.cells
-    hidden = [i for i in range(state.players * cells) if not (state.face_up | state.swallowed) >> i & 1]
+    shown = state.face_up_mask | state.swallowed_mask
+    hidden = [i for i in range(state.players * cells) if not shown >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)
@@ -603,11 +605,11 @@ def test_views_never_hold_a_face_down_value_or_a_secret() -> None:
             for p, grid in enumerate(doc["grids"]):
                 for s, space in enumerate(grid):
                     i = p * cells + s
-                    if state.face_up >> i & 1:
+                    if state.face_up_mask >> i & 1:
                         assert space == {"card": state.cards[i], "face_up": True, "swallowed": False}
                     else:
                         assert space["card"] is None and space["face_up"] is False
-                        assert space["swallowed"] == bool(state.swallowed >> i & 1)
+                        assert space["swallowed"] == bool(state.swallowed_mask >> i & 1)
 
 
 @pytest.mark.rule("8.3")

@@ -79,7 +79,7 @@ def whole_games() -> list[ar.State]:
 @pytest.mark.rule("1.1", "4.1", "6.6")
 def test_the_direct_writer_spells_every_state_as_json_does() -> None:
     states = whole_games()
-    assert any(state.swallowed for state in states) and any(state.history for state in states)
+    assert any(state.swallowed_mask for state in states) and any(state.history for state in states)
     for state in states:
         text = ar.dumps_state(state)
         assert text == reference_dumps(state)
@@ -281,7 +281,7 @@ def test_text_edits_load_exactly_as_the_general_path_loads_them(make: Any) -> No
 @pytest.mark.rule("4.1", "6.6", "7.1")
 def test_a_swallowed_column_and_a_long_history_through_both_paths() -> None:
     states = whole_games()
-    swallowed = next(s for s in states if s.swallowed and not s.is_over)
+    swallowed = next(s for s in states if s.swallowed_mask and not s.is_over)
     long_history = max(states, key=lambda s: len(s.history))
     assert len(long_history.history) >= 2
     for state in (swallowed, long_history):

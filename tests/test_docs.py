@@ -358,11 +358,11 @@ def test_the_variants_table_matches_the_code() -> None:
 
     import abyss_rules as ar
     from abyss_rules.cards import STANDARD_DECK
-    from abyss_rules.config import FIELD_NAMES
+    from abyss_rules.config import FIELD_NAMES, variant_fields
 
     rows = _table("docs/variants.md", "## Fields")
     assert [row[0].strip("`") for row in rows] == list(FIELD_NAMES)
-    defaults = ar.Variant().to_dict()
+    defaults = variant_fields(ar.Variant())
     for name, _type, default, rules, _meaning in rows:
         name = name.strip("`")
         assert rules, f"{name}: no rule cited"

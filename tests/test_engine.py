@@ -76,7 +76,7 @@ def test_next_round_without_opening_starts_with_the_openers_turn() -> None:
 @pytest.mark.rule("7.5")
 def test_game_over_state_keeps_the_last_round() -> None:
     state = finish_round(stacked(tiny(max_rounds=1), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]]))
-    assert state.is_over and state.round == 1 and state.turn == -1 and state.drawn is None
+    assert state.is_over and state.round == 1 and state.turn is None and state.drawn is None
     assert state.history[0].totals == state.totals
     # the final grids of the state are those of the round result
     assert state.grids() == state.history[0].grids

@@ -186,11 +186,12 @@ def test_replay_and_invariant_errors_keep_their_context_through_pickling() -> No
     lambda: ar.view(3),  # type: ignore[arg-type]
     lambda: ActionSpace(ar.Variant()).mask("a state", 0),  # type: ignore[arg-type]
 ], ids=["apply", "legal_actions", "view", "ActionSpace.mask"])
-def test_a_non_state_raises_invalid_state_error_which_is_still_a_malformed_action_error(call: Any) -> None:
+def test_a_non_state_raises_invalid_state_error_a_type_error_not_an_action_error(call: Any) -> None:
     with pytest.raises(errors.InvalidStateError) as raised:
         call()
     assert raised.value.code == "invalid_state"
-    assert isinstance(raised.value, ar.MalformedActionError) and isinstance(raised.value, TypeError)
+    assert isinstance(raised.value, TypeError) and isinstance(raised.value, ar.AbyssError)
+    assert not isinstance(raised.value, ar.MalformedActionError)  # a state problem, not an action's
     problem = ar.check(object(), ar.Draw(0))  # type: ignore[arg-type]
     assert type(problem) is errors.InvalidStateError
 

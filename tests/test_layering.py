@@ -1,7 +1,8 @@
 """The import rules of docs/architecture.md: no cycles, no facade imports, the layers' edges.
 
 Imports are read from the source (every `import` and `from ... import`, those inside
-functions included), so an import moved into a function to dodge a cycle is still seen.
+functions included), so an import moved into a function to dodge a cycle is still seen --
+except the few listed in `ON_USE`, each checked to be made inside a function only.
 """
 
 from __future__ import annotations
@@ -17,7 +18,16 @@ PACKAGE = ROOT / "src" / "abyss_rules"
 # Modules over 600 lines that their owners have still to split (issue 13). Do not add to this.
 TOO_LONG_FOR_NOW: set[str] = set()
 
-
+# The imports made on use, inside the methods that present a value (`_repr_svg_`,
+# `View.to_dict`, `View.to_json`), as `chess.Board._repr_svg_` imports `chess.svg`: the
+# pictures and the codec import `state` and `views`, so these import them back only when a
+# picture or a document is asked for, never while loading. Only these edges are left out of
+# the cycle and layer checks, and only while they stay inside functions.
+ON_USE: frozenset[tuple[str, str]] = frozenset({
+    ("abyss_rules.state", "abyss_rules.pictures.svg"),
+    ("abyss_rules.views", "abyss_rules.pictures.svg"),
+    ("abyss_rules.views", "abyss_rules.codec.view"),
+})
 
 
 def _modules() -> dict[str, Path]:
@@ -30,14 +40,21 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _imports() -> dict[str, set[str]]:
-    """Every module's imports of the package's own modules."""
+def _imports(*, on_use: bool = False, top_level_only: bool = False) -> dict[str, set[str]]:
+    """Every module's imports of the package's own modules, without the `ON_USE` edges (with
+    `on_use`: with them); with `top_level_only`, only the imports made outside any function."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = list(ast.walk(tree))
+        if top_level_only:
+            functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            inside = {id(node) for function in functions for node in ast.walk(function)}
+            nodes = [node for node in nodes if id(node) not in inside]
+        for node in nodes:
             if isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = package[:len(package) - (node.level - 1)]
@@ -49,7 +66,8 @@ def _imports() -> dict[str, set[str]]:
                     deps.add(full if full in modules else target)
             elif isinstance(node, ast.Import):
                 deps.update(alias.name for alias in node.names)
-        graph[name] = {dep for dep in deps if dep in modules and dep != name}
+        graph[name] = {dep for dep in deps if dep in modules and dep != name
+                       and (on_use or (name, dep) not in ON_USE)}
     return graph
 
 
@@ -90,6 +108,14 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle() -> None:
     assert _cycles(_imports()) == []
+
+
+def test_the_imports_on_use_are_made_inside_functions_only() -> None:
+    everything, loading = _imports(on_use=True), _imports(on_use=True, top_level_only=True)
+    for module, target in sorted(ON_USE):
+        assert target in everything[module], f"{module} no longer imports {target}: drop it from ON_USE"
+        assert target not in loading[module], f"{module} imports {target} while loading"
+    assert _cycles(loading) == []  # so loading any module never needs itself
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -225,3 +251,25 @@ def test_the_layout_tree_of_the_architecture_page_is_the_package() -> None:
               if (path.suffix == ".py" or (path / "__init__.py").exists())
               and (path.name == "__init__.py" or not path.name.startswith("_"))]
     assert len(listed) == len(set(listed)) and sorted(listed) == sorted(actual), set(listed) ^ set(actual)
+
+
+def test_only_rules_builds_or_unpacks_a_state_by_position() -> None:
+    from abyss_rules.rules._positional import ORDER, SHORT_NAMES
+
+    builders, unpackings, bad = set(), 0, []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr == "__new__"
+                    and isinstance(node.value, ast.Name) and node.value.id == "tuple"):
+                builders.add(name)
+            for target in node.targets if isinstance(node, ast.Assign) else []:
+                if not (isinstance(target, ast.Tuple) and len(target.elts) == len(ORDER)):
+                    continue
+                unpackings += 1
+                names = [element.id if isinstance(element, ast.Name) else "?" for element in target.elts]
+                wrong = [f"{local} for {field}" for field, local in zip(ORDER, names, strict=True)
+                         if local != "_" and local not in SHORT_NAMES[field]]
+                if not name.startswith("abyss_rules.rules.") or wrong:
+                    bad.append(f"{name}:{node.lineno}: {wrong or 'outside rules/'}")
+    assert builders == {"abyss_rules.rules._positional"}
+    assert bad == [] and unpackings >= 6, (bad, unpackings)

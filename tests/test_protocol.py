@@ -13,7 +13,7 @@ from tests.builders import open_round, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules.codec import action_to_dict, canonical_json
-from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
 from abyss_rules.json_schemas import schema
 from abyss_rules.notation import to_notation
 from abyss_rules.protocol import (
@@ -187,7 +187,7 @@ def test_read_action() -> None:
 def test_not_a_state() -> None:
     verdict = validate("state", ar.Draw(0))  # type: ignore[arg-type]
     assert (verdict.legal, verdict.code, verdict.seq) == (False, "invalid_state", None)
-    with pytest.raises(ar.MalformedActionError):
+    with pytest.raises(InvalidStateError):
         submit("state", ar.Draw(0))  # type: ignore[arg-type]
 
 

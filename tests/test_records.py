@@ -11,6 +11,7 @@ from tests.builders import deck_order, tiny
 
 import abyss_rules as ar
 from abyss_rules.codec import canonical_json, state_hash, state_to_dict
+from abyss_rules.config import variant_fields
 
 
 def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[list[int]] | None = None,
@@ -63,7 +64,7 @@ def test_record_document_fields() -> None:
     doc = json.loads(record.to_json())
     assert doc == {
         "format": "record", "format_version": 1, "rules_version": ar.RULES_VERSION,
-        "variant": ar.Variant.short().to_dict(), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
+        "variant": variant_fields(ar.Variant.short()), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
         "decks": [], "actions": list(record.notation()), "final_hash": None,
     }
     assert record.to_json() == canonical_json(doc)
@@ -82,6 +83,16 @@ def test_sealed_records_check_their_final_hash() -> None:
         ar.Record.from_dict(doc)
     assert (info.value.code, info.value.path) == ("replay_mismatch", "/final_hash")
     assert ar.Record.from_dict(doc, verify=False).final_hash == "0" * 64
+
+
+@pytest.mark.rule("10.2")
+def test_a_record_starts_from_a_preset_name_as_new_game_does() -> None:
+    record = ar.Record.start(2, "short", seed=3)
+    assert record.variant is ar.Variant.short()
+    assert record.initial_state() == ar.new_game(2, "short", seed=3)
+    with pytest.raises(ar.ConfigError) as info:
+        ar.Record.start(2, "quick", seed=3)
+    assert info.value.code == "invalid_variant"
 
 
 def test_a_fresh_seed_is_kept_in_the_record() -> None:

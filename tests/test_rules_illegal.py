@@ -13,7 +13,7 @@ import pytest
 from tests.builders import finish_round, hand_built, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
 
 RULES = Path(ar.__file__).parent / "rules"
 
@@ -247,7 +247,7 @@ def test_forged_int_like_seat_zero_is_malformed(name: str, make: Callable[[], ar
 
 @pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
 def test_apply_to_something_that_is_not_a_state(thing: Any) -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.apply(thing, ar.Draw(0))
     assert (caught.value.code, caught.value.rule) == ("invalid_state", None)
     reported = ar.check(thing, ar.Draw(0))
@@ -255,7 +255,7 @@ def test_apply_to_something_that_is_not_a_state(thing: Any) -> None:
 
 
 def test_a_plain_tuple_of_a_state_is_not_a_state() -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.apply(tuple(turn()), ar.Draw(0))  # type: ignore[arg-type]
     assert caught.value.code == "invalid_state"
 

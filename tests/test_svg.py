@@ -140,10 +140,10 @@ def test_whose_turn_the_drawn_card_and_the_closer() -> None:
 
 @pytest.mark.rule("4.1")
 def test_a_swallowed_column_is_drawn_as_gaps() -> None:
-    state = next(s for s in STATES if s.swallowed and s.phase is not ar.Phase.GAME_OVER)
+    state = next(s for s in STATES if s.swallowed_mask and s.phase is not ar.Phase.GAME_OVER)
     svg = to_svg(state)
-    assert svg.count(": swallowed</title>") == state.swallowed.bit_count()
-    assert svg.count('stroke-dasharray="4 3"') == state.swallowed.bit_count()
+    assert svg.count(": swallowed</title>") == state.swallowed_mask.bit_count()
+    assert svg.count('stroke-dasharray="4 3"') == state.swallowed_mask.bit_count()
 
 
 @pytest.mark.rule("6.3", "6.5", "6.6")
@@ -235,7 +235,7 @@ def _golden_positions() -> dict[str, str]:
     state = play(state, [ar.Flip(0, 0, 3), ar.Flip(0, 1, 0), ar.Flip(1, 1, 1), ar.Flip(1, 1, 2), ar.Draw(1)])
     out["drawn-seat-0"] = to_svg(ar.view(state, 0), last_action=ar.Draw(1))
     out["drawn-revealed"] = to_svg(state, reveal=True, highlight=(1, 0, 0), width=480)
-    swallowed = next(s for s in STATES if s.swallowed and s.phase is ar.Phase.TURN)
+    swallowed = next(s for s in STATES if s.swallowed_mask and s.phase is ar.Phase.TURN)
     out["swallowed"] = to_svg(swallowed)
     tiny_game = [s for s in STATES if s.variant == tiny(max_rounds=2)]
     out["round-result-3-players"] = to_svg(tiny_game[-1].history[0])

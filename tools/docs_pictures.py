@@ -82,7 +82,7 @@ def _home() -> dict[str, str]:
     with numbered labels on a card back, a face-up card, the swallowed column and the two piles."""
     result = play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
     for before, state, action in zip(result.states[:-1], result.states[1:], result.actions, strict=True):
-        if state.swallowed and state.phase is ar.Phase.TURN:
+        if state.swallowed_mask and state.phase is ar.Phase.TURN:
             assert isinstance(action, ar.PlaceDrawn) and before.drawn is not None
             col = action.col
             caption = (f"Seat {action.player} placed the drawn {before.drawn} on ({action.row},{col}): "
@@ -104,7 +104,7 @@ def _legend() -> dict[str, str]:
     bots' names, the caption its events give and the legend drawn under the grids."""
     result = play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
     for before, state, action in zip(result.states, result.states[1:], result.actions, strict=False):
-        if state.swallowed and state.phase is ar.Phase.TURN:
+        if state.swallowed_mask and state.phase is ar.Phase.TURN:
             _, events = ar.apply_with_events(before, action)
             return {"pictures-legend": to_svg(state, last_action=action, events=events,
                                               names=list(result.bots), legend=True)}
@@ -164,7 +164,7 @@ def _how_to_play() -> dict[str, str]:
         first = result.final.history[0]
         steps = list(zip(result.states[:-1], result.states[1:], result.actions, strict=True))
         swallows = [i for i, (a, b, _) in enumerate(steps)
-                    if b.round == 1 and isinstance(_, ar.PlaceDrawn) and b.swallowed != a.swallowed]
+                    if b.round == 1 and isinstance(_, ar.PlaceDrawn) and b.swallowed_mask != a.swallowed_mask]
         if first.penalized and swallows:
             break
     else:  # pragma: no cover - seed 4 has both today
@@ -210,7 +210,7 @@ def _swallowing() -> dict[str, str]:
     assert state.turn == 0
     before = to_svg(state, highlight=(0, 2, 1), caption="Seat 0 is about to flip (2,1).")
     state = ar.apply(state, ar.Flip(0, 2, 1))
-    assert state.swallowed == 0b001000100010, "column 1 of seat 0 is swallowed"
+    assert state.swallowed_mask == 0b001000100010, "column 1 of seat 0 is swallowed"
     return {"rules-4.1-before": before, "rules-4.1-after": to_svg(state, last_action=ar.Flip(0, 2, 1))}
 
 

@@ -217,7 +217,7 @@ def public_view(state: ar.State) -> dict[str, Any]:
 FACTS: dict[str, Callable[[ar.State], Any]] = {
     "phase": lambda s: s.phase.value,
     "round": lambda s: s.round,
-    "current_player": lambda s: s.current_player,
+    "current_player": lambda s: s.turn,
     "opener": lambda s: ar.view(s).opener,
     "owing_flips": lambda s: list(s.owing_flips),
     "opening": lambda s: [list(flips) for flips in s.opening],

@@ -40,7 +40,6 @@ from .codec import (
     loads_variant,
     loads_view,
 )
-from .codec import view_to_dict as _view_to_dict
 from .config import Opener, Variant
 from .errors import (
     AbyssError,
@@ -56,24 +55,19 @@ from .errors import (
     PictureError,
     ReplayError,
     SamplingError,
+    SeatError,
     SeedError,
     SimulationError,
 )
 from .event_types import Event
 from .grid import Grid
-from .pictures import to_svg as _to_svg
 from .records import Record
 from .rules.dealing import new_game
 from .rules.engine import apply, apply_with_events, check
 from .rules.legal import legal_actions
-from .state import PRESENTERS as _PRESENTERS
 from .state import Dealer, Phase, RoundResult, State
 from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
-
-# The codec and the pictures import state and views, so those cannot import them back: the
-# package, which imports all of them, tells them how to draw and write themselves.
-_PRESENTERS.update(svg=_to_svg, view_dict=_view_to_dict, view_json=dumps_view)
 
 # The names of the package itself, by what they are for (docs/architecture.md says why these).
 __all__ = [  # the game
@@ -114,6 +108,7 @@ __all__ += [  # the errors
     "PictureError",
     "ReplayError",
     "SamplingError",
+    "SeatError",
     "SeedError",
     "SimulationError",
 ]

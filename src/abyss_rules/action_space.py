@@ -52,10 +52,11 @@ class ActionSpace:
     actions: same grid shape and same largest seat.
 
     Args:
-        variant: The rules in play; only its `rows`, `cols` and `max_players` matter.
+        variant: The rules in play, or a preset's name; only its `rows`, `cols` and
+            `max_players` matter.
 
     Raises:
-        ConfigError: `invalid_variant` when `variant` is not a `Variant`.
+        ConfigError: `invalid_variant` when `variant` is neither a `Variant` nor a preset's name.
 
     Examples:
         >>> import abyss_rules as ar
@@ -93,10 +94,12 @@ class ActionSpace:
     discard_drawn: int
     """The index of `DiscardDrawn` on space 0: `3 * cells + 1`."""
 
-    def __init__(self, variant: Variant) -> None:
-        if not isinstance(variant, Variant):
-            raise ConfigError(Code.INVALID_VARIANT,
-                              f"an ActionSpace needs a Variant, got {type(variant).__name__}")
+    def __init__(self, variant: Variant | str) -> None:
+        if isinstance(variant, str):
+            variant = Variant.preset(variant)
+        elif not isinstance(variant, Variant):
+            raise ConfigError(Code.INVALID_VARIANT, f"an ActionSpace needs a Variant or a preset's name, "
+                                                    f"got {type(variant).__name__}")
         cells = variant.cells
         self.variant = variant
         self.rows, self.cols, self.cells = variant.rows, variant.cols, cells
@@ -242,8 +245,9 @@ class ActionSpace:
         index (all false); once the game is over no seat has one.
 
         Raises:
-            MalformedActionError: `state` is not a `State`, or its grids are not of this
-                space's shape (`invalid_state`); `player` is not an int.
+            InvalidStateError: `state` is not a `State`, or its grids are not of this
+                space's shape (`invalid_state`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
             ActionIndexError: `player` is not a seat of the game (`no_such_player`).
 
         Examples:

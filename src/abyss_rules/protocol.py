@@ -51,13 +51,14 @@ import attrs
 
 from .actions import ACTION_TYPES, Action
 from .codec.action import RequestId, action_body, action_message, action_to_dict, check_request_id
-from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, header, parse, parse_json
+from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, parse, parse_json
 from .documents import ActionDocument, VerdictDocument
 from .errors import AbyssError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
 from .rules.engine import check
 from .state import State
+from .versions import header
 from .views import View
 
 __all__ = ["HTTP_STATUS", "Accepted", "Judgement", "Message", "Verdict", "action_documents", "http_status",
@@ -451,7 +452,7 @@ def submit(
     Raises:
         DecodeError: a malformed message.
         IllegalActionError: `seat_mismatch`, `stale_action`, or a rule's code.
-        MalformedActionError: `state` is not a State (`invalid_state`).
+        InvalidStateError: `state` is not a State (`invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar

@@ -7,8 +7,9 @@ from typing import cast
 from .. import event_types
 from ..actions import Action
 from ..documents import EventsDocument
+from ..versions import header
 from .action import action_body, check_action
-from .strict import canonical_json, header
+from .strict import canonical_json
 
 
 def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> EventsDocument:

@@ -79,10 +79,6 @@ def _refuse_floats(value: Any) -> None:
             stack.extend(item)
 
 
-def header(kind: str) -> dict[str, Any]:
-    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": RULES_VERSION}
-
-
 # -- reading: parsing and generic checks ---------------------------------------------------
 
 
