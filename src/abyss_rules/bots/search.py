@@ -85,7 +85,7 @@ class RolloutSearch:
 
     def __init__(self, policy: Policy, seed: int | None = None, *, rollouts: int = 32,
                  seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0,
-                 confidence: float = 2.0) -> None:
+                 confidence: float = 1.0) -> None:
         if type(rollouts) is not int or rollouts < 1:
             raise BotError(Code.BOT_CANNOT_ACT, f"rollouts must be a positive int, got {rollouts!r}")
         if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < 3600):
