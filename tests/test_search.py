@@ -151,3 +151,31 @@ def test_any_policy() -> None:
     _, v = POSITIONS[0]
     bot = RolloutSearch(ar.bots.GreedyBot(), 3, rollouts=4)
     assert bot.choose(v) in v.legal_actions and "RolloutSearch" in repr(bot)
+
+
+def _last_turns(games: int = 3) -> list[ar.State]:
+    """Standard-game positions (rounds that do not end the game) on the last turn after a close."""
+    found = []
+    for g in range(games):
+        result = ar.play_game(["counting", "counting"], seed=70 + g, keep_states=True)
+        found += [s for s in result.states if s.closer is not None and s.phase is ar.Phase.TURN
+                  and s.round < len(result.final.history)]
+    return found
+
+
+@pytest.mark.rule("6.2", "6.5")
+def test_a_move_that_ends_the_round_is_scored_by_that_round() -> None:
+    # On the last turn after a close every move but the draw ends the round at once, and the
+    # next round is dealt: the outcome is the round just ended, not the next one played out.
+    positions = _last_turns()
+    assert len(positions) >= 3
+    bot = SearchBot(1)
+    for state in positions:
+        me = state.to_act[0]
+        for action in ar.legal_actions(state):
+            after = ar.apply(state, action)
+            if after.round == state.round:
+                continue
+            scores = after.history[-1].scores
+            expected = min(s for p, s in enumerate(scores) if p != me) - scores[me]
+            assert bot._rollout(after, me, state.round) == expected
