@@ -157,7 +157,7 @@ def _last_turns(games: int = 3) -> list[ar.State]:
     """Standard-game positions (rounds that do not end the game) on the last turn after a close."""
     found = []
     for g in range(games):
-        result = ar.play_game(["counting", "counting"], seed=70 + g, keep_states=True)
+        result = play_game(["counting", "counting"], seed=70 + g, keep_states=True)
         found += [s for s in result.states if s.closer is not None and s.phase is ar.Phase.TURN
                   and s.round < len(result.final.history)]
     return found
