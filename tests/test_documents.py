@@ -8,12 +8,12 @@ TypedDicts' keys are also compared with the JSON schemas of `spec/schemas/`.
 
 from __future__ import annotations
 
-import random
 import types
 import typing
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
+from tests.builders import DOCUMENT_VARIANTS, document_games
 from typing_extensions import is_typeddict  # (typing's misses typing_extensions' TypedDicts on 3.11)
 
 import abyss_rules as ar
@@ -21,14 +21,7 @@ from abyss_rules import documents, json_schemas
 from abyss_rules.codec import action_to_dict, events_to_dict, state_to_dict, variant_to_dict, view_to_dict
 from abyss_rules.protocol import Verdict, validate
 
-VARIANTS = [
-    ar.Variant.short(),
-    ar.Variant(name="two rounds", max_rounds=2),
-    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
-               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
-               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
-    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
-]
+VARIANTS = DOCUMENT_VARIANTS
 
 
 def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
@@ -74,27 +67,7 @@ def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
         raise AssertionError(f"{path}: unexpected type {tp!r}")
 
 
-def _games() -> list[tuple[list[ar.State], list[ar.Action], list[tuple[Any, ...]], ar.Record]]:
-    games = []
-    for n, variant in enumerate(VARIANTS):
-        players = min(2 + n, variant.max_players)
-        rng = random.Random(n)
-        state = ar.new_game(players=players, variant=variant, seed=n + 1)
-        states, actions, events = [state], [], []
-        while state.phase is not ar.Phase.GAME_OVER:
-            legal = ar.legal_actions(state)
-            draws = [action for action in legal if type(action) is ar.Draw]  # drawing often empties the pile
-            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
-            state, caused = ar.apply_with_events(state, action)
-            states.append(state)
-            actions.append(action)
-            events.append((caused, action, state.seq))
-        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
-        games.append((states, actions, events, record))
-    return games
-
-
-GAMES = _games()
+GAMES = document_games()
 
 
 def test_every_document_has_the_keys_of_its_typeddict() -> None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from typing import Any
 
 import pytest
+from tests.builders import DOCUMENT_VARIANTS, document_games
 
 import abyss_rules as ar
 from abyss_rules import documents
@@ -32,42 +32,27 @@ except ImportError:  # pragma: no cover - the dev extra installs it
                 "the documents' TypedDicts are not checked with Pydantic", allow_module_level=True)
 
 
-VARIANTS = (
-    ar.Variant.short(),
-    ar.Variant(name="two rounds", max_rounds=2),
-    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
-               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
-               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
-    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
-)
+VARIANTS = DOCUMENT_VARIANTS
 
 
 def _documents() -> dict[str, list[Any]]:
     """Every kind of document, from whole games of four variants, as parsed JSON."""
     found: dict[str, list[str]] = {name: [] for name in
                                    ("state", "view", "action", "variant", "events", "record", "verdict")}
-    for n, variant in enumerate(VARIANTS):
-        players = min(2 + n, variant.max_players)
-        rng = random.Random(n)
-        state = ar.new_game(players=players, variant=variant, seed=n + 1)
-        actions = []
-        found["variant"].append(ar.dumps_variant(variant))
-        while not state.is_over:
-            legal = ar.legal_actions(state)
-            draws = [action for action in legal if type(action) is ar.Draw]
-            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
+    for states, actions, events, record in document_games():
+        state = states[0]
+        players = state.players
+        found["variant"].append(ar.dumps_variant(state.variant))
+        for state, action, (caused, _, seq) in zip(states, actions, events, strict=False):
             found["state"].append(ar.dumps_state(state))
             found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
             found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
             found["verdict"].append(json.dumps(validate(state, action).to_dict()))
-            after, events = ar.apply_with_events(state, action)
-            found["events"].append(ar.dumps_events(events, action=action, seq=after.seq))
-            actions.append(action)
-            state = after
+            found["events"].append(ar.dumps_events(caused, action=action, seq=seq))
+        state = states[-1]
         found["state"].append(ar.dumps_state(state))
         found["view"].append(ar.dumps_view(ar.view(state)))
         found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
-        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
         found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))
     return {name: [json.loads(text) for text in texts] for name, texts in found.items()}
 
