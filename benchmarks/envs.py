@@ -1,4 +1,4 @@
-"""The RL environments' speed: environment steps per second of each interface (issue 15).
+"""The RL environments' speed: environment steps per second of each interface.
 
 Each environment is driven by a masked random agent (a uniformly random legal index, picked with
 ``random.Random`` as the engine's own loop picks its actions) for
