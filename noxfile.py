@@ -9,11 +9,13 @@ on the PATH unless chosen), run pytest with the project's own configuration, and
 nox is in the `dev` extra.
 
 Each `tests-X.Y` session makes a fresh virtual environment with that Python, installs the project
-editable with the `test` and `batch` extras, and runs
+editable with the `test` and `batch` extras and Pydantic, and runs
 
 - the core test suite (`CORE`: the rules, the engine, states, views, records, the codec, the
   conformance cases, the bots and their pinned decisions, the randomness, the batch engine, the
-  property tests and the package's doctests), and
+  property tests and the package's doctests; the documents' TypedDicts under Pydantic, which
+  reads them from `typing_extensions` on 3.11 and from `typing` on 3.12 and later; the core's
+  third-party imports), and
 - `tests/test_compiled.py`: the sdist, then the wheel built from it by `python -m build` with that
   Python (pip's isolated build: the bots compiled by mypyc), installed alone in a fresh virtual
   environment, where `bots.COMPILED` must be true and the bots' pinned decisions must hold.
@@ -44,6 +46,7 @@ CORE = [
     "tests/test_conformance.py", "tests/test_randomness.py", "tests/test_config.py",
     "tests/test_bots.py", "tests/test_bots_decisions.py", "tests/test_planner.py",
     "tests/test_bot_tables.py", "tests/test_simulation.py", "tests/test_batch.py", "tests/property",
+    "tests/test_documents.py", "tests/test_documents_pydantic.py", "tests/test_extras.py",
     "src/abyss_rules", "--ignore=src/abyss_rules/envs", "--ignore=src/abyss_rules/serve",
 ]
 """The core test suite: the package's own code and the batch engine (the `batch` extra: NumPy)."""
@@ -63,6 +66,6 @@ for _version in PYTHONS:
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     """The core test suite and the compiled wheel from the sdist (see the module docstring)."""
-    session.install("-e", ".[test,batch]")
+    session.install("-e", ".[test,batch]", "pydantic>=2.7")  # (pydantic: test_documents_pydantic.py)
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *CORE, "tests/test_compiled.py",
                 *session.posargs)

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", nargs="+", default=None, help="A:B pairings instead of every pair")
     parser.add_argument("--rollouts", type=int, default=32, help="SearchBot's rollouts per searched decision")
     parser.add_argument("--horizon", type=int, default=2, help="SearchBot's horizon")
-    parser.add_argument("--confidence", type=float, default=2.0, help="SearchBot's confidence")
+    parser.add_argument("--confidence", type=float, default=1.0, help="SearchBot's confidence")
     parser.add_argument("--chunk", type=int, default=200, help="games per chunk (a progress line each)")
     parser.add_argument("--json", default=None, help="also write the rows to this file")
     args = parser.parse_args(argv)

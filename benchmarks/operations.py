@@ -27,6 +27,7 @@ from time import process_time
 from typing import Any
 
 import abyss_rules as ar
+from abyss_rules.actions import ACTION_TYPES
 
 
 def sample(count: int, rng: random.Random) -> list[tuple[ar.State, Any]]:
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         if items:
             rows.append((label, median_us(fn, items, args.repeats), len(items)))
 
-    for kind in ar.ACTION_TYPES:
+    for kind in ACTION_TYPES:
         items = [(s, a) for s, a in pairs if type(a) is kind]
         # Round ends (rare, and they deal a new round) are timed separately below.
         ordinary = [(s, a) for s, a in items if ar.apply(s, a).round == s.round]

@@ -21,7 +21,8 @@ from time import perf_counter
 from typing import Any
 
 import abyss_rules as ar
-from abyss_rules.pictures import replay_frames
+from abyss_rules.pictures import replay_frames, replay_html, to_svg
+from abyss_rules.simulation import play_game
 
 
 def _each(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
@@ -40,18 +41,18 @@ def main() -> None:
         pages = []
         for seed in range(args.games):
             bots = ["greedy", "counting", "random", "greedy", "counting"][:players]
-            result = ar.play_game(bots, seed=seed, keep_states=True)
+            result = play_game(bots, seed=seed, keep_states=True)
             states += result.states
             record = ar.Record.start(players, seed=seed).with_actions(*result.actions)
             start = perf_counter()
-            page = ar.replay_html(record)
+            page = replay_html(record)
             built = perf_counter() - start
             raw = sum(len(f.svg) + sum(map(len, f.words)) for f in replay_frames(record))
             pages.append((len(result.actions), len(page), raw, built))
         t_view = _each(ar.view, states)
         t_json = _each(lambda s: ar.dumps_view(ar.view(s)), states)
-        t_svg = _each(ar.to_svg, states)
-        size = statistics.mean(len(ar.to_svg(s)) for s in states[::10])
+        t_svg = _each(to_svg, states)
+        size = statistics.mean(len(to_svg(s)) for s in states[::10])
         per_step = t_svg / len(states)
         print(f"{players} players, {len(states)} states: to_svg = {t_svg / t_view:.0f} x view, "
               f"{t_svg / t_json:.1f} x dumps_view(view); {size / 1024:.1f} KB per picture")

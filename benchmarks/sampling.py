@@ -16,6 +16,7 @@ import statistics
 import time
 
 import abyss_rules as ar
+from abyss_rules.sampling import StateSampler
 
 
 def per_second(work: object, seconds: float) -> float:
@@ -38,11 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     for action in [ar.Flip(0, 0, 0), ar.Flip(0, 1, 0), ar.Flip(1, 0, 0), ar.Flip(1, 1, 0)]:
         state = ar.apply(state, action)
     mine = ar.view(state, 0)
-    sampler = ar.StateSampler(mine)
+    sampler = StateSampler(mine)
     rng = random.Random(1)
     samples = statistics.median(per_second(lambda: sampler.sample(rng), args.seconds)
                                 for _ in range(args.repeats))
-    checked = statistics.median(per_second(lambda: ar.StateSampler(mine), args.seconds)
+    checked = statistics.median(per_second(lambda: StateSampler(mine), args.seconds)
                                 for _ in range(args.repeats))
     print(f"{sampler.unseen} unseen cards ({sampler.hidden_spaces} face down, "
           f"{sampler.draw_pile_size} to draw)")

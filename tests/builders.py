@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import abyss_rules as ar
 from abyss_rules.state import Dealer
@@ -215,7 +215,7 @@ def cards_in_play(state: ar.State) -> Counter[int]:
     cells = state.variant.cells
     out: Counter[int] = Counter()
     for i, card in enumerate(state.cards):
-        if not state.swallowed >> i & 1:
+        if not state.swallowed_mask >> i & 1:
             out[card] += 1
         assert i < cells * state.players
     out.update(state.draw_pile)
@@ -248,7 +248,7 @@ def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
     """``state`` with other secrets only (rule 8.2): the face-down cards and the draw pile dealt again
     from the same cards, and another dealer (seed and position)."""
     hidden = [i for i in range(state.players * state.variant.cells)
-              if not (state.face_up | state.swallowed) >> i & 1]
+              if not (state.face_up_mask | state.swallowed_mask) >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)
@@ -257,3 +257,36 @@ def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
     seed = bytes(rng.randrange(256) for _ in range(32))
     return hand_built(state, seed=seed, position=rng.randrange(10_000), cards=tuple(cards),
                       draw_pile=tuple(pool))
+
+
+DOCUMENT_VARIANTS: Final = (
+    ar.Variant.short(),
+    ar.Variant(name="two rounds", max_rounds=2),
+    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
+               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
+               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
+    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
+)
+"""Four variants whose whole games give every kind of document (`document_games`)."""
+
+
+def document_games() -> list[tuple[list[ar.State], list[ar.Action], list[tuple[Any, ...]], ar.Record]]:
+    """One random game of each of `DOCUMENT_VARIANTS` (draws favoured: they empty the pile):
+    its states, actions, events as `(events, action, seq)` and its sealed record."""
+    games = []
+    for n, variant in enumerate(DOCUMENT_VARIANTS):
+        players = min(2 + n, variant.max_players)
+        rng = random.Random(n)
+        state = ar.new_game(players=players, variant=variant, seed=n + 1)
+        states, actions, events = [state], [], []
+        while state.phase is not ar.Phase.GAME_OVER:
+            legal = ar.legal_actions(state)
+            draws = [action for action in legal if type(action) is ar.Draw]  # drawing often empties the pile
+            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
+            state, caused = ar.apply_with_events(state, action)
+            states.append(state)
+            actions.append(action)
+            events.append((caused, action, state.seq))
+        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
+        games.append((states, actions, events, record))
+    return games

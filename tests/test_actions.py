@@ -8,6 +8,7 @@ import attrs
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.actions import ACTION_TYPES
 
 SPACE_ACTIONS = (ar.Flip, ar.TakeDiscard, ar.PlaceDrawn, ar.DiscardDrawn)
 
@@ -15,8 +16,8 @@ SPACE_ACTIONS = (ar.Flip, ar.TakeDiscard, ar.PlaceDrawn, ar.DiscardDrawn)
 @pytest.mark.rule("3.2")
 def test_the_five_actions_in_canonical_order() -> None:
     expected = (ar.Flip, ar.TakeDiscard, ar.Draw, ar.PlaceDrawn, ar.DiscardDrawn)
-    assert expected == ar.ACTION_TYPES
-    kinds = [t.KIND for t in ar.ACTION_TYPES]
+    assert expected == ACTION_TYPES
+    kinds = [t.KIND for t in ACTION_TYPES]
     assert kinds == ["flip", "take_discard", "draw", "place_drawn", "discard_drawn"]
 
 

@@ -13,12 +13,27 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import batch
+from abyss_rules.action_space import ActionSpace
 from abyss_rules.batch.playouts import choose_uniformly
 from abyss_rules.randomness import normalize_seed, stream_blocks
 
 STANDARD = ar.Variant.standard()
 TINY = ar.Variant(rows=2, cols=2, max_players=3, initial_flips=1, deck=((0, 3), (5, 4), (9, 7)),
                   target_score=40)
+
+
+@pytest.mark.rule("10.2")
+def test_every_batch_entry_point_takes_a_preset_name_as_new_game_does() -> None:
+    short = ar.Variant.short()
+    assert batch.Batch.new(2, "short", seeds=[4]).state(0) == ar.new_game(2, "short", seed=4)
+    assert batch.Env(2, "short").variant is short
+    assert batch.random_playouts(3, 2, "short", seed=1) == batch.random_playouts(3, 2, short, seed=1)
+    assert batch.Observation("short", 2).size == batch.Observation(short, 2).size
+    for make in (lambda: batch.Batch.new(2, "quick", seeds=[4]), lambda: batch.Env(2, 7),  # type: ignore[arg-type]
+                 lambda: batch.Observation("quick", 2)):
+        with pytest.raises(ar.ConfigError) as info:
+            make()
+        assert info.value.code == "invalid_variant"
 
 
 @pytest.mark.rule("9.1", "9.5")
@@ -46,7 +61,8 @@ def test_state_accepts_numpy_and_negative_game_numbers_and_refuses_others() -> N
 @pytest.mark.parametrize(("kwargs", "error", "code"), [
     ({"players": 9, "seeds": [1]}, ar.ConfigError, "invalid_players"),
     ({"players": True, "seeds": [1]}, ar.ConfigError, "invalid_players"),
-    ({"players": 2, "variant": "standard", "seeds": [1]}, ar.ConfigError, "invalid_variant"),
+    ({"players": 2, "variant": "quick", "seeds": [1]}, ar.ConfigError, "invalid_variant"),
+    ({"players": 2, "variant": 3, "seeds": [1]}, ar.ConfigError, "invalid_variant"),
     ({"players": 2, "seeds": []}, ar.SeedError, "invalid_seed"),
     ({"players": 2, "seeds": [1, -1]}, ar.SeedError, "invalid_seed"),
     ({"players": 2, "seeds": [b"short"]}, ar.SeedError, "invalid_seed"),
@@ -70,7 +86,7 @@ def _flip_everything_legal(b: batch.Batch) -> np.ndarray:
 def test_actor_and_masks_follow_the_games() -> None:
     b = batch.Batch.new(2, STANDARD, seeds=range(4))
     space = b.space
-    assert space == ar.ActionSpace(STANDARD) and b.players == 2 and b.variant == STANDARD
+    assert space == ActionSpace(STANDARD) and b.players == 2 and b.variant == STANDARD
     assert b.actor.tolist() == [0, 0, 0, 0]
     assert b.legal_mask()[:, :12].all() and not b.legal_mask()[:, 12:].any()
     b = b.step([0, 1, 2, 3]).step([4, 5, 6, 7])  # seat 0's two opening flips
@@ -261,7 +277,7 @@ def test_random_playouts_are_the_reference_games(players: int, variant: ar.Varia
             assert to_state(t, w, i, seed, HistoryLog(None, None)) == refs[gid]._replace(history=())
             if refs[gid].phase is not ar.Phase.GAME_OVER:
                 actor = int(w.actor[i])  # type: ignore[attr-defined]
-                refs[gid] = ar.apply(refs[gid], ar.ActionSpace(variant).action(int(chosen[i]), actor))
+                refs[gid] = ar.apply(refs[gid], ActionSpace(variant).action(int(chosen[i]), actor))
 
     stats = play(games, players, variant, root, width, watch)
     assert sorted(refs) == list(range(games)) and seen_waiting > 0

@@ -11,6 +11,7 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import batch
+from abyss_rules.action_space import ActionSpace
 
 
 @pytest.mark.parametrize(("players", "variant"), [(2, ar.Variant.standard()), (3, ar.Variant.short()),
@@ -21,7 +22,7 @@ def test_the_vectorised_loop_plays_the_reference_games(players: int, variant: ar
     state = env.init(seeds)
     rng = np.random.default_rng(players)
     refs = [ar.new_game(players, variant, seed=seed) for seed in seeds]
-    space = ar.ActionSpace(variant)
+    space = ActionSpace(variant)
     returns = np.zeros((len(seeds), players))
     steps = 0
     while not (state.terminated | state.truncated).all():

@@ -35,8 +35,8 @@ def situation(
     for seat, spaces in ((0, up_mine), (1, up_theirs)):
         for row, col in spaces:
             up |= 1 << (seat * cells + row * variant.cols + col)
-    state = hand_built(state, face_up=up, turn=0)
-    assert state.phase is ar.Phase.TURN and state.current_player == 0
+    state = hand_built(state, face_up_mask=up, turn=0)
+    assert state.phase is ar.Phase.TURN and state.turn == 0
     return state
 
 

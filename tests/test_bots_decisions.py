@@ -33,6 +33,7 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot
+from abyss_rules.notation import to_notation
 from abyss_rules.simulation import play_game, simulate
 
 GOLDEN = Path(__file__).parent / "golden" / "bot_decisions.json"
@@ -138,14 +139,14 @@ def _positions(variant: str, players: int, driver: str, seed: int) -> dict[str, 
             continue  # most of a stalling game's positions come once the round is long
         v = ar.view(state, state.to_act[0])
         hurried += v.turns >= GreedyBot.patience * players
-        greedy.append(ar.to_notation(GreedyBot().choose(v)))
-        counting.append(ar.to_notation(CountingBot().choose(v)))
+        greedy.append(to_notation(GreedyBot().choose(v)))
+        counting.append(to_notation(CountingBot().choose(v)))
     return {"greedy": " ".join(greedy), "counting": " ".join(counting), "hurried": hurried}
 
 
 def _game(variant: str, lineup: tuple[str, ...], seed: int) -> dict[str, Any]:
     result = play_game(list(lineup), VARIANTS[variant], seed)
-    text = " ".join(ar.to_notation(a) for a in result.actions)
+    text = " ".join(to_notation(a) for a in result.actions)
     return {
         "actions": len(result.actions),
         "totals": list(result.totals),

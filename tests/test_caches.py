@@ -128,3 +128,27 @@ def test_a_bounded_cache_drops_its_oldest_entries_to_keep_both_bounds() -> None:
             BoundedCache("test.fifo", max_entries=1, max_size=1)
     finally:
         del caches._REGISTRY["test.fifo"]
+
+
+def test_a_memo_serves_the_last_key_by_identity_and_equal_keys_from_one_entry() -> None:
+    made: list[ar.Variant] = []
+    memo = caches.Memo[ar.Variant, int]("test.memo", lambda v: made.append(v) or len(made), max_entries=2,
+                                        max_size=2)
+    try:
+        a, b = ar.Variant(rows=2), ar.Variant(rows=2)  # equal, not the same object
+        assert a == b and a is not b
+        assert memo(a) == 1 and memo.last == (a, 1)
+        assert memo(b) == 1 and memo.last[0] is b  # equal keys share the value: computed once
+        assert memo(ar.Variant(cols=3)) == 2 and memo(ar.Variant(cols=2)) == 3 and len(memo) == 2
+        clear_caches()
+        assert memo.last[0] is None and len(memo) == 0 and memo(a) == 4
+    finally:
+        del caches._REGISTRY["test.memo"]
+
+
+def test_variants_carry_no_tables_the_modules_own_them() -> None:
+    variant = ar.Variant(rows=2, cols=3, max_players=3)
+    play_a_little(variant, seed=3)
+    assert not hasattr(variant, "_memo") and not hasattr(variant, "__dict__")
+    stats = cache_stats()
+    assert stats["rules.legal.variants"][0] >= 1 and stats["rules.turn.spaces"][0] >= 1

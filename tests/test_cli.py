@@ -17,6 +17,7 @@ import pytest
 import abyss_rules as ar
 from abyss_rules import cli
 from abyss_rules.errors import Code
+from abyss_rules.pictures import replay_html
 from abyss_rules.simulation import SimulationError
 
 
@@ -413,7 +414,7 @@ def test_replay_writes_an_html_page(record_file: Path, tmp_path: Path) -> None:
     result = run("replay", str(record_file), "--html", str(page))
     assert result.returncode == 0, result.stderr
     record = ar.Record.from_json(record_file.read_text())
-    assert page.read_text(encoding="utf-8") == ar.replay_html(record)
+    assert page.read_text(encoding="utf-8") == replay_html(record)
     lines = result.stdout.splitlines()
     assert re.fullmatch(rf"Wrote the replay page {re.escape(str(page))} \(\d+ KB\): open it in a browser "
                         r"and step with the buttons or the arrow keys\.", lines[0])

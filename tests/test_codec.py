@@ -16,8 +16,24 @@ import pytest
 from tests.builders import finish_round, open_round, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules import codec
+from abyss_rules import codec, json_schemas
+from abyss_rules.codec import (
+    action_from_dict,
+    action_to_dict,
+    canonical_json,
+    events_to_dict,
+    parse_json,
+    state_from_dict,
+    state_hash,
+    state_to_dict,
+    variant_from_dict,
+    variant_to_dict,
+    view_from_dict,
+    view_to_dict,
+)
+from abyss_rules.config import variant_fields
 from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.protocol import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "spec" / "schemas"
@@ -67,21 +83,21 @@ def test_canonical_form_is_sorted_compact_utf8_ints_only() -> None:
     state = second_round_state()
     text = ar.dumps_state(state)
     assert text == canonical(json.loads(text))
-    assert text == canonical(ar.state_to_dict(state))
+    assert text == canonical(state_to_dict(state))
     assert ": " not in text and ", " not in text and "\n" not in text
-    assert ar.canonical_json({"é": [1, None, True]}) == '{"é":[1,null,true]}'
+    assert canonical_json({"é": [1, None, True]}) == '{"é":[1,null,true]}'
     with pytest.raises(TypeError, match="no floats"):
-        ar.canonical_json({"a": [1, {"b": 2.5}]})
+        canonical_json({"a": [1, {"b": 2.5}]})
     with pytest.raises(ValueError):
-        ar.canonical_json({"a": float("nan")})
+        canonical_json({"a": float("nan")})
 
 
 def test_every_document_names_its_format_and_versions() -> None:
     state = second_round_state()
-    docs = [ar.state_to_dict(state), ar.view_to_dict(ar.view(state, 0)), ar.variant_to_dict(state.variant),
-            ar.action_to_dict(ar.Draw(0)), ar.Record.start(seed=1).to_dict(),
-            ar.validate(state, ar.Draw(0)).to_dict(),
-            ar.events_to_dict((), action=ar.Draw(0), seq=1)]
+    docs = [state_to_dict(state), view_to_dict(ar.view(state, 0)), variant_to_dict(state.variant),
+            action_to_dict(ar.Draw(0)), ar.Record.start(seed=1).to_dict(),
+            validate(state, ar.Draw(0)).to_dict(),
+            events_to_dict((), action=ar.Draw(0), seq=1)]
     kinds = [doc["format"] for doc in docs]
     assert kinds == ["state", "view", "variant", "action", "record", "verdict", "events"]
     for doc in docs:
@@ -106,29 +122,29 @@ def test_every_state_of_whole_games_round_trips_to_the_same_bytes(variant: ar.Va
             loaded = ar.loads_state(text)
             assert loaded == state
             assert ar.dumps_state(loaded) == text
-            assert ar.state_from_dict(json.loads(text)) == state
-            assert ar.state_hash(loaded) == ar.state_hash(state)
+            assert state_from_dict(json.loads(text)) == state
+            assert state_hash(loaded) == state_hash(state)
 
 
 def test_state_document_holds_everything_in_a_readable_form() -> None:
     state = drawn_state()
-    doc = ar.state_to_dict(state)
+    doc = state_to_dict(state)
     assert doc["phase"] == "drawn" and doc["turn"] == state.turn and doc["drawn"] == state.drawn
     assert doc["players"] == 2 and len(doc["grids"]) == 2 and len(doc["grids"][0]) == 12
-    assert doc["grids"][1][4] == {"card": state.cards[12 + 4], "face_up": bool(state.face_up >> 16 & 1),
+    assert doc["grids"][1][4] == {"card": state.cards[12 + 4], "face_up": bool(state.face_up_mask >> 16 & 1),
                                   "swallowed": False}
     assert doc["draw_pile"] == list(state.draw_pile) and doc["discard_pile"] == list(state.discard_pile)
     assert doc["dealer"] == {"seed": state.dealer.seed.hex(), "position": state.dealer.position, "decks": []}
     assert doc["history"][0]["round"] == 1 and doc["seq"] == state.seq
-    assert doc["variant"] == state.variant.to_dict()
+    assert doc["variant"] == variant_fields(state.variant)
 
 
 def test_swallowed_spaces_are_null_cards() -> None:
     v = tiny()
     state = stacked(v, 2, grids=[[3, 1, 3, 2], [4, 5, 6, 7]])
     state = open_round(state, [[(0, 0), (1, 0)], [(0, 0), (0, 1)]])  # seat 0's column 0 is 3, 3
-    assert state.swallowed == 0b0101
-    doc = ar.state_to_dict(state)
+    assert state.swallowed_mask == 0b0101
+    doc = state_to_dict(state)
     assert doc["grids"][0][0] == {"card": None, "face_up": False, "swallowed": True}
     assert ar.loads_state(ar.dumps_state(state)) == state
 
@@ -138,16 +154,16 @@ def test_explicit_deck_orders_and_int_or_byte_seeds_round_trip() -> None:
     order = list(range(10)) * 4 + [-2, -2, -1, -1]
     state = ar.new_game(2, v, bytes(range(32)), decks=[order, order[::-1], order])
     assert ar.loads_state(ar.dumps_state(state)) == state
-    assert ar.state_to_dict(state)["dealer"]["decks"] == [order[::-1], order]
+    assert state_to_dict(state)["dealer"]["decks"] == [order[::-1], order]
 
 
 def test_state_hash_is_sha256_of_the_canonical_bytes() -> None:
     import hashlib
 
     state = second_round_state()
-    assert ar.state_hash(state) == hashlib.sha256(ar.dumps_state(state).encode("utf-8")).hexdigest()
+    assert state_hash(state) == hashlib.sha256(ar.dumps_state(state).encode("utf-8")).hexdigest()
     after = ar.apply(state, ar.legal_actions(state)[0])
-    assert ar.state_hash(after) != ar.state_hash(state)
+    assert state_hash(after) != state_hash(state)
 
 
 def test_a_loaded_state_plays_on_exactly_like_the_original() -> None:
@@ -160,10 +176,10 @@ def test_a_loaded_state_plays_on_exactly_like_the_original() -> None:
 
 def test_same_major_rules_version_is_read() -> None:
     state = second_round_state()
-    doc = ar.state_to_dict(state)
+    doc = state_to_dict(state)
     doc["rules_version"] = "1.7.3"
-    assert ar.state_from_dict(doc) == state
-    assert ar.dumps_state(ar.state_from_dict(doc)) == ar.dumps_state(state)  # saved as this version
+    assert state_from_dict(doc) == state
+    assert ar.dumps_state(state_from_dict(doc)) == ar.dumps_state(state)  # saved as this version
 
 
 def test_bytes_input_and_input_types() -> None:
@@ -172,7 +188,7 @@ def test_bytes_input_and_input_types() -> None:
     assert ar.loads_state(text.encode("utf-8")) == state
     assert ar.loads_state(bytearray(text.encode("utf-8"))) == state
     assert decode_error(ar.loads_state, 42).code == "wrong_type"
-    assert decode_error(ar.state_from_dict, [1]).code == "wrong_type"
+    assert decode_error(state_from_dict, [1]).code == "wrong_type"
     with pytest.raises(TypeError):
         ar.dumps_state("not a state")  # type: ignore[arg-type]
 
@@ -186,12 +202,12 @@ def test_variant_documents() -> None:
         text = ar.dumps_variant(variant)
         assert ar.loads_variant(text) == variant
         assert ar.dumps_variant(ar.loads_variant(text)) == text
-        assert ar.variant_from_dict(ar.variant_to_dict(variant)) == variant
+        assert variant_from_dict(variant_to_dict(variant)) == variant
 
 
 @pytest.mark.rule("10.3")
 def test_variant_documents_are_validated() -> None:
-    doc = ar.variant_to_dict(ar.Variant.standard())
+    doc = variant_to_dict(ar.Variant.standard())
     cases: list[tuple[str, Any, str, str]] = [
         ("rows", 1, "invalid_variant", ""),
         ("rows", "3", "wrong_type", "/rows"),
@@ -207,22 +223,22 @@ def test_variant_documents_are_validated() -> None:
     ]
     for field, value, code, path in cases:
         bad = dict(doc, **{field: value})
-        error = decode_error(ar.variant_from_dict, bad)
+        error = decode_error(variant_from_dict, bad)
         assert (error.code, error.path) == (code, path), (field, value, error)
     missing = dict(doc)
     del missing["cols"]
-    assert decode_error(ar.variant_from_dict, missing).path == "/cols"
-    error = decode_error(ar.variant_from_dict, dict(doc, rows=1))
+    assert decode_error(variant_from_dict, missing).path == "/cols"
+    error = decode_error(variant_from_dict, dict(doc, rows=1))
     assert error.rule == "10.3" and "rows" in error.message
 
 
 def test_a_cached_variant_is_never_confused_with_one_of_other_types() -> None:
-    doc = ar.variant_to_dict(tiny(closer_multiplier=1))
-    assert ar.variant_from_dict(doc).closer_multiplier == 1
-    assert decode_error(ar.variant_from_dict, dict(doc, closer_multiplier=True)).code == "wrong_type"
+    doc = variant_to_dict(tiny(closer_multiplier=1))
+    assert variant_from_dict(doc).closer_multiplier == 1
+    assert decode_error(variant_from_dict, dict(doc, closer_multiplier=True)).code == "wrong_type"
     deck = [[value, count] for value, count in tiny().deck]
     deck[0][0] = -2.0
-    assert decode_error(ar.variant_from_dict, dict(doc, deck=deck)).path == "/deck/0/0"
+    assert decode_error(variant_from_dict, dict(doc, deck=deck)).path == "/deck/0/0"
 
 
 def test_action_documents_round_trip() -> None:
@@ -231,20 +247,20 @@ def test_action_documents_round_trip() -> None:
     for action in actions:
         text = ar.dumps_action(action)
         assert ar.loads_action(text) == action
-        assert ar.action_from_dict(json.loads(text)) == action
+        assert action_from_dict(json.loads(text)) == action
         assert ar.dumps_action(ar.loads_action(text)) == text
         assert json.loads(ar.dumps_action(action, seq=7))["seq"] == 7
         assert ar.loads_action(ar.dumps_action(action, seq=7)) == action
-    assert ar.action_to_dict(ar.Draw(1)) == {"format": "action", "format_version": 1,
+    assert action_to_dict(ar.Draw(1)) == {"format": "action", "format_version": 1,
                                              "rules_version": ar.RULES_VERSION, "type": "draw", "player": 1}
     with pytest.raises(ar.MalformedActionError):
-        ar.action_to_dict("0f12")  # type: ignore[arg-type]
+        action_to_dict("0f12")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        ar.action_to_dict(ar.Draw(1), seq=-1)
+        action_to_dict(ar.Draw(1), seq=-1)
 
 
 def test_malformed_action_documents() -> None:
-    base = ar.action_to_dict(ar.Flip(0, 1, 2))
+    base = action_to_dict(ar.Flip(0, 1, 2))
     cases: list[tuple[dict[str, Any], str, str]] = [
         (dict(base, type="jump"), "bad_value", "/type"),
         (dict(base, type=3), "wrong_type", "/type"),
@@ -262,10 +278,10 @@ def test_malformed_action_documents() -> None:
         (dict(base, request_id=1.5), "wrong_type", "/request_id"),
         (dict(base, request_id=-1), "bad_value", "/request_id"),
         (dict(base, format="state"), "wrong_format", "/format"),
-        ({**ar.action_to_dict(ar.Draw(0)), "row": 1}, "unknown_field", "/row"),
+        ({**action_to_dict(ar.Draw(0)), "row": 1}, "unknown_field", "/row"),
     ]
     for doc, code, path in cases:
-        error = decode_error(ar.action_from_dict, doc)
+        error = decode_error(action_from_dict, doc)
         assert (error.code, error.path) == (code, path), (doc, error)
 
 
@@ -435,9 +451,9 @@ TAMPERING: list[tuple[str, Mutation, str, str]] = [
 @pytest.mark.rule("1.1", "1.2", "2.1", "3.4", "4.1", "6.1", "6.4", "6.5", "7.1", "9.1", "9.6", "10.3")
 @pytest.mark.parametrize("name, mutate, code, path", TAMPERING, ids=[case[0] for case in TAMPERING])
 def test_each_corruption_has_its_code_and_path(name: str, mutate: Mutation, code: str, path: str) -> None:
-    doc = ar.state_to_dict(second_round_state())
+    doc = state_to_dict(second_round_state())
     mutate(doc)
-    error = decode_error(ar.state_from_dict, doc)
+    error = decode_error(state_from_dict, doc)
     assert (error.code, error.path) == (code, path), error
     assert error.to_dict() == {"code": code, "rule": RULE_OF_CODE[code], "message": error.message,
                                "path": path}
@@ -449,33 +465,33 @@ def test_each_corruption_has_its_code_and_path(name: str, mutate: Mutation, code
 
 def test_tampering_in_the_drawn_phase_and_at_game_over() -> None:
     state = drawn_state()
-    doc = ar.state_to_dict(state)
+    doc = state_to_dict(state)
     doc["drawn"] = None
     doc["discard_pile"].insert(0, state.drawn)  # the card count stays right
-    error = decode_error(ar.state_from_dict, doc)
+    error = decode_error(state_from_dict, doc)
     assert (error.code, error.path) == ("impossible_state", "/drawn")
     over = random_game(ar.Variant.short(), 2, seed=3)[-1]
-    doc = ar.state_to_dict(over)
+    doc = state_to_dict(over)
     doc["phase"] = "turn"
     doc["turn"] = 0
-    error = decode_error(ar.state_from_dict, doc)
+    error = decode_error(state_from_dict, doc)
     assert error.code == "impossible_state"
-    doc = ar.state_to_dict(over)
+    doc = state_to_dict(over)
     doc["history"][0]["closer"] = None if doc["history"][0]["closer"] is not None else 0
-    assert decode_error(ar.state_from_dict, doc).code == "impossible_state"
+    assert decode_error(state_from_dict, doc).code == "impossible_state"
 
 
 @pytest.mark.rule("2.1", "2.2")
 def test_opening_flip_counts_must_match_the_grids() -> None:
     state = ar.apply(ar.new_game(2, seed=1), ar.Flip(0, 0, 0))
-    doc = ar.state_to_dict(state)
+    doc = state_to_dict(state)
     doc["opening"][1] = [doc["grids"][1][0]["card"]]  # a flip recorded but its card still face down
-    error = decode_error(ar.state_from_dict, doc)
+    error = decode_error(state_from_dict, doc)
     assert (error.code, error.path) == ("impossible_state", "/opening/1")
-    doc = ar.state_to_dict(state)
+    doc = state_to_dict(state)
     doc["phase"] = "turn"
     doc["turn"] = 0
-    assert decode_error(ar.state_from_dict, doc).path == "/opening/0"
+    assert decode_error(state_from_dict, doc).path == "/opening/0"
 
 
 def test_text_level_refusals() -> None:
@@ -527,16 +543,16 @@ def test_decode_error_pickles_and_prints_its_path() -> None:
 
 
 def test_python_dicts_with_non_string_keys() -> None:
-    doc: dict[Any, Any] = ar.state_to_dict(second_round_state())
+    doc: dict[Any, Any] = state_to_dict(second_round_state())
     doc[3] = "x"
-    error = decode_error(ar.state_from_dict, doc)
+    error = decode_error(state_from_dict, doc)
     assert (error.code, error.path) == ("wrong_type", "")
 
 
 def test_loading_never_changes_its_input() -> None:
-    doc = ar.state_to_dict(second_round_state())
+    doc = state_to_dict(second_round_state())
     before = copy.deepcopy(doc)
-    ar.state_from_dict(doc)
+    state_from_dict(doc)
     assert doc == before
 
 
@@ -547,7 +563,8 @@ def _secret_twin(state: ar.State, rng: random.Random) -> ar.State:
     """A state that differs from ``state`` only in secret information (rule 8.2): the face-down
     cards and the draw pile are dealt again from the same cards, and the dealer is replaced."""
     cells = state.variant.cells
-    hidden = [i for i in range(state.players * cells) if not (state.face_up | state.swallowed) >> i & 1]
+    shown = state.face_up_mask | state.swallowed_mask
+    hidden = [i for i in range(state.players * cells) if not shown >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)
@@ -588,19 +605,19 @@ def test_views_never_hold_a_face_down_value_or_a_secret() -> None:
             for p, grid in enumerate(doc["grids"]):
                 for s, space in enumerate(grid):
                     i = p * cells + s
-                    if state.face_up >> i & 1:
+                    if state.face_up_mask >> i & 1:
                         assert space == {"card": state.cards[i], "face_up": True, "swallowed": False}
                     else:
                         assert space["card"] is None and space["face_up"] is False
-                        assert space["swallowed"] == bool(state.swallowed >> i & 1)
+                        assert space["swallowed"] == bool(state.swallowed_mask >> i & 1)
 
 
 @pytest.mark.rule("8.3")
 def test_spectator_and_player_views_differ_only_in_viewer_and_legal_actions() -> None:
     state = second_round_state()
-    spectator = ar.view_to_dict(ar.view(state))
+    spectator = view_to_dict(ar.view(state))
     assert spectator["viewer"] is None and spectator["legal_actions"] == []
-    mover = ar.view_to_dict(ar.view(state, state.turn))
+    mover = view_to_dict(ar.view(state, state.turn))
     assert mover["viewer"] == state.turn
     assert mover["legal_actions"] == [codec.action.action_body(a) for a in ar.legal_actions(state)]
     for key in spectator:
@@ -613,17 +630,17 @@ def test_view_documents_round_trip_and_are_checked() -> None:
     for viewer in (None, 0, 1):
         v = ar.view(state, viewer)
         assert v.to_json() == ar.dumps_view(v)
-        assert v.to_dict() == ar.view_to_dict(v)
+        assert v.to_dict() == view_to_dict(v)
         assert ar.loads_view(v.to_json()) == v
         assert ar.dumps_view(ar.loads_view(v.to_json())) == v.to_json()
-    doc = ar.view_to_dict(ar.view(state, 0))
+    doc = view_to_dict(ar.view(state, 0))
     face_down = _face_down_space(doc, 1)
     doc["grids"][1][face_down]["card"] = 3
-    error = decode_error(ar.view_from_dict, doc)
+    error = decode_error(view_from_dict, doc)
     assert (error.code, error.path) == ("impossible_state", f"/grids/1/{face_down}/card")
-    doc = ar.view_to_dict(ar.view(state, state.turn))
+    doc = view_to_dict(ar.view(state, state.turn))
     doc["viewer"] = 1 - state.turn
-    assert decode_error(ar.view_from_dict, doc).code == "impossible_state"
+    assert decode_error(view_from_dict, doc).code == "impossible_state"
     assert decode_error(ar.loads_view, ar.dumps_state(state)).code == "wrong_format"
 
 
@@ -655,25 +672,25 @@ def test_documents_validate_against_their_schemas() -> None:
         record = ar.Record.start(players, variant, seed=5)
         while True:
             if state.seq % 5 == 0 or state.is_over or state.phase is ar.Phase.DRAWN:  # (jsonschema is slow)
-                validators["state"].validate(ar.state_to_dict(state))
-                validators["view"].validate(ar.view_to_dict(ar.view(state, rng.choice([None, 0]))))
+                validators["state"].validate(state_to_dict(state))
+                validators["view"].validate(view_to_dict(ar.view(state, rng.choice([None, 0]))))
             if state.is_over:
                 break
             action = rng.choice(ar.legal_actions(state))
-            validators["action"].validate(ar.action_to_dict(action, seq=state.seq))
-            validators["verdict"].validate(ar.validate(state, action).to_dict())
-            validators["verdict"].validate(ar.validate(state, "0q").to_dict())
+            validators["action"].validate(action_to_dict(action, seq=state.seq))
+            validators["verdict"].validate(validate(state, action).to_dict())
+            validators["verdict"].validate(validate(state, "0q").to_dict())
             state, events = ar.apply_with_events(state, action)
-            validators["events"].validate(ar.events_to_dict(events, action=action, seq=state.seq))
+            validators["events"].validate(events_to_dict(events, action=action, seq=state.seq))
             record = record.with_actions(action)
-        validators["variant"].validate(ar.variant_to_dict(variant))
+        validators["variant"].validate(variant_to_dict(variant))
         validators["record"].validate(record.sealed().to_dict())
         validators["record"].validate(record.redact().to_dict())
 
 
 def test_schemas_refuse_what_loading_refuses_at_the_type_level() -> None:
     validator = _validator("state")
-    doc = ar.state_to_dict(second_round_state())
+    doc = state_to_dict(second_round_state())
     for name, mutate, code, _ in TAMPERING:
         # (JSON Schema counts 2.0 as an integer; the loaders refuse it, see docs/json.md)
         if code in ("unknown_field", "missing_field", "wrong_type", "wrong_format", "too_deep") \
@@ -683,23 +700,24 @@ def test_schemas_refuse_what_loading_refuses_at_the_type_level() -> None:
             assert not validator.is_valid(bad), name
 
 
-# -- ar.schema and ar.SCHEMAS ------------------------------------------------------
+# -- json_schemas.schema and json_schemas.SCHEMAS ---------------------------------------------
 
 
 def test_the_public_schemas_are_the_spec_files() -> None:
     files = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
-    assert list(ar.SCHEMAS) == files == sorted(KINDS)
-    for kind in ar.SCHEMAS:
-        assert ar.schema(kind) == json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    fresh = ar.schema("state")
+    assert list(json_schemas.SCHEMAS) == files == sorted(KINDS)
+    for kind in json_schemas.SCHEMAS:
+        on_disk = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+        assert json_schemas.schema(kind) == on_disk
+    fresh = json_schemas.schema("state")
     fresh["properties"].clear()  # a new object per call: changing one changes no other
-    assert ar.schema("state")["properties"]
+    assert json_schemas.schema("state")["properties"]
 
 
 @pytest.mark.parametrize("name", ["game", "State", "", None, 3])
 def test_an_unknown_schema_name_is_wrong_format(name: object) -> None:
     with pytest.raises(ar.DecodeError) as caught:
-        ar.schema(name)  # type: ignore[arg-type]
+        json_schemas.schema(name)  # type: ignore[arg-type]
     assert caught.value.code == "wrong_format"
 
 
@@ -709,13 +727,13 @@ def test_an_unknown_schema_name_is_wrong_format(name: object) -> None:
 @pytest.mark.rule("2.1", "1.2", "1.4", "3.4")
 def test_view_documents_get_the_shape_checks_of_a_view() -> None:
     state = drawn_state()
-    base = ar.view_to_dict(ar.view(state, state.turn))
+    base = view_to_dict(ar.view(state, state.turn))
     need = state.variant.initial_flips
 
     def refused(change: Any) -> tuple[str, str]:
         doc = copy.deepcopy(base)
         change(doc)
-        error = decode_error(ar.view_from_dict, doc)
+        error = decode_error(view_from_dict, doc)
         assert decode_error(ar.loads_view, json.dumps(doc)).code == error.code
         return error.code, error.path
 
@@ -748,17 +766,17 @@ def test_view_documents_get_the_shape_checks_of_a_view() -> None:
     assert refused(no_drawn) == ("impossible_state", "/drawn")
     assert refused(no_turn) == ("impossible_state", "/turn")
     # and a view of the opening: no flips of a seat past the variant's count there either
-    opening = ar.view_to_dict(ar.view(ar.new_game(2, seed=1), 0))
+    opening = view_to_dict(ar.view(ar.new_game(2, seed=1), 0))
     opening["opening"][0] = [1, 2, 3]
-    assert decode_error(ar.view_from_dict, opening).path == "/opening/0"
+    assert decode_error(view_from_dict, opening).path == "/opening/0"
 
 
 @pytest.mark.parametrize("text", ["1e400", "[-1e400]", '{"a": 1.5e999}', "123456789e999999"])
 def test_numbers_too_large_for_a_double_are_refused_when_parsed(text: str) -> None:
-    error = decode_error(ar.parse_json, text)
+    error = decode_error(parse_json, text)
     assert error.code == "invalid_json" and "too large" in error.message
     assert decode_error(ar.loads_state, '{"format": "state", "x": ' + text + "}").code == "invalid_json"
-    assert ar.parse_json("[1.5e3, -2.5]") == [1500.0, -2.5]  # finite numbers still parse
+    assert parse_json("[1.5e3, -2.5]") == [1500.0, -2.5]  # finite numbers still parse
 
 
 @pytest.mark.parametrize("action", [ar.Flip(0, 10**100, 0), ar.TakeDiscard(0, 0, -(2**53)), ar.Draw(2**53),
@@ -767,7 +785,7 @@ def test_an_action_a_document_cannot_hold_is_refused_when_written(action: ar.Act
     with pytest.raises(ar.MalformedActionError):
         ar.dumps_action(action)
     with pytest.raises(ar.MalformedActionError):
-        ar.action_to_dict(action)
+        action_to_dict(action)
     # (the largest a document holds is written and read back)
     edge = type(action)(*(2**53 - 1 for _ in attrs.fields(type(action))))
     assert ar.loads_action(ar.dumps_action(edge)) == edge

@@ -21,7 +21,7 @@ from tests.builders import tiny
 from tests.test_codec import TAMPERING, canonical, drawn_state, random_game, second_round_state
 
 import abyss_rules as ar
-from abyss_rules.codec import rounds, strict
+from abyss_rules.codec import canonical_json, rounds, state_from_dict, state_to_dict, strict, view_to_dict
 from abyss_rules.codec import state as fast_reader
 from abyss_rules.codec import variant as variant_codec
 from abyss_rules.codec.variant import variant_text
@@ -47,12 +47,12 @@ def view_text(view: ar.View) -> str:
 
 def reference_dumps(state: ar.State) -> str:
     """`dumps_state` as `json` writes it: the general path."""
-    return canonical(ar.state_to_dict(state))
+    return canonical(state_to_dict(state))
 
 
 def general_load(text: str) -> ar.State:
     """`loads_state` without its fast path: `json`, then `state_from_dict`."""
-    return ar.state_from_dict(strict.parse(text))
+    return state_from_dict(strict.parse(text))
 
 
 def outcome(load: Any, text: str) -> tuple[str, Any]:
@@ -79,7 +79,7 @@ def whole_games() -> list[ar.State]:
 @pytest.mark.rule("1.1", "4.1", "6.6")
 def test_the_direct_writer_spells_every_state_as_json_does() -> None:
     states = whole_games()
-    assert any(state.swallowed for state in states) and any(state.history for state in states)
+    assert any(state.swallowed_mask for state in states) and any(state.history for state in states)
     for state in states:
         text = ar.dumps_state(state)
         assert text == reference_dumps(state)
@@ -158,7 +158,7 @@ def test_each_corruption_in_canonical_text_has_its_code_and_path(
     name: str, mutate: Any, code: str, path: str
 ) -> None:
     # The tampering cases of test_codec, written canonically so that the fast path sees them first.
-    doc = ar.state_to_dict(second_round_state())
+    doc = state_to_dict(second_round_state())
     mutate(doc)
     kind, found = assert_same_outcome(canonical(doc))
     assert kind == "error" and found[:2] == (code, path)
@@ -281,13 +281,13 @@ def test_text_edits_load_exactly_as_the_general_path_loads_them(make: Any) -> No
 @pytest.mark.rule("4.1", "6.6", "7.1")
 def test_a_swallowed_column_and_a_long_history_through_both_paths() -> None:
     states = whole_games()
-    swallowed = next(s for s in states if s.swallowed and not s.is_over)
+    swallowed = next(s for s in states if s.swallowed_mask and not s.is_over)
     long_history = max(states, key=lambda s: len(s.history))
     assert len(long_history.history) >= 2
     for state in (swallowed, long_history):
         assert assert_same_outcome(ar.dumps_state(state)) == ("state", state)
     # a swallowed space turned back into a card: the column is half swallowed
-    doc = ar.state_to_dict(swallowed)
+    doc = state_to_dict(swallowed)
     seat, space = next((p, s) for p, grid in enumerate(doc["grids"]) for s, sp in enumerate(grid)
                        if sp["swallowed"])
     doc["grids"][seat][space] = {"card": doc["discard_pile"].pop(0), "face_up": True, "swallowed": False}
@@ -295,7 +295,7 @@ def test_a_swallowed_column_and_a_long_history_through_both_paths() -> None:
     below = space + swallowed.variant.cols  # the first space of the column still swallowed
     assert (kind, error[:2]) == ("error", ("impossible_state", f"/grids/{seat}/{below}/swallowed"))
     # the last round of a long history with wrong totals
-    doc = ar.state_to_dict(long_history)
+    doc = state_to_dict(long_history)
     n = len(doc["history"]) - 1
     doc["history"][n]["totals"][0] += 1
     kind, error = assert_same_outcome(canonical(doc))
@@ -336,7 +336,7 @@ def test_the_direct_writer_spells_every_view_as_json_does() -> None:
         for viewer in (None, *range(state.players)):
             v = ar.view(state, viewer)
             text = ar.dumps_view(v)
-            assert text == ar.canonical_json(ar.view_to_dict(v))
+            assert text == canonical_json(view_to_dict(v))
             assert text == view_text(v)  # written directly, no fallback
 
 
@@ -345,7 +345,7 @@ def test_hand_made_view_values_are_written_by_json() -> None:
     odd = attrs.evolve(v, discard_pile=(True, *v.discard_pile[1:]), turn=False)
     with pytest.raises(ValueError):
         view_text(odd)
-    assert ar.dumps_view(odd) == ar.canonical_json(ar.view_to_dict(odd))
+    assert ar.dumps_view(odd) == canonical_json(view_to_dict(odd))
     assert '"discard_pile":[true' in ar.dumps_view(odd)
     with pytest.raises(TypeError, match="no floats"):  # as before: a canonical document holds no floats
         ar.dumps_view(attrs.evolve(v, totals=(0.5, *v.totals[1:])))

@@ -8,7 +8,8 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules.cards import STANDARD_DECK
-from abyss_rules.config import FIELD_NAMES
+from abyss_rules.codec import variant_from_dict, variant_to_dict, view_to_dict
+from abyss_rules.config import FIELD_NAMES, variant_fields
 
 SPEC_FIELDS = (
     "name", "deck", "rows", "cols", "min_players", "max_players", "initial_flips", "opener", "flip_turn",
@@ -77,9 +78,9 @@ def test_accepted_spellings_of_deck_and_opener() -> None:
 
 
 @pytest.mark.rule("10.1")
-def test_to_dict_is_json_ready_and_round_trips() -> None:
+def test_variant_fields_are_json_ready_and_round_trip() -> None:
     v = ar.Variant.short().replace(opener="previous_closer", max_turns_per_round=50)
-    data = v.to_dict()
+    data = variant_fields(v)
     assert tuple(data) == SPEC_FIELDS
     assert data["deck"][0] == [-2, 5] and all(type(pair) is list for pair in data["deck"])
     assert data["opener"] == "previous_closer" and type(data["opener"]) is str
@@ -88,6 +89,16 @@ def test_to_dict_is_json_ready_and_round_trips() -> None:
     import json
 
     assert json.loads(json.dumps(data)) == data
+
+
+@pytest.mark.rule("10.1")
+def test_to_dict_is_the_variant_document_as_view_to_dict_is_the_view_document() -> None:
+    v = ar.Variant.long().replace(closer_multiplier=3)
+    assert v.to_dict() == variant_to_dict(v) == {"format": "variant", "format_version": ar.FORMAT_VERSION,
+                                                   "rules_version": ar.RULES_VERSION, **variant_fields(v)}
+    assert variant_from_dict(v.to_dict()) == v
+    view = ar.view(ar.new_game(2, v, seed=1), 0)
+    assert view.to_dict() == view_to_dict(view) and view.to_dict()["format"] == "view"
 
 
 BAD_FIELDS: list[tuple[dict[str, Any], str]] = [

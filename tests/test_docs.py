@@ -33,6 +33,7 @@ import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -356,16 +357,17 @@ def test_the_variants_table_matches_the_code() -> None:
     import ast
 
     import abyss_rules as ar
-    from abyss_rules.config import FIELD_NAMES
+    from abyss_rules.cards import STANDARD_DECK
+    from abyss_rules.config import FIELD_NAMES, variant_fields
 
     rows = _table("docs/variants.md", "## Fields")
     assert [row[0].strip("`") for row in rows] == list(FIELD_NAMES)
-    defaults = ar.Variant().to_dict()
+    defaults = variant_fields(ar.Variant())
     for name, _type, default, rules, _meaning in rows:
         name = name.strip("`")
         assert rules, f"{name}: no rule cited"
         if name == "deck":
-            assert "STANDARD_DECK" in default and ar.Variant().deck == ar.STANDARD_DECK
+            assert "STANDARD_DECK" in default and ar.Variant().deck == STANDARD_DECK
             continue
         assert ast.literal_eval(default.strip("`")) == defaults[name], f"default of {name}"
 
@@ -395,28 +397,103 @@ API_PAGES = ("api-game.md", "api-documents.md", "api-bots.md")
 MODULE_PAGES = ("api-modules.md", "api-modules-documents.md", "api-modules-bots.md", "api-modules-batch.md")
 
 
-def _exported_on(page: str) -> list[str]:
-    """The names a page renders, one `::: abyss_rules.<name>` line each."""
-    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-    return re.findall(r"^::: abyss_rules\.(\w+)\s*$", text, flags=re.MULTILINE)
+USER_MODULES = (
+    "abyss_rules", "abyss_rules.protocol", "abyss_rules.codec", "abyss_rules.documents",
+    "abyss_rules.events", "abyss_rules.public_table", "abyss_rules.notation", "abyss_rules.json_schemas",
+    "abyss_rules.bots", "abyss_rules.simulation", "abyss_rules.sampling", "abyss_rules.pictures",
+    "abyss_rules.action_space", "abyss_rules.cards", "abyss_rules.actions", "abyss_rules.errors",
+)
+"""The package and the modules a program imports names from: docs/api.md's "import from" table."""
+
+
+def _directives(page: str) -> list[tuple[str, list[str] | None]]:
+    """The `::: abyss_rules...` lines of a page, each with its `members:` option: `None` when
+    absent (every member), `[]` for `false`, else the names listed."""
+    lines = (ROOT / "docs" / page).read_text(encoding="utf-8").splitlines()
+    found: list[tuple[str, list[str] | None]] = []
+    for n, line in enumerate(lines):
+        match = re.match(r"^::: (abyss_rules[\w.]*)\s*$", line)
+        if not match:
+            continue
+        options = []
+        for more in lines[n + 1:]:
+            if not more.startswith(" "):
+                break
+            options.append(more.strip())
+        text = " ".join(options)
+        members = re.search(r"members: (false|\[[^\]]*\])", text)
+        if members is None:
+            found.append((match.group(1), None))
+        elif members.group(1) == "false":
+            found.append((match.group(1), []))
+        else:
+            found.append((match.group(1), [m.strip() for m in members.group(1)[1:-1].split(",")]))
+    return found
+
+
+def _rendered() -> tuple[Any, list[str]]:
+    """Griffe's package and the canonical path of every object the API pages render."""
+    griffe = pytest.importorskip("griffe")
+    import importlib
+
+    package = griffe.load("abyss_rules", search_paths=[str(ROOT / "src")], resolve_aliases=True)
+    shown: list[str] = []
+    for page in API_PAGES + MODULE_PAGES:
+        for path, members in _directives(page):
+            obj = package[path.removeprefix("abyss_rules.")] if path != "abyss_rules" else package
+            if not obj.is_module:
+                shown.append(obj.canonical_path)
+                continue
+            names = getattr(importlib.import_module(path), "__all__", []) if members is None else members
+            shown.extend(obj[name].canonical_path for name in names)
+    return package, shown
 
 
 def test_every_exported_name_is_documented_once() -> None:
-    """The API pages render every name of `abyss_rules.__all__` exactly once, and mkdocstrings
-    shows only names with a docstring: so every one of them needs one (read statically, as the
-    site does)."""
-    griffe = pytest.importorskip("griffe")
-    import abyss_rules
+    """The rule of the API reference: each name of the package's `__all__` and of the `__all__`
+    of each module a program imports from (`USER_MODULES`) is rendered exactly once on the
+    docs/api-*.md pages -- under the name a program imports it by -- and no object is rendered
+    twice. mkdocstrings shows only names with a docstring, so every one of them needs one (read
+    statically, as the site does)."""
+    import importlib
 
-    shown = [name for page in API_PAGES for name in _exported_on(page)]
-    missing = sorted(set(abyss_rules.__all__) - set(shown))
-    extra = sorted({n for n in shown if shown.count(n) > 1 or n not in abyss_rules.__all__})
-    assert sorted(shown) == sorted(abyss_rules.__all__), (
-        f"not on an API page: {missing}; twice or not exported: {extra}")
-    package = griffe.load("abyss_rules", search_paths=[str(ROOT / "src")], resolve_aliases=True)
-    undocumented = [name for name in abyss_rules.__all__
-                    if not (package[name].docstring and package[name].docstring.value.strip())]
+    package, shown = _rendered()
+    missing, twice, undocumented = [], [], []
+    for module in USER_MODULES:
+        for name in importlib.import_module(module).__all__:
+            obj = package[f"{module}.{name}".removeprefix("abyss_rules.")] if module != "abyss_rules" \
+                else package[name]
+            count = shown.count(obj.canonical_path)
+            if count == 0:
+                missing.append(f"{module}.{name}")
+            elif count > 1:
+                twice.append(f"{module}.{name}")
+            elif not (obj.docstring and obj.docstring.value.strip()):
+                undocumented.append(f"{module}.{name}")
+    assert not missing, f"on no API page: {missing}"
+    assert not twice, f"rendered more than once on the API pages: {twice}"
     assert not undocumented, f"exported without a docstring (missing from the API reference): {undocumented}"
+    top = [path for page in API_PAGES for path, _ in _directives(page)
+           if path.count(".") == 1 and not package[path.removeprefix("abyss_rules.")].is_module]
+    assert sorted(path.removeprefix("abyss_rules.") for path in top) == sorted(importlib.import_module(
+        "abyss_rules").__all__), "the API pages render the package's own names as abyss_rules.<name>"
+
+
+def test_the_api_page_lists_the_modules_to_import_from() -> None:
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    table = text[text.index("What to import from where"):]
+    listed = set(re.findall(r"`(abyss_rules\.\w+)`", table.split("\n\n")[1]))
+    assert set(USER_MODULES) - {"abyss_rules"} <= listed, set(USER_MODULES) - listed
+    for module in listed:
+        __import__(module)
+
+
+def test_the_rendering_check_reads_directives_and_their_members() -> None:
+    directives = dict(_directives("api-modules-bots.md"))
+    assert directives["abyss_rules.pictures"] == [] and directives["abyss_rules.testing"] is None
+    assert directives["abyss_rules.pictures.svg"] == ["Band", "BANDS", "band", "HIGHLIGHT"]
+    _, shown = _rendered()  # (canonical paths: a name is counted where it is defined)
+    assert shown.count("abyss_rules.pictures.svg.to_svg") == 1 and "abyss_rules.pictures.to_svg" not in shown
 
 
 def test_every_module_has_a_section_in_the_api_reference() -> None:

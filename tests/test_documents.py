@@ -8,24 +8,20 @@ TypedDicts' keys are also compared with the JSON schemas of `spec/schemas/`.
 
 from __future__ import annotations
 
-import random
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
+from tests.builders import DOCUMENT_VARIANTS, document_games
+from typing_extensions import is_typeddict  # (typing's misses typing_extensions' TypedDicts on 3.11)
 
 import abyss_rules as ar
-from abyss_rules import documents
+from abyss_rules import documents, json_schemas
+from abyss_rules.codec import action_to_dict, events_to_dict, state_to_dict, variant_to_dict, view_to_dict
+from abyss_rules.protocol import Verdict, validate
 
-VARIANTS = [
-    ar.Variant.short(),
-    ar.Variant(name="two rounds", max_rounds=2),
-    ar.Variant(name="small", rows=2, cols=3, initial_flips=1, max_rounds=3, closer_multiplier=3,
-               opener=ar.Opener.PREVIOUS_CLOSER, flip_turn=False, swallow_on_final_reveal=False,
-               reshuffle_keeps_top=False, target_score=None, max_turns_per_round=40),
-    ar.Variant(name="tiny deck", rows=2, cols=2, deck=((0, 4), (1, 4), (2, 4)), max_players=2, max_rounds=2),
-]
+VARIANTS = DOCUMENT_VARIANTS
 
 
 def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
@@ -71,48 +67,28 @@ def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
         raise AssertionError(f"{path}: unexpected type {tp!r}")
 
 
-def _games() -> list[tuple[list[ar.State], list[ar.Action], list[tuple[Any, ...]], ar.Record]]:
-    games = []
-    for n, variant in enumerate(VARIANTS):
-        players = min(2 + n, variant.max_players)
-        rng = random.Random(n)
-        state = ar.new_game(players=players, variant=variant, seed=n + 1)
-        states, actions, events = [state], [], []
-        while state.phase is not ar.Phase.GAME_OVER:
-            legal = ar.legal_actions(state)
-            draws = [action for action in legal if type(action) is ar.Draw]  # drawing often empties the pile
-            action = draws[0] if draws and rng.random() < 0.6 else rng.choice(legal)
-            state, caused = ar.apply_with_events(state, action)
-            states.append(state)
-            actions.append(action)
-            events.append((caused, action, state.seq))
-        record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
-        games.append((states, actions, events, record))
-    return games
-
-
-GAMES = _games()
+GAMES = document_games()
 
 
 def test_every_document_has_the_keys_of_its_typeddict() -> None:
     seen: set[str] = set()
     for states, actions, events, record in GAMES:
         for state in states:
-            _matches(ar.state_to_dict(state), documents.StateDocument, "state", seen)
+            _matches(state_to_dict(state), documents.StateDocument, "state", seen)
             for viewer in (*range(len(state.totals)), None):
-                _matches(ar.view_to_dict(ar.view(state, viewer)), documents.ViewDocument, "view", seen)
+                _matches(view_to_dict(ar.view(state, viewer)), documents.ViewDocument, "view", seen)
         for seq, action in enumerate(actions):
-            _matches(ar.action_to_dict(action), documents.ActionDocument, "action", seen)
-            _matches(ar.action_to_dict(action, seq=seq), documents.ActionDocument, "action", seen)
+            _matches(action_to_dict(action), documents.ActionDocument, "action", seen)
+            _matches(action_to_dict(action, seq=seq), documents.ActionDocument, "action", seen)
         for caused, action, seq in events:
-            doc = ar.events_to_dict(caused, action=action, seq=seq)
+            doc = events_to_dict(caused, action=action, seq=seq)
             _matches(doc, documents.EventsDocument, "events", seen)
         _matches(record.to_dict(), documents.RecordDocument, "record", seen)
         _matches(record.redact().to_dict(), documents.RecordDocument, "record", seen)
         _matches(ar.Record.start(seed=1).to_dict(), documents.RecordDocument, "record", seen)
-        _matches(ar.variant_to_dict(states[0].variant), documents.VariantDocument, "variant", seen)
-        for verdict in (ar.validate(states[0], actions[0]), ar.validate(states[0], "0d"),
-                        ar.validate(states[0], '{"format": "action"}'), ar.validate(states[-1], actions[-1])):
+        _matches(variant_to_dict(states[0].variant), documents.VariantDocument, "variant", seen)
+        for verdict in (validate(states[0], actions[0]), validate(states[0], "0d"),
+                        validate(states[0], '{"format": "action"}'), validate(states[-1], actions[-1])):
             _matches(verdict.to_dict(), documents.VerdictDocument, "verdict", seen)
     every = {name for name in documents.__all__ if is_typeddict(getattr(documents, name))}
     # Every TypedDict was met in these games (so each one's keys were checked against real documents).
@@ -120,7 +96,7 @@ def test_every_document_has_the_keys_of_its_typeddict() -> None:
 
 
 def test_a_wrong_key_is_caught() -> None:
-    doc: Any = ar.variant_to_dict(ar.Variant.short())
+    doc: Any = variant_to_dict(ar.Variant.short())
     with pytest.raises(AssertionError, match="does not declare"):
         _matches({**doc, "extra": 1}, documents.VariantDocument, "variant", set())
     del doc["deck"]
@@ -176,22 +152,28 @@ SCHEMA_OF = {
 
 @pytest.mark.parametrize("name", sorted(SCHEMA_OF))
 def test_the_typeddicts_declare_the_keys_of_the_schemas(name: str) -> None:
-    schema = ar.schema(name)
+    schema = json_schemas.schema(name)
     _compare(schema, schema, SCHEMA_OF[name], name)
 
 
-def test_the_facade_exports_the_typeddicts() -> None:
-    for name in documents.__all__:
-        assert getattr(ar, name) is getattr(documents, name)
-        assert name in ar.__all__
+def test_the_typeddicts_live_in_documents_only() -> None:
+    # Every document's TypedDict, each event's among them, is imported from abyss_rules.documents;
+    # the package itself exports none of them (the event classes are in abyss_rules.events).
+    from abyss_rules import events
+
+    typeddicts = {name for name in documents.__all__ if is_typeddict(getattr(documents, name))}
+    assert len(typeddicts) == 26 and not set(documents.__all__) & set(ar.__all__)
+    for event in events.EVENT_TYPES:
+        assert is_typeddict(getattr(documents, f"{event.__name__}Dict")), event
+        assert event.__name__ in events.__all__
 
 
 def test_the_to_dict_functions_are_annotated_with_them() -> None:
     expected = {
-        ar.state_to_dict: documents.StateDocument, ar.view_to_dict: documents.ViewDocument,
-        ar.variant_to_dict: documents.VariantDocument, ar.action_to_dict: documents.ActionDocument,
-        ar.events_to_dict: documents.EventsDocument, ar.Record.to_dict: documents.RecordDocument,
-        ar.Verdict.to_dict: documents.VerdictDocument,
+        state_to_dict: documents.StateDocument, view_to_dict: documents.ViewDocument,
+        variant_to_dict: documents.VariantDocument, action_to_dict: documents.ActionDocument,
+        events_to_dict: documents.EventsDocument, ar.Record.to_dict: documents.RecordDocument,
+        Verdict.to_dict: documents.VerdictDocument,
     }
     for function, tp in expected.items():
         hints = typing.get_type_hints(function, vars(documents) | vars(ar))

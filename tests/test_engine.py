@@ -18,9 +18,10 @@ def test_public_names() -> None:
         assert hasattr(ar, name), name
     for name in ("new_game", "apply", "check", "legal_actions", "view", "Variant", "State", "Phase",
                  "RoundResult", "Grid", "View", "Flip", "TakeDiscard", "Draw", "PlaceDrawn", "DiscardDrawn",
-                 "Code", "RULE_OF_CODE", "AbyssError", "IllegalActionError", "MalformedActionError",
+                 "Code", "AbyssError", "IllegalActionError", "MalformedActionError",
                  "ConfigError", "SeedError"):
         assert name in ar.__all__, name
+    assert not hasattr(ar, "RULE_OF_CODE")  # (a table for readers of the spec: abyss_rules.errors)
 
 
 def test_rules_version_is_the_spec_version() -> None:
@@ -75,7 +76,7 @@ def test_next_round_without_opening_starts_with_the_openers_turn() -> None:
 @pytest.mark.rule("7.5")
 def test_game_over_state_keeps_the_last_round() -> None:
     state = finish_round(stacked(tiny(max_rounds=1), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]]))
-    assert state.is_over and state.round == 1 and state.turn == -1 and state.drawn is None
+    assert state.is_over and state.round == 1 and state.turn is None and state.drawn is None
     assert state.history[0].totals == state.totals
     # the final grids of the state are those of the round result
     assert state.grids() == state.history[0].grids

@@ -217,7 +217,7 @@ def test_a_custom_variant_and_the_ansi_picture_show_public_facts_only() -> None:
     assert game.action_space("player_0").n == 4 * 6 + 1
     text = game.render()
     assert isinstance(text, str) and "??" in text
-    hidden = [c for i, c in enumerate(game.game_state.cards) if not game.game_state.face_up >> i & 1]
+    hidden = [c for i, c in enumerate(game.game_state.cards) if not game.game_state.face_up_mask >> i & 1]
     assert text.count("??") == len(hidden)
 
 

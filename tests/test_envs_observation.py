@@ -172,7 +172,7 @@ def test_bad_arguments_are_refused_with_typed_errors() -> None:
         Observation(ar.Variant.standard(), 9)
     assert error.value.code == "invalid_players"
     with pytest.raises(ar.ConfigError) as error:
-        Observation("standard", 2)  # type: ignore[arg-type]
+        Observation("quick", 2)
     assert error.value.code == "invalid_variant"
     obs = Observation(ar.Variant.standard(), 2)
     with pytest.raises(ar.ConfigError) as error:

@@ -15,6 +15,7 @@ from tests.builders import tiny
 
 import abyss_rules as ar
 from abyss_rules import envs
+from abyss_rules.action_space import ActionSpace
 from abyss_rules.envs import Rewards
 from abyss_rules.errors import BatchStepError
 
@@ -39,7 +40,7 @@ def test_every_step_of_every_game_matches_the_reference(
         variant: ar.Variant, players: int, steps: int) -> None:
     vec = envs.VectorEnv(12, players=players, variant=variant, reward="margin")
     rewards = Rewards("margin", players)
-    space = ar.ActionSpace(variant)
+    space = ActionSpace(variant)
     rng = np.random.default_rng(players)
     obs, info = vec.reset(seed=3)
     states = vec.batch.states()

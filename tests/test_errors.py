@@ -12,7 +12,9 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import errors
+from abyss_rules.action_space import ActionSpace
 from abyss_rules.errors import RULE_OF_CODE, Code
+from abyss_rules.json_schemas import schema
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "rules.md"
 
@@ -182,13 +184,14 @@ def test_replay_and_invariant_errors_keep_their_context_through_pickling() -> No
     lambda: ar.apply("a state", ar.Draw(0)),  # type: ignore[arg-type]
     lambda: ar.legal_actions(None),  # type: ignore[arg-type]
     lambda: ar.view(3),  # type: ignore[arg-type]
-    lambda: ar.ActionSpace(ar.Variant()).mask("a state", 0),  # type: ignore[arg-type]
+    lambda: ActionSpace(ar.Variant()).mask("a state", 0),  # type: ignore[arg-type]
 ], ids=["apply", "legal_actions", "view", "ActionSpace.mask"])
-def test_a_non_state_raises_invalid_state_error_which_is_still_a_malformed_action_error(call: Any) -> None:
+def test_a_non_state_raises_invalid_state_error_a_type_error_not_an_action_error(call: Any) -> None:
     with pytest.raises(errors.InvalidStateError) as raised:
         call()
     assert raised.value.code == "invalid_state"
-    assert isinstance(raised.value, ar.MalformedActionError) and isinstance(raised.value, TypeError)
+    assert isinstance(raised.value, TypeError) and isinstance(raised.value, ar.AbyssError)
+    assert not isinstance(raised.value, ar.MalformedActionError)  # a state problem, not an action's
     problem = ar.check(object(), ar.Draw(0))  # type: ignore[arg-type]
     assert type(problem) is errors.InvalidStateError
 
@@ -197,7 +200,7 @@ def test_every_error_code_is_a_code_member() -> None:
     state = ar.new_game(2, seed=1)
     raised: list[ar.AbyssError] = []
     for attempt in (lambda: ar.apply(state, ar.Draw(0)), lambda: ar.loads_state("[]"),
-                    lambda: ar.view(state, 5), lambda: ar.new_game(9), lambda: ar.schema("game")):
+                    lambda: ar.view(state, 5), lambda: ar.new_game(9), lambda: schema("game")):
         with pytest.raises(ar.AbyssError) as caught:
             attempt()
         raised.append(caught.value)

@@ -10,6 +10,7 @@ import pytest
 from tests.builders import open_round, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.codec import canonical_json, events_to_dict
 from abyss_rules.events import (
     EVENT_TYPES,
     CardDiscarded,
@@ -25,6 +26,7 @@ from abyss_rules.events import (
     RoundClosed,
     RoundScored,
 )
+from abyss_rules.public_table import PublicTable, apply_events
 
 
 def public_grids(grids: tuple[ar.Grid, ...]) -> tuple[tuple[Any, ...], ...]:
@@ -33,9 +35,9 @@ def public_grids(grids: tuple[ar.Grid, ...]) -> tuple[tuple[Any, ...], ...]:
 
 
 def check_game(states: list[ar.State], actions: list[ar.Action]) -> int:
-    """Follow a game's events documents on a client's table (`ar.apply_events`) and compare it with
+    """Follow a game's events documents on a client's table (`apply_events`) and compare it with
     every view; return the number of events seen."""
-    table = ar.PublicTable.from_view(ar.view(states[0]))
+    table = PublicTable.from_view(ar.view(states[0]))
     seen = 0
     for before, action, after in zip(states, actions, states[1:], strict=False):
         new, events = ar.apply_with_events(before, action)
@@ -43,8 +45,8 @@ def check_game(states: list[ar.State], actions: list[ar.Action]) -> int:
         assert all(type(event) in EVENT_TYPES for event in events)
         seen += len(events)
         document = ar.dumps_events(events, action=action, seq=after.seq)
-        table = ar.apply_events(table, document)
-        assert table == ar.apply_events(ar.PublicTable.from_view(ar.view(before)), events)  # objects too
+        table = apply_events(table, document)
+        assert table == apply_events(PublicTable.from_view(ar.view(before)), events)  # objects too
         if len(after.history) > len(before.history):
             scored = [event for event in events if isinstance(event, RoundScored)]
             assert len(scored) == 1 and scored[0].totals == table.totals == after.totals
@@ -239,15 +241,15 @@ def test_errors_are_those_of_apply_and_nothing_changes() -> None:
 def test_events_document() -> None:
     state = ar.new_game(2, seed=3)
     after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
-    doc = ar.events_to_dict(events, action=ar.Flip(0, 1, 2), seq=after.seq)
+    doc = events_to_dict(events, action=ar.Flip(0, 1, 2), seq=after.seq)
     assert doc == {"format": "events", "format_version": 1, "rules_version": ar.RULES_VERSION,
                    "action": {"type": "flip", "player": 0, "row": 1, "col": 2},
                    "events": [{"type": "card_revealed", "seat": 0, "row": 1, "col": 2, "value": 5,
                                "cause": "opening_flip"}],
                    "seq": 1}
-    assert ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=1) == ar.canonical_json(doc)
+    assert ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=1) == canonical_json(doc)
     assert FinalReveal(((0, 1, 2, 3),)).to_dict() == {"type": "final_reveal", "cards": [[0, 1, 2, 3]]}
     with pytest.raises(TypeError):
-        ar.events_to_dict(("x",), action=ar.Draw(0), seq=1)  # type: ignore[arg-type]
+        events_to_dict(("x",), action=ar.Draw(0), seq=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        ar.events_to_dict((), action=ar.Draw(0), seq=-1)
+        events_to_dict((), action=ar.Draw(0), seq=-1)

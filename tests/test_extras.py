@@ -15,7 +15,8 @@ import pytest
 # (library, module needing it, the library's name in the message, its extra, core use first)
 CASES = [
     ("numpy", "abyss_rules.batch", "NumPy", "batch",
-     "abyss_rules.ActionSpace(abyss_rules.Variant.standard()).mask(abyss_rules.new_game(2, seed=1), 0)"),
+     "from abyss_rules.action_space import ActionSpace\n"
+     "ActionSpace(abyss_rules.Variant.standard()).mask(abyss_rules.new_game(2, seed=1), 0)"),
     ("hypothesis", "abyss_rules.testing", "Hypothesis", "testing", "abyss_rules.new_game(2, seed=1)"),
 ]
 
@@ -45,3 +46,21 @@ def test_without_its_library_the_import_error_says_what_to_install(
     kind, message, cause = (part.strip() for part in result.stdout.split("|"))
     assert kind == "ImportError" and cause == "ModuleNotFoundError"
     assert f"needs {name}" in message and f"pip install 'abyss-rules[{extra}]'" in message
+
+
+def test_the_core_imports_attrs_only() -> None:
+    """`import abyss_rules` and a game load no third-party module but attrs -- and on Python 3.11
+    typing_extensions, where the documents' TypedDicts come from (see `abyss_rules.documents`)."""
+    code = (
+        "import sys\n"
+        "import abyss_rules as ar\n"
+        "state = ar.new_game(2, seed=1)\n"
+        "ar.dumps_view(ar.view(ar.apply(state, ar.legal_actions(state)[0]), 0))\n"
+        # (leading underscores: the interpreter's and site's own, such as `__main__`)
+        "print(' '.join(sorted({m.partition('.')[0] for m in sys.modules if not m.startswith('_')}"
+        " - set(sys.stdlib_module_names) - {'abyss_rules'})))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            timeout=60)
+    expected = {"attr", "attrs"} | ({"typing_extensions"} if sys.version_info < (3, 12) else set())
+    assert set(result.stdout.split()) == expected

@@ -10,6 +10,7 @@ from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import grid as grid_module
+from abyss_rules.errors import SeatError
 from abyss_rules.grid import Geometry
 
 
@@ -70,7 +71,7 @@ def test_snapshot_after_flips_and_a_swallow() -> None:
 def test_grid_of_a_seat_not_in_the_game() -> None:
     state = ar.new_game(2, seed=1)
     for bad in (-1, 2):
-        with pytest.raises(ar.IllegalActionError) as caught:
+        with pytest.raises(SeatError) as caught:
             state.grid(bad)
         assert caught.value.code == "no_such_player"
     for wrong in ("0", True, None):
@@ -144,3 +145,22 @@ def test_fast_snapshots_are_frozen_grids_and_their_cache_is_bounded(monkeypatch:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         seen[0].cards = (1, 2, 3, 4)  # type: ignore[misc]
     assert hash(seen[5]) == hash(_plain_from_flat(2, 2, cards, 5 << 4, 0, 1, True))
+
+
+def test_frozen_objects_are_built_by_a_class_swap_only_in_fast_constructor() -> None:
+    import ast
+    from pathlib import Path
+
+    package = Path(grid_module.__file__).parent
+    swaps = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            swaps += [f"{path.name}:{node.lineno}" for target in targets
+                      if isinstance(target, ast.Attribute) and target.attr == "__class__"]
+            if isinstance(node, ast.Constant) and ".__class__ = " in str(node.value):
+                swaps.append(f"{path.name}:{node.lineno} (generated)")
+    assert len(swaps) == 1 and swaps[0].startswith("grid.py:") and swaps[0].endswith("(generated)"), swaps
+    build = grid_module.fast_constructor(ar.Grid)
+    built = build(2, 1, (4, None), (True, False), (False, True))
+    assert type(built) is ar.Grid and built == ar.Grid(2, 1, (4, None), (True, False), (False, True))

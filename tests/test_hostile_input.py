@@ -28,7 +28,16 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules import codec
+from abyss_rules.codec import (
+    action_to_dict,
+    parse_json,
+    state_to_dict,
+    variant_from_dict,
+    variant_to_dict,
+    view_to_dict,
+)
 from abyss_rules.config import MAX_CELLS, MAX_DECK_SIZE, MAX_DECK_VALUES, MAX_ROUNDS, MAX_TARGET_SCORE
+from abyss_rules.protocol import Verdict, read_action, validate
 
 LIMIT = codec.MAX_DOCUMENT_BYTES
 MEMORY = 64 << 20  # bytes: 64 times the largest document
@@ -68,7 +77,7 @@ def fill(prefix: str, item: str, suffix: str, size: int = LIMIT) -> str:
 
 
 def variant_doc(**changes: Any) -> dict[str, Any]:
-    return {**ar.variant_to_dict(ar.Variant.standard()), **changes}
+    return {**variant_to_dict(ar.Variant.standard()), **changes}
 
 
 # -- variants (rule 10.4) ------------------------------------------------------------------------
@@ -88,7 +97,7 @@ def test_a_huge_deck_is_refused_before_anything_is_built(name: str) -> None:
     deck = HUGE_DECKS[name]()
     error = assert_refused(lambda: ar.Variant(deck=deck), "invalid_variant")
     assert isinstance(error, ar.ConfigError) and error.rule == "10.4"
-    error = assert_refused(lambda: ar.variant_from_dict(variant_doc(deck=deck)), "invalid_variant")
+    error = assert_refused(lambda: variant_from_dict(variant_doc(deck=deck)), "invalid_variant")
     assert isinstance(error, ar.DecodeError) and error.rule == "10.4" and error.path.startswith("/deck")
 
 
@@ -113,7 +122,7 @@ def test_variant_bounds_are_refused_well_under_a_millisecond_whatever_the_input_
         lambda: ar.Variant(deck=endless()), lambda: ar.Variant(deck=[[0, 10 ** 100]]),
         lambda: ar.Variant(rows=16, cols=16), lambda: ar.Variant(target_score=MAX_TARGET_SCORE + 1),
         lambda: ar.Variant(max_rounds=MAX_ROUNDS + 1), lambda: ar.Variant(name=long_name),
-        lambda: ar.variant_from_dict(doc),
+        lambda: variant_from_dict(doc),
     ]
     for case in cases:
         best = float("inf")
@@ -148,9 +157,9 @@ def _documents() -> dict[str, dict[str, Any]]:
     """A real document of every kind, as parsed JSON."""
     state = ar.new_game(2, seed=1)
     record = ar.Record.start(seed=1).with_actions(ar.Flip(0, 0, 0))
-    return {"variant": ar.variant_to_dict(state.variant), "state": ar.state_to_dict(state),
-            "view": ar.view_to_dict(ar.view(state, 0)), "record": record.to_dict(),
-            "action": ar.action_to_dict(ar.Flip(0, 0, 0), seq=0)}
+    return {"variant": variant_to_dict(state.variant), "state": state_to_dict(state),
+            "view": view_to_dict(ar.view(state, 0)), "record": record.to_dict(),
+            "action": action_to_dict(ar.Flip(0, 0, 0), seq=0)}
 
 
 def _big_deck(room: int) -> str:
@@ -215,14 +224,14 @@ def _hostile_texts() -> dict[str, str]:
 
 HOSTILE = _hostile_texts()
 LOADERS: dict[str, Callable[[str], Any]] = {
-    "parse_json": ar.parse_json,
+    "parse_json": parse_json,
     "loads_variant": ar.loads_variant,
     "loads_state": ar.loads_state,
     "loads_view": ar.loads_view,
     "loads_action": ar.loads_action,
     "Record.from_json": ar.Record.from_json,
-    "read_action": lambda text: ar.read_action(text),
-    "validate": lambda text: ar.validate(ar.new_game(2, seed=1), text),
+    "read_action": lambda text: read_action(text),
+    "validate": lambda text: validate(ar.new_game(2, seed=1), text),
 }
 
 
@@ -242,7 +251,7 @@ def run_every_loader() -> dict[str, Any]:
             start = time.perf_counter()
             try:
                 result = load(text)
-                outcome = f"refused {result.code}" if isinstance(result, ar.Verdict) and not result.legal \
+                outcome = f"refused {result.code}" if isinstance(result, Verdict) and not result.legal \
                     else "accepted"
             except ar.AbyssError as error:
                 outcome = f"refused {error.code}"

@@ -16,6 +16,7 @@ import attrs
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.codec import state_from_dict, state_to_dict
 from abyss_rules.codec.strict import MAX_INT
 from abyss_rules.loadability import COUNTER_LIMIT, impossibility
 from abyss_rules.testing import InvariantError, check_invariants
@@ -26,7 +27,7 @@ def refusal(state: ar.State) -> tuple[str, str]:
     with pytest.raises(ar.DecodeError) as caught:
         ar.loads_state(ar.dumps_state(state))
     with pytest.raises(ar.DecodeError) as general:  # the general path says the same
-        ar.state_from_dict(ar.state_to_dict(state))
+        state_from_dict(state_to_dict(state))
     assert (general.value.code, general.value.path) == (caught.value.code, caught.value.path)
     return caught.value.code, caught.value.path
 
@@ -97,7 +98,8 @@ def _all_swallowed(state: ar.State, seat: int) -> ar.State:
     for i in range(cells):
         cards[seat * cells + i] = 0
     mask = ((1 << cells) - 1) << (seat * cells)
-    return state._replace(cards=tuple(cards), swallowed=state.swallowed | mask, face_up=state.face_up & ~mask,
+    return state._replace(cards=tuple(cards), swallowed_mask=state.swallowed_mask | mask,
+                          face_up_mask=state.face_up_mask & ~mask,
                           discard_pile=tuple(moved) + state.discard_pile)
 
 
@@ -190,15 +192,15 @@ def test_a_seat_with_its_opening_flips_face_down_again_is_refused() -> None:
     cells = state.variant.cells
     for seat in (0, 1):
         mask = ((1 << cells) - 1) << (seat * cells)
-        hidden = state._replace(face_up=state.face_up & ~mask)
+        hidden = state._replace(face_up_mask=state.face_up_mask & ~mask)
         assert_impossible(hidden, "impossible_state", f"/grids/{seat}", invariant="opening_flips")
 
 
 @pytest.mark.rule("3.11")
 def test_more_cards_face_up_than_the_flips_and_turns_turned_is_refused() -> None:
     state = after_opening()
-    up = state.face_up | 1 << 5 | 1 << 6  # two more of seat 0's cards, with no turn taken
-    assert_impossible(state._replace(face_up=up), "impossible_state", "/grids", invariant="turns")
+    up = state.face_up_mask | 1 << 5 | 1 << 6  # two more of seat 0's cards, with no turn taken
+    assert_impossible(state._replace(face_up_mask=up), "impossible_state", "/grids", invariant="turns")
 
 
 def _tiny_finished(seed: int) -> ar.State:

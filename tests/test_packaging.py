@@ -3,8 +3,8 @@
 The sdist and the wheel are built in-process with the project's own build backend (hatchling,
 from the `test` extra), then opened: the package metadata (project URLs, a long description
 whose links work outside the repository), the JSON Schemas inside the wheel (so that
-`ar.schema` works from an installed wheel), the sdist (what the build needs, without the docs'
-vendored assets) and `twine check` on both.
+`abyss_rules.json_schemas.schema` works from an installed wheel), the sdist (what the build
+needs, without the docs' vendored assets) and `twine check` on both.
 """
 
 from __future__ import annotations
@@ -59,6 +59,14 @@ def _metadata(wheel: Path) -> Message:
         return email.message_from_bytes(z.read(name))
 
 
+def test_the_run_time_dependencies_are_attrs_and_on_3_11_typing_extensions(dists: tuple[Path, Path]) -> None:
+    """attrs everywhere; typing_extensions only where the documents' TypedDicts need it for
+    Pydantic (Python 3.11: see `abyss_rules.documents`); every other library is in an extra."""
+    required = [r for r in _metadata(dists[1]).get_all("Requires-Dist") or [] if "extra ==" not in r]
+    assert sorted(r.replace(" ", "") for r in required) == [
+        "attrs>=23.1", "typing-extensions>=4.7;python_version<'3.12'"], required
+
+
 def test_the_metadata_points_at_no_made_up_address(dists: tuple[Path, Path]) -> None:
     """The project has no public home yet: no Project-URL, and no link in the long description
     to any host but the external reference the README cites and the example server on loopback
@@ -99,8 +107,9 @@ def test_the_wheel_carries_the_schemas_and_ar_schema_reads_them(dists: tuple[Pat
     assert packaged == sorted(p.name for p in (ROOT / "spec" / "schemas").glob("*.schema.json"))
     # The unpacked wheel, first on sys.path, is what an installed wheel is: no source tree beside it.
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import abyss_rules as ar; "
+              "from abyss_rules.json_schemas import SCHEMAS, schema; "
               "assert ar.__file__.startswith(sys.argv[1]), ar.__file__; "
-              "print(len(ar.SCHEMAS), ar.schema('state')['properties']['format']['const'])")
+              "print(len(SCHEMAS), schema('state')['properties']['format']['const'])")
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
                          check=False, cwd=tmp_path)
     assert run.returncode == 0, run.stderr

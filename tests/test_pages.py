@@ -18,13 +18,14 @@ from abyss_rules import events as ev
 from abyss_rules.pictures import svg as drawing
 from abyss_rules.pictures import words as wording
 from abyss_rules.pictures.pages import event_words, replay_frames, replay_html
+from abyss_rules.simulation import play_game
 
 TWO_ROUNDS = ar.Variant.standard().replace(max_rounds=2)
 
 
 def _record(bots: tuple[str, ...] = ("greedy", "random"), variant: ar.Variant = TWO_ROUNDS,
             seed: int = 11) -> ar.Record:
-    result = ar.play_game(list(bots), variant, seed)
+    result = play_game(list(bots), variant, seed)
     return ar.Record.start(len(bots), variant, seed).with_actions(*result.actions)
 
 

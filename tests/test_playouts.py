@@ -43,11 +43,13 @@ def _choose(rng: random.Random, legal: tuple[ar.Action, ...]) -> ar.Action:
 
 def _check(state: ar.State, before: ar.State | None, deck: Counter[int]) -> None:
     assert cards_in_play(state) == deck
-    assert state.face_up & state.swallowed == 0
+    assert state.face_up_mask & state.swallowed_mask == 0
     cells = state.variant.cells
-    assert state.face_up >> (cells * state.players) == 0 and state.swallowed >> (cells * state.players) == 0
+    positions = cells * state.players
+    assert state.face_up_mask >> positions == 0 and state.swallowed_mask >> positions == 0
     assert (state.drawn is not None) == (state.phase is ar.Phase.DRAWN)
-    assert (0 <= state.turn < state.players) == (state.phase in (ar.Phase.TURN, ar.Phase.DRAWN))
+    playing = state.phase in (ar.Phase.TURN, ar.Phase.DRAWN)
+    assert (state.turn is not None and 0 <= state.turn < state.players) == playing
     assert len(state.history) == state.round - (0 if state.is_over else 1)
     running = [0] * state.players
     for result in state.history:

@@ -12,7 +12,22 @@ from hypothesis import strategies as st
 from tests.builders import open_round, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.codec import action_to_dict, canonical_json
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
+from abyss_rules.json_schemas import schema
+from abyss_rules.notation import to_notation
+from abyss_rules.protocol import (
+    HTTP_STATUS,
+    Message,
+    Verdict,
+    action_documents,
+    http_status,
+    judge,
+    read_action,
+    read_message,
+    submit,
+    validate,
+)
 
 
 def message(action: ar.Action, seq: int | None = None) -> str:
@@ -28,11 +43,11 @@ def test_a_legal_action_in_every_form() -> None:
     state = turn_state()
     action = ar.legal_actions(state)[0]
     forms: list[Any] = [action, message(action), message(action).encode("utf-8"), json.loads(message(action)),
-                        ar.to_notation(action), "  " + message(action)]
+                        to_notation(action), "  " + message(action)]
     for form in forms:
-        verdict = ar.validate(state, form)
-        assert verdict == ar.Verdict(True, None, None, "legal", state.seq, None)
-        accepted = ar.submit(state, form)
+        verdict = validate(state, form)
+        assert verdict == Verdict(True, None, None, "legal", state.seq, None)
+        accepted = submit(state, form)
         assert accepted.state == ar.apply(state, action) and accepted.action == action
         assert accepted.events == ar.apply_with_events(state, action)[1]
         _, _, decoded = accepted  # a NamedTuple: (state, events, action)
@@ -58,13 +73,13 @@ def test_verdicts_carry_the_rules_code_and_rule() -> None:
         (over, ar.Draw(0), "game_over"),
     ]
     for s, action, code in cases:
-        for form in (action, message(action), ar.to_notation(action)):
-            verdict = ar.validate(s, form)
+        for form in (action, message(action), to_notation(action)):
+            verdict = validate(s, form)
             assert not verdict.legal and verdict.code == code, (action, verdict)
             assert verdict.rule == RULE_OF_CODE[code] and verdict.seq == s.seq and verdict.path is None
             assert verdict.message == ar.check(s, action).message  # type: ignore[union-attr]
             with pytest.raises(ar.IllegalActionError) as info:
-                ar.submit(s, form)
+                submit(s, form)
             assert info.value.code == code
 
 
@@ -97,11 +112,11 @@ def test_malformed_messages_get_decode_codes_and_paths() -> None:
         ("{" + " " * 100 + '"a":1}', "missing_field", "/format"),
     ]
     for data, code, path in cases:
-        verdict = ar.validate(state, data)
+        verdict = validate(state, data)
         assert (verdict.legal, verdict.code, verdict.path) == (False, code, path), (str(data)[:60], verdict)
         assert verdict.rule is None
         with pytest.raises(ar.DecodeError) as info:
-            ar.submit(state, data)
+            submit(state, data)
         assert info.value.code == code
 
 
@@ -109,12 +124,12 @@ def test_seat_mismatch_comes_before_the_rules() -> None:
     state = turn_state()
     mover = state.turn
     legal = ar.legal_actions(state)[0]
-    assert ar.validate(state, legal, player=mover).legal
-    verdict = ar.validate(state, legal, player=1 - mover)
+    assert validate(state, legal, player=mover).legal
+    verdict = validate(state, legal, player=1 - mover)
     assert (verdict.code, verdict.rule) == ("seat_mismatch", None)
-    assert ar.validate(state, ar.Draw(1 - mover), player=mover).code == "seat_mismatch"
+    assert validate(state, ar.Draw(1 - mover), player=mover).code == "seat_mismatch"
     with pytest.raises(ar.IllegalActionError) as info:
-        ar.submit(state, ar.to_notation(legal), player=1 - mover)
+        submit(state, to_notation(legal), player=1 - mover)
     assert info.value.code == "seat_mismatch"
 
 
@@ -122,69 +137,69 @@ def test_stale_actions_are_refused_before_any_rule_check() -> None:
     state = turn_state()
     legal = ar.legal_actions(state)[0]
     now = state.seq
-    assert ar.validate(state, message(legal, seq=now)).legal
-    assert ar.validate(state, legal, seq=now).legal
-    assert ar.validate(state, ar.to_notation(legal), seq=now).legal
+    assert validate(state, message(legal, seq=now)).legal
+    assert validate(state, legal, seq=now).legal
+    assert validate(state, to_notation(legal), seq=now).legal
     for seq in (now - 1, now + 1, 0):
-        verdict = ar.validate(state, message(legal, seq=seq))
+        verdict = validate(state, message(legal, seq=seq))
         assert (verdict.code, verdict.rule, verdict.seq) == ("stale_action", None, now)
         assert str(seq) in verdict.message and str(now) in verdict.message
     # an illegal action made against an old view is reported as stale, not as illegal
-    assert ar.validate(state, message(ar.Draw(9), seq=now - 1)).code == "stale_action"
+    assert validate(state, message(ar.Draw(9), seq=now - 1)).code == "stale_action"
     with pytest.raises(ar.IllegalActionError) as info:
-        ar.submit(state, legal, seq=now - 1)
+        submit(state, legal, seq=now - 1)
     assert info.value.code == "stale_action"
 
 
 def test_a_replayed_message_is_stale_after_it_was_applied() -> None:
     state = turn_state()
     text = message(ar.legal_actions(state)[0], seq=state.seq)
-    after = ar.submit(state, text).state
-    assert ar.validate(after, text).code == "stale_action"
+    after = submit(state, text).state
+    assert validate(after, text).code == "stale_action"
 
 
 def test_require_seq() -> None:
     state = turn_state()
     legal = ar.legal_actions(state)[0]
-    verdict = ar.validate(state, legal, require_seq=True)
+    verdict = validate(state, legal, require_seq=True)
     assert (verdict.code, verdict.path) == ("missing_field", "/seq")
-    assert ar.validate(state, message(legal, seq=state.seq), require_seq=True).legal
-    assert ar.validate(state, legal, seq=state.seq, require_seq=True).legal
+    assert validate(state, message(legal, seq=state.seq), require_seq=True).legal
+    assert validate(state, legal, seq=state.seq, require_seq=True).legal
 
 
 def test_seq_given_twice_must_agree() -> None:
     state = turn_state()
     legal = ar.legal_actions(state)[0]
-    assert ar.validate(state, message(legal, seq=state.seq), seq=state.seq).legal
-    verdict = ar.validate(state, message(legal, seq=state.seq), seq=state.seq + 1)
+    assert validate(state, message(legal, seq=state.seq), seq=state.seq).legal
+    verdict = validate(state, message(legal, seq=state.seq), seq=state.seq + 1)
     assert (verdict.code, verdict.path) == ("bad_value", "/seq")
-    assert ar.validate(state, legal, seq=-1).code == "wrong_type"
-    assert ar.validate(state, legal, seq=True).code == "wrong_type"  # type: ignore[arg-type]
+    assert validate(state, legal, seq=-1).code == "wrong_type"
+    assert validate(state, legal, seq=True).code == "wrong_type"  # type: ignore[arg-type]
 
 
 def test_read_action() -> None:
-    assert ar.read_action("1x23", seq=8) == (ar.DiscardDrawn(1, 2, 3), 8)
-    assert ar.read_action(message(ar.Draw(1), seq=3)) == (ar.Draw(1), 3)
-    assert ar.read_action(ar.Flip(0, 0, 0)) == (ar.Flip(0, 0, 0), None)
-    assert ar.read_action(b"0f00") == (ar.Flip(0, 0, 0), None)
+    assert read_action("1x23", seq=8) == (ar.DiscardDrawn(1, 2, 3), 8)
+    assert read_action(message(ar.Draw(1), seq=3)) == (ar.Draw(1), 3)
+    assert read_action(ar.Flip(0, 0, 0)) == (ar.Flip(0, 0, 0), None)
+    assert read_action(b"0f00") == (ar.Flip(0, 0, 0), None)
 
 
 def test_not_a_state() -> None:
-    verdict = ar.validate("state", ar.Draw(0))  # type: ignore[arg-type]
+    verdict = validate("state", ar.Draw(0))  # type: ignore[arg-type]
     assert (verdict.legal, verdict.code, verdict.seq) == (False, "invalid_state", None)
-    with pytest.raises(ar.MalformedActionError):
-        ar.submit("state", ar.Draw(0))  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError):
+        submit("state", ar.Draw(0))  # type: ignore[arg-type]
 
 
 def test_verdict_documents() -> None:
     state = turn_state()
-    legal = ar.validate(state, ar.legal_actions(state)[0]).to_dict()
+    legal = validate(state, ar.legal_actions(state)[0]).to_dict()
     assert legal == {"format": "verdict", "format_version": 1, "rules_version": ar.RULES_VERSION,
                      "legal": True, "code": None, "rule": None, "message": "legal", "seq": state.seq,
                      "path": None}
-    bad = json.loads(ar.validate(state, '{"format":"action"}').to_json())
+    bad = json.loads(validate(state, '{"format":"action"}').to_json())
     assert (bad["legal"], bad["code"], bad["path"]) == (False, "missing_field", "/format_version")
-    assert ar.validate(state, "0q").to_json() == ar.canonical_json(ar.validate(state, "0q").to_dict())
+    assert validate(state, "0q").to_json() == canonical_json(validate(state, "0q").to_dict())
 
 
 def test_submit_matches_apply_through_a_whole_game() -> None:
@@ -194,8 +209,8 @@ def test_submit_matches_apply_through_a_whole_game() -> None:
     while not state.is_over:
         action = rng.choice(ar.legal_actions(state))
         text = ar.dumps_action(action, seq=state.seq)
-        assert ar.validate(state, text, player=action.player, require_seq=True).legal
-        state, _, decoded = ar.submit(state, text, player=action.player, require_seq=True)
+        assert validate(state, text, player=action.player, require_seq=True).legal
+        state, _, decoded = submit(state, text, player=action.player, require_seq=True)
         reference = ar.apply(reference, decoded)
         assert state == reference and decoded == action
 
@@ -209,13 +224,13 @@ VALUES = st.one_of(st.integers(-3, 20), st.text(max_size=8), st.booleans(), st.n
                  st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=9)))
 def test_validate_never_raises_and_agrees_with_submit(data: Any) -> None:
     state = turn_state()
-    verdict = ar.validate(state, data)
-    assert isinstance(verdict, ar.Verdict) and verdict.seq == state.seq
+    verdict = validate(state, data)
+    assert isinstance(verdict, Verdict) and verdict.seq == state.seq
     if verdict.legal:
-        assert ar.submit(state, data).state.seq == state.seq + 1
+        assert submit(state, data).state.seq == state.seq + 1
     else:
         with pytest.raises(ar.AbyssError) as info:
-            ar.submit(state, data)
+            submit(state, data)
         assert info.value.code == verdict.code
 
 
@@ -224,7 +239,7 @@ def test_validate_never_raises_and_agrees_with_submit(data: Any) -> None:
 def _schema_validator(kind: str) -> Any:
     import jsonschema
 
-    return jsonschema.Draft202012Validator(ar.schema(kind))
+    return jsonschema.Draft202012Validator(schema(kind))
 
 
 def test_documents_without_a_request_id_are_unchanged() -> None:
@@ -232,7 +247,7 @@ def test_documents_without_a_request_id_are_unchanged() -> None:
     assert ar.dumps_action(ar.Flip(0, 1, 2), seq=3) == (
         '{"col":2,"format":"action","format_version":1,"player":0,"row":1,"rules_version":"'
         + ar.RULES_VERSION + '","seq":3,"type":"flip"}')
-    verdict = ar.validate(ar.new_game(2, seed=4), message(ar.Flip(0, 1, 2), seq=0))
+    verdict = validate(ar.new_game(2, seed=4), message(ar.Flip(0, 1, 2), seq=0))
     assert set(verdict.to_dict()) == {"format", "format_version", "rules_version", "legal", "code", "rule",
                                       "message", "seq", "path"}
 
@@ -243,58 +258,58 @@ def test_a_verdict_echoes_the_request_id_and_the_action() -> None:
     for request_id in ("move-1", 7, "x" * 64):
         text = ar.dumps_action(ar.Flip(0, 1, 2), seq=0, request_id=request_id)
         _schema_validator("action").validate(json.loads(text))
-        verdict = ar.validate(state, text, player=0, echo_action=True)
+        verdict = validate(state, text, player=0, echo_action=True)
         assert (verdict.legal, verdict.request_id, verdict.action) == (True, request_id, ar.Flip(0, 1, 2))
         doc = verdict.to_dict()
         validator.validate(doc)
         assert doc["request_id"] == request_id
         assert doc["action"] == {"type": "flip", "player": 0, "row": 1, "col": 2}
-        assert ar.read_message(text).request_id == request_id
+        assert read_message(text).request_id == request_id
     # refusals carry it too: stale, another seat's action, a rule, and a malformed document
     stale = ar.dumps_action(ar.Flip(0, 1, 2), seq=5, request_id="r1")
-    assert ar.validate(state, stale).to_dict()["request_id"] == "r1"
+    assert validate(state, stale).to_dict()["request_id"] == "r1"
     other = ar.dumps_action(ar.Flip(1, 1, 2), seq=0, request_id="r2")
-    assert (ar.validate(state, other, player=0).code, ar.validate(state, other, player=0).request_id) == (
+    assert (validate(state, other, player=0).code, validate(state, other, player=0).request_id) == (
         "seat_mismatch", "r2")
     broken = {**json.loads(stale), "row": "1", "request_id": "r3"}
-    verdict = ar.validate(state, json.dumps(broken))
+    verdict = validate(state, json.dumps(broken))
     assert (verdict.code, verdict.path, verdict.request_id) == ("wrong_type", "/row", "r3")
     validator.validate(verdict.to_dict())
     # an unreadable request id is simply not echoed (the verdict names the bad field)
-    assert ar.validate(state, {**broken, "request_id": ""}).request_id is None
+    assert validate(state, {**broken, "request_id": ""}).request_id is None
 
 
 def test_seq_and_request_id_null_read_as_absent() -> None:
     state = ar.new_game(2, seed=4)
-    doc = {**ar.action_to_dict(ar.Flip(0, 1, 2)), "seq": None, "request_id": None}
+    doc = {**action_to_dict(ar.Flip(0, 1, 2)), "seq": None, "request_id": None}
     _schema_validator("action").validate(doc)
-    assert ar.read_message(doc) == ar.Message(ar.Flip(0, 1, 2), None, None)
-    assert ar.validate(state, doc).legal
-    verdict = ar.validate(state, doc, require_seq=True)
+    assert read_message(doc) == Message(ar.Flip(0, 1, 2), None, None)
+    assert validate(state, doc).legal
+    verdict = validate(state, doc, require_seq=True)
     assert (verdict.code, verdict.path) == ("missing_field", "/seq")
 
 
 def test_text_that_is_not_json_is_invalid_json_where_only_json_is_taken() -> None:
     state = ar.new_game(2, seed=4)
     for text in ("0f12", "hello", b"\xff\xfe", "", "[1, 2"):
-        assert ar.validate(state, text, notation=False).code == "invalid_json", text
-    assert ar.validate(state, "[1, 2]", notation=False).code == "wrong_type"
-    assert ar.validate(state, "0f12").legal  # notation where it is accepted
-    assert ar.validate(state, "0z", notation=True).code == "bad_notation"
+        assert validate(state, text, notation=False).code == "invalid_json", text
+    assert validate(state, "[1, 2]", notation=False).code == "wrong_type"
+    assert validate(state, "0f12").legal  # notation where it is accepted
+    assert validate(state, "0z", notation=True).code == "bad_notation"
 
 
 def test_every_code_has_one_http_status() -> None:
-    assert set(ar.HTTP_STATUS) == {str(code) for code in ar.Code}
-    assert ar.http_status(None) == 200
-    assert ar.http_status("a_code_of_the_servers_own") == 400
+    assert set(HTTP_STATUS) == {str(code) for code in ar.Code}
+    assert http_status(None) == 200
+    assert http_status("a_code_of_the_servers_own") == 400
     for code in ("not_your_turn", "wrong_phase", "space_face_up", "game_over", "no_such_space",
                  "discard_empty"):
-        assert ar.HTTP_STATUS[code] == 409, code  # the game's current state refuses it: act again
-    assert (ar.HTTP_STATUS["stale_action"], ar.HTTP_STATUS["seat_mismatch"], ar.HTTP_STATUS["invalid_json"],
-            ar.HTTP_STATUS["document_too_large"]) == (409, 403, 400, 413)
+        assert HTTP_STATUS[code] == 409, code  # the game's current state refuses it: act again
+    assert (HTTP_STATUS["stale_action"], HTTP_STATUS["seat_mismatch"], HTTP_STATUS["invalid_json"],
+            HTTP_STATUS["document_too_large"]) == (409, 403, 400, 413)
     state = turn_state()
-    assert ar.validate(state, ar.Draw(1 - state.turn)).http_status == 409
-    assert ar.validate(state, "{").http_status == 400
+    assert validate(state, ar.Draw(1 - state.turn)).http_status == 409
+    assert validate(state, "{").http_status == 400
 
 
 def test_action_documents_are_the_legal_actions_ready_to_send() -> None:
@@ -303,29 +318,29 @@ def test_action_documents_are_the_legal_actions_ready_to_send() -> None:
     validator = _schema_validator("action")
     while not state.is_over and state.seq < 120:
         for seat in range(state.players):
-            docs = ar.action_documents(ar.view(state, seat))
-            assert [ar.read_action(doc)[0] for doc in docs] == [
+            docs = action_documents(ar.view(state, seat))
+            assert [read_action(doc)[0] for doc in docs] == [
                 a for a in ar.legal_actions(state) if a.player == seat]
             for doc in docs[:3]:
                 validator.validate(doc)
-                assert ar.validate(state, json.dumps(doc), player=seat, require_seq=True).legal
-        assert ar.action_documents(ar.view(state)) == ()
+                assert validate(state, json.dumps(doc), player=seat, require_seq=True).legal
+        assert action_documents(ar.view(state)) == ()
         state = ar.apply(state, rng.choice(ar.legal_actions(state)))
     with pytest.raises(TypeError):
-        ar.action_documents(state)  # type: ignore[arg-type]
+        action_documents(state)  # type: ignore[arg-type]
 
 
 def test_judge_applies_a_legal_action_once_and_answers_every_message() -> None:
     state = ar.new_game(2, seed=4)
     text = ar.dumps_action(ar.Flip(1, 0, 0), seq=0, request_id=12)
-    verdict, accepted = ar.judge(state, text, player=1, require_seq=True, echo_action=True)
-    assert verdict == ar.Verdict(True, None, None, "legal", 0, None, 12, ar.Flip(1, 0, 0))
-    assert accepted == ar.submit(state, text, player=1)
-    again, nothing = ar.judge(accepted.state, text, player=1, require_seq=True)
+    verdict, accepted = judge(state, text, player=1, require_seq=True, echo_action=True)
+    assert verdict == Verdict(True, None, None, "legal", 0, None, 12, ar.Flip(1, 0, 0))
+    assert accepted == submit(state, text, player=1)
+    again, nothing = judge(accepted.state, text, player=1, require_seq=True)
     assert (again.code, again.seq, again.request_id, again.http_status, nothing) == (
         "stale_action", 1, 12, 409, None)
     for junk in ("", "{", "null", "0z", b"\x00" * 5, 3.5, None, {"format": "action"}, "x" * (2 << 20)):
-        verdict, accepted = ar.judge(state, junk)  # type: ignore[arg-type]
+        verdict, accepted = judge(state, junk)  # type: ignore[arg-type]
         assert not verdict.legal and accepted is None and verdict.http_status in (400, 413)
 
 
@@ -335,11 +350,11 @@ def test_judge_applies_a_legal_action_once_and_answers_every_message() -> None:
     st.one_of(st.none(), st.integers(-3, 70), st.text(max_size=70), st.booleans()), max_size=9)))
 def test_judge_agrees_with_validate_and_submit(data: Any) -> None:
     state = turn_state()
-    verdict, accepted = ar.judge(state, data, echo_action=True)
-    assert verdict == ar.validate(state, data, echo_action=True)
+    verdict, accepted = judge(state, data, echo_action=True)
+    assert verdict == validate(state, data, echo_action=True)
     if verdict.legal:
-        assert accepted == ar.submit(state, data)
+        assert accepted == submit(state, data)
     else:
         assert accepted is None
         with pytest.raises(ar.AbyssError):
-            ar.submit(state, data)
+            submit(state, data)

@@ -8,22 +8,23 @@ import json
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.public_table import PublicTable, apply_events
 
 
-def _first_move() -> tuple[ar.PublicTable, dict[str, object]]:
+def _first_move() -> tuple[PublicTable, dict[str, object]]:
     state = ar.new_game(players=2, seed=3)
     after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
     doc = json.loads(ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=after.seq))
-    return ar.PublicTable.from_view(ar.view(state)), doc
+    return PublicTable.from_view(ar.view(state)), doc
 
 
 def test_a_document_applies_once_and_only_in_order() -> None:
     table, doc = _first_move()
-    after = ar.apply_events(table, doc)
+    after = apply_events(table, doc)
     assert after.seq == 1 and after.grids[0][6] == (5, True, False)
     assert table.grids[0][6] == (None, False, False)  # immutable: the table it came from is unchanged
     with pytest.raises(ar.DecodeError) as info:
-        ar.apply_events(after, doc)  # seq 1 again: the client missed nothing, it applied it twice
+        apply_events(after, doc)  # seq 1 again: the client missed nothing, it applied it twice
     assert (info.value.code, info.value.path) == ("bad_value", "/seq")
 
 
@@ -41,10 +42,10 @@ def test_an_event_that_does_not_fit_is_refused(change: object, path: str | None)
     table, doc = _first_move()
     change(doc)  # type: ignore[operator]
     try:
-        ar.apply_events(table, doc)
+        apply_events(table, doc)
     except ar.DecodeError as error:
         assert path is None or error.path == path
     else:
         assert path is None  # drawing in the opening is no misfit of the table's facts
     with pytest.raises(TypeError):
-        ar.apply_events(table, [object()])  # type: ignore[list-item]
+        apply_events(table, [object()])  # type: ignore[list-item]

@@ -10,6 +10,8 @@ import pytest
 from tests.builders import deck_order, tiny
 
 import abyss_rules as ar
+from abyss_rules.codec import canonical_json, state_hash, state_to_dict
+from abyss_rules.config import variant_fields
 
 
 def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[list[int]] | None = None,
@@ -37,11 +39,11 @@ def recorded_game(variant: ar.Variant, players: int, seed: int, *, decks: list[l
 def test_replay_reproduces_every_state_exactly(variant: ar.Variant, players: int) -> None:
     record, states = recorded_game(variant, players, seed=31)
     assert states[-1].is_over
-    hashes = [ar.state_hash(state) for state in states]
-    assert [ar.state_hash(state) for state in record.states()] == hashes
+    hashes = [state_hash(state) for state in states]
+    assert [state_hash(state) for state in record.states()] == hashes
     loaded = ar.Record.from_json(record.to_json())
     assert loaded == record
-    assert [ar.state_hash(state) for state in loaded.states()] == hashes
+    assert [state_hash(state) for state in loaded.states()] == hashes
     assert loaded.replay() == states[-1]
 
 
@@ -51,7 +53,7 @@ def test_explicit_deck_orders_are_recorded() -> None:
     first = deck_order(v, 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]])
     record, states = recorded_game(v, 2, seed=5, decks=[first, first[::-1]])
     assert record.decks == (tuple(first), tuple(first[::-1]))
-    assert ar.state_to_dict(states[0])["grids"][0][0]["card"] == 1
+    assert state_to_dict(states[0])["grids"][0][0]["card"] == 1
     doc = record.to_dict()
     assert doc["decks"] == [first, first[::-1]]
     assert ar.Record.from_dict(doc).replay() == states[-1]
@@ -62,17 +64,17 @@ def test_record_document_fields() -> None:
     doc = json.loads(record.to_json())
     assert doc == {
         "format": "record", "format_version": 1, "rules_version": ar.RULES_VERSION,
-        "variant": ar.Variant.short().to_dict(), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
+        "variant": variant_fields(ar.Variant.short()), "players": 2, "seed": (3).to_bytes(32, "big").hex(),
         "decks": [], "actions": list(record.notation()), "final_hash": None,
     }
-    assert record.to_json() == ar.canonical_json(doc)
+    assert record.to_json() == canonical_json(doc)
     assert ar.Record.from_json(record.to_json()).to_json() == record.to_json()
 
 
 def test_sealed_records_check_their_final_hash() -> None:
     record, states = recorded_game(tiny(), 2, seed=4, limit=30)
     sealed = record.sealed()
-    assert sealed.final_hash == ar.state_hash(states[-1])
+    assert sealed.final_hash == state_hash(states[-1])
     assert ar.Record.from_json(sealed.to_json()).replay() == states[-1]
     assert sealed.with_actions().final_hash is None  # changing the actions drops the hash
     doc = sealed.to_dict()
@@ -81,6 +83,16 @@ def test_sealed_records_check_their_final_hash() -> None:
         ar.Record.from_dict(doc)
     assert (info.value.code, info.value.path) == ("replay_mismatch", "/final_hash")
     assert ar.Record.from_dict(doc, verify=False).final_hash == "0" * 64
+
+
+@pytest.mark.rule("10.2")
+def test_a_record_starts_from_a_preset_name_as_new_game_does() -> None:
+    record = ar.Record.start(2, "short", seed=3)
+    assert record.variant is ar.Variant.short()
+    assert record.initial_state() == ar.new_game(2, "short", seed=3)
+    with pytest.raises(ar.ConfigError) as info:
+        ar.Record.start(2, "quick", seed=3)
+    assert info.value.code == "invalid_variant"
 
 
 def test_a_fresh_seed_is_kept_in_the_record() -> None:

@@ -87,10 +87,10 @@ def test_no_swallow_without_all_cards_face_up_and_equal() -> None:
     seat1 = [[6, 2, 3, 4], [6, 1, 7, 8], [-1, 10, 9, 12]]
     state = stacked(STD, 2, grids=[seat0, seat1], discard=0)
     state = open_round(state, {0: [(0, 0), (1, 0)], 1: [(0, 0), (1, 0)]})
-    assert state.swallowed == 0  # two equal face-up cards over a face-down card: no swallow
+    assert state.swallowed_mask == 0  # two equal face-up cards over a face-down card: no swallow
     assert state.turn == 1  # 6 + 6 beats 5 + 5
     state = ar.apply(state, ar.Flip(1, 2, 0))  # 6, 6, -1: not equal
-    assert state.swallowed == 0 and state.discard_pile == (0,)
+    assert state.swallowed_mask == 0 and state.discard_pile == (0,)
     state = ar.apply(state, ar.Flip(0, 2, 0))  # 5, 5, 5: swallowed
     assert state.grid(0).swallowed[0] and state.discard_pile == (5, 5, 5, 0)
 
@@ -125,7 +125,7 @@ def test_swallow_during_the_opening_when_initial_flips_reach_rows() -> None:
     seat0 = [[1, 6, 2, 3], [4, 6, 5, 7], [8, 6, 9, 10]]
     state = stacked(v, 2, grids=[seat0, LOW], discard=12)
     state = play(state, [ar.Flip(0, 0, 1), ar.Flip(1, 0, 0), ar.Flip(0, 1, 1)])
-    assert state.swallowed == 0
+    assert state.swallowed_mask == 0
     state = ar.apply(state, ar.Flip(0, 2, 1))
     assert state.phase is ar.Phase.OPENING
     assert state.discard_pile == (6, 6, 6, 12)

@@ -18,7 +18,7 @@ def test_spec_example_seed_42() -> None:
         [3, 6, 3, 8], [2, 2, 8, 6], [-1, 10, 5, 5]]
     assert [list(state.grid(1).cards[r * 4:r * 4 + 4]) for r in range(3)] == [
         [5, 3, 7, -2], [6, 9, 1, 12], [4, -1, 12, -2]]
-    assert state.face_up == 0 and state.swallowed == 0
+    assert state.face_up_mask == 0 and state.swallowed_mask == 0
     assert state.discard_pile == (-1,)
     assert len(state.draw_pile) == 125 and state.draw_pile[0] == -1
     assert cards_in_play(state) == Counter(ar.Variant.standard().unshuffled_deck)
@@ -103,16 +103,17 @@ def test_every_round_is_dealt_from_the_full_deck_with_nothing_carried_over() -> 
     second = deck_order(v, 2, grids=[[9, 8, 7, 6], [5, 4, 3, 2]], discard=1, draw=[0])
     state = stacked(v, 2, grids=[[3, 1, 3, 2], [4, 5, 6, 7]], discard=8, later=[second])
     state = open_round(state, {0: [(0, 0), (1, 0)], 1: [(0, 0), (0, 1)]})
-    assert state.swallowed != 0 and len(state.discard_pile) == 3
+    assert state.swallowed_mask != 0 and len(state.discard_pile) == 3
     state = finish_round(state)
     assert state.round == 2 and state.phase is ar.Phase.OPENING
-    assert state.swallowed == 0 and state.face_up == 0 and state.drawn is None and state.closer is None
+    assert state.swallowed_mask == 0 and state.face_up_mask == 0
+    assert state.drawn is None and state.closer is None
     assert list(state.cards + state.discard_pile + state.draw_pile) == second
     assert cards_in_play(state) == Counter(v.unshuffled_deck)
     assert len(state.history) == 1 and state.totals == state.history[0].totals != (0, 0)
     # round 3 is shuffled from the stream: again the full deck, face down, one discard
     state = finish_round(state)
-    assert state.round == 3 and state.swallowed == 0 and state.face_up == 0
+    assert state.round == 3 and state.swallowed_mask == 0 and state.face_up_mask == 0
     assert len(state.discard_pile) == 1 and len(state.draw_pile) == 44 - 8 - 1
     assert cards_in_play(state) == Counter(v.unshuffled_deck)
 

@@ -13,6 +13,7 @@ import pytest
 from tests.builders import finish_round, hand_built, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.errors import RULE_OF_CODE, InvalidStateError
 
 RULES = Path(ar.__file__).parent / "rules"
 
@@ -115,7 +116,7 @@ def test_rejected_with_code_and_rule(
     error = rule_error(state, action)  # apply raises it, check returns the same, state unchanged
     assert isinstance(error, ar.IllegalActionError) and isinstance(error, ValueError)
     assert (error.code, error.rule) == (code, rule)
-    assert error.rule == ar.RULE_OF_CODE[ar.Code(code)]
+    assert error.rule == RULE_OF_CODE[ar.Code(code)]
     assert action not in ar.legal_actions(state)
     assert tuple(state) == snapshot
 
@@ -246,7 +247,7 @@ def test_forged_int_like_seat_zero_is_malformed(name: str, make: Callable[[], ar
 
 @pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
 def test_apply_to_something_that_is_not_a_state(thing: Any) -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.apply(thing, ar.Draw(0))
     assert (caught.value.code, caught.value.rule) == ("invalid_state", None)
     reported = ar.check(thing, ar.Draw(0))
@@ -254,7 +255,7 @@ def test_apply_to_something_that_is_not_a_state(thing: Any) -> None:
 
 
 def test_a_plain_tuple_of_a_state_is_not_a_state() -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.apply(tuple(turn()), ar.Draw(0))  # type: ignore[arg-type]
     assert caught.value.code == "invalid_state"
 

@@ -11,6 +11,7 @@ import pytest
 from tests.builders import hand_built, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.errors import InvalidStateError
 
 
 def reference_legal(state: ar.State) -> list[ar.Action]:
@@ -151,7 +152,7 @@ def test_legal_actions_match_the_reference_and_check_and_apply() -> None:
 
 @pytest.mark.parametrize("thing", [None, "state", (), [], 42], ids=repr)
 def test_legal_actions_of_something_that_is_not_a_state(thing: Any) -> None:
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.legal_actions(thing)
     assert (caught.value.code, caught.value.rule) == ("invalid_state", None)
     assert "legal_actions() needs a State" in str(caught.value)
@@ -159,6 +160,6 @@ def test_legal_actions_of_something_that_is_not_a_state(thing: Any) -> None:
 
 def test_legal_actions_of_a_plain_tuple_of_a_state_is_refused() -> None:
     state = ar.new_game(players=2, seed=1)
-    with pytest.raises(ar.MalformedActionError) as caught:
+    with pytest.raises(InvalidStateError) as caught:
         ar.legal_actions(tuple(state))  # type: ignore[arg-type]
     assert caught.value.code == "invalid_state"

@@ -63,7 +63,7 @@ def test_flips_in_any_order_interleaved_across_players() -> None:
     interleaved = states[-1]
     in_seat_order = open_round(state, {0: [(0, 0), (2, 3)], 1: [(0, 0), (2, 2)], 2: [(0, 0), (1, 1)]})
     assert interleaved.phase is ar.Phase.TURN
-    assert interleaved.face_up == in_seat_order.face_up
+    assert interleaved.face_up_mask == in_seat_order.face_up_mask
     assert interleaved.cards == in_seat_order.cards
     assert interleaved.turn == in_seat_order.turn == 1  # sums: 13, 14, 5
     assert sorted(interleaved.opening[0]) == sorted(in_seat_order.opening[0]) == [1, 12]
@@ -85,7 +85,7 @@ def test_every_round_has_an_opening() -> None:
     for round_number in (2, 3, 4):
         assert state.round == round_number
         assert state.phase is ar.Phase.OPENING and state.owing_flips == (0, 1, 2)
-        assert state.opening == ((), (), ()) and state.turn == -1 and state.turns == 0
+        assert state.opening == ((), (), ()) and state.turn is None and state.turns == 0
         assert rule_error(state, ar.Draw(0)).code == "wrong_phase"
         state = finish_round(state)
 

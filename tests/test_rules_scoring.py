@@ -195,7 +195,7 @@ def test_a_shared_win_in_a_played_game() -> None:
 @pytest.mark.rule("7.5")
 def test_nothing_is_legal_after_the_game() -> None:
     state = finish_round(stacked(tiny(max_rounds=1), 2, grids=[[9, 8, 1, 2], [1, 2, 3, 4]]))
-    assert state.is_over and state.turn == -1 and state.current_player is None and state.to_act == ()
+    assert state.is_over and state.turn is None and state.to_act == ()
     assert ar.legal_actions(state) == ()
     for action in (ar.Flip(0, 0, 0), ar.Draw(1), ar.TakeDiscard(0, 0, 0), ar.PlaceDrawn(1, 1, 1),
                    ar.DiscardDrawn(0, 0, 0), ar.Draw(7), ar.Flip(-1, 9, 9)):

@@ -150,7 +150,7 @@ def test_discard_drawn_spec_example() -> None:
 @pytest.mark.rule("3.6", "3.10")
 def test_without_a_face_down_card_a_drawn_card_must_be_placed() -> None:
     base = stacked(tiny(), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9)
-    state = hand_built(base, phase=ar.Phase.DRAWN, turn=0, face_up=0b1111, drawn=0,
+    state = hand_built(base, phase=ar.Phase.DRAWN, turn=0, face_up_mask=0b1111, drawn=0,
                        opening=((1, 2), (5, 6)), draw_pile=base.draw_pile[1:])
     assert ar.legal_actions(state) == tuple(ar.PlaceDrawn(0, r, c) for r in (0, 1) for c in (0, 1))
     error = rule_error(state, ar.DiscardDrawn(0, 0, 0))

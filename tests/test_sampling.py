@@ -31,7 +31,7 @@ POSITIONS = _positions()
 def test_the_positions_cover_what_the_sampler_must_handle() -> None:
     states = [s for s, _ in POSITIONS]
     assert {s.phase for s in states} >= {ar.Phase.OPENING, ar.Phase.TURN, ar.Phase.DRAWN}
-    assert any(s.swallowed for s in states)
+    assert any(s.swallowed_mask for s in states)
     assert any(s.round > 1 for s in states)
     # a reshuffle: the discard pile and the draw pile together hold more than the deal left
     assert any(len(s.discard_pile) + len(s.draw_pile) > s.variant.deck_size - s.variant.cells * s.players
@@ -74,7 +74,7 @@ def test_the_unseen_cards_are_the_deck_less_the_public_cards() -> None:
         hidden = Counter(state.draw_pile)
         cells = state.variant.cells
         for i, card in enumerate(state.cards):
-            if not (state.face_up | state.swallowed) >> i & 1:
+            if not (state.face_up_mask | state.swallowed_mask) >> i & 1:
                 hidden[card] += 1
         sampler = StateSampler(v)
         assert sampler.unseen_cards() == hidden
@@ -107,7 +107,8 @@ MICRO = ar.Variant(name="micro", deck=((0, 3), (1, 3), (2, 3)), rows=2, cols=1, 
 
 def _layout(state: ar.State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The secret part of a state: the face-down cards in position order and the draw pile."""
-    down = tuple(c for i, c in enumerate(state.cards) if not (state.face_up | state.swallowed) >> i & 1)
+    shown = state.face_up_mask | state.swallowed_mask
+    down = tuple(c for i, c in enumerate(state.cards) if not shown >> i & 1)
     return down, state.draw_pile
 
 

@@ -13,6 +13,7 @@ from tests.builders import with_other_secrets
 import abyss_rules as ar
 from abyss_rules.bots import BOTS, CountingBot, SearchBot, make_bot
 from abyss_rules.bots.search import RolloutSearch
+from abyss_rules.simulation import play_game, simulate
 
 
 def _critical_positions(games: int = 2) -> list[tuple[ar.State, ar.View]]:
@@ -20,7 +21,7 @@ def _critical_positions(games: int = 2) -> list[tuple[ar.State, ar.View]]:
     found = []
     probe = SearchBot(0, rollouts=2)
     for g in range(games):
-        result = ar.play_game(["counting", "counting"], variant="short", seed=40 + g, keep_states=True)
+        result = play_game(["counting", "counting"], variant="short", seed=40 + g, keep_states=True)
         for state in result.states:
             if state.to_act and state.phase in (ar.Phase.TURN, ar.Phase.DRAWN):
                 v = ar.view(state, state.to_act[0])
@@ -67,7 +68,7 @@ def test_its_choices_do_not_depend_on_the_secrets() -> None:
 
 
 def test_a_rollout_budget_is_reproducible_for_a_seed() -> None:
-    games = [ar.play_game([SearchBot(4, rollouts=6), "counting"], variant="short", seed=11) for _ in range(2)]
+    games = [play_game([SearchBot(4, rollouts=6), "counting"], variant="short", seed=11) for _ in range(2)]
     assert games[0].actions == games[1].actions
     # the seed matters where a search is close: over these positions some choice differs
     picks = {s: [SearchBot(s, rollouts=4, confidence=0).choose(v) for _, v in POSITIONS] for s in range(4)}
@@ -91,9 +92,9 @@ def test_a_time_budget() -> None:
 
 
 def test_by_name_in_play_game_and_simulate() -> None:
-    result = ar.play_game(["search", "counting"], variant="short", seed=2)
+    result = play_game(["search", "counting"], variant="short", seed=2)
     assert result.bots == ("search", "counting") and result.final.is_over
-    sim = ar.simulate(["search", "greedy"], games=2, seed=3, variant="short")
+    sim = simulate(["search", "greedy"], games=2, seed=3, variant="short")
     assert [b.label for b in sim.bots] == ["search", "greedy"]
 
 
@@ -150,3 +151,31 @@ def test_any_policy() -> None:
     _, v = POSITIONS[0]
     bot = RolloutSearch(ar.bots.GreedyBot(), 3, rollouts=4)
     assert bot.choose(v) in v.legal_actions and "RolloutSearch" in repr(bot)
+
+
+def _last_turns(games: int = 3) -> list[ar.State]:
+    """Standard-game positions (rounds that do not end the game) on the last turn after a close."""
+    found = []
+    for g in range(games):
+        result = play_game(["counting", "counting"], seed=70 + g, keep_states=True)
+        found += [s for s in result.states if s.closer is not None and s.phase is ar.Phase.TURN
+                  and s.round < len(result.final.history)]
+    return found
+
+
+@pytest.mark.rule("6.2", "6.5")
+def test_a_move_that_ends_the_round_is_scored_by_that_round() -> None:
+    # On the last turn after a close every move but the draw ends the round at once, and the
+    # next round is dealt: the outcome is the round just ended, not the next one played out.
+    positions = _last_turns()
+    assert len(positions) >= 3
+    bot = SearchBot(1)
+    for state in positions:
+        me = state.to_act[0]
+        for action in ar.legal_actions(state):
+            after = ar.apply(state, action)
+            if after.round == state.round:
+                continue
+            scores = after.history[-1].scores
+            expected = min(s for p, s in enumerate(scores) if p != me) - scores[me]
+            assert bot._rollout(after, me, state.round) == expected

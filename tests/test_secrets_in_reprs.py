@@ -14,8 +14,9 @@ import attrs
 import pytest
 
 import abyss_rules as ar
+from abyss_rules.protocol import Accepted, submit
 from abyss_rules.records import Record
-from abyss_rules.simulation import GameResult, GameSummary, SimulationResult
+from abyss_rules.simulation import GameResult, GameSummary, SimulationResult, play_game, simulate
 from abyss_rules.state import Dealer
 from abyss_rules.testing import Game
 
@@ -38,14 +39,14 @@ def values_holding_a_seed() -> dict[str, Any]:
     record = Record.start(variant=variant, players=2, seed=SEED).with_actions(ar.Flip(0, 0, 0))
     stacked = Record(variant, 2, SEED_BYTES, (DECK,), ())
     state = ar.new_game(2, seed=SEED)
-    played = ar.play_game(["random", "random"], variant="short", seed=SEED)
-    simulation = ar.simulate(["random", "random"], games=2, seed=SEED, variant="short")
+    played = play_game(["random", "random"], variant="short", seed=SEED)
+    simulation = simulate(["random", "random"], games=2, seed=SEED, variant="short")
     game = Game(state.variant, 2, SEED, (), (state,))
     return {
         "Record": record, "Record with decks": stacked, "State": state, "Dealer": state.dealer,
         "Dealer with decks": Dealer(SEED_BYTES, 0, (DECK,)), "GameResult": played,
         "GameSummary": simulation.games[0], "SimulationResult": simulation, "testing.Game": game,
-        "a sealed record": record.sealed(), "Accepted": ar.submit(state, ar.Flip(0, 0, 0)),
+        "a sealed record": record.sealed(), "Accepted": submit(state, ar.Flip(0, 0, 0)),
     }
 
 
@@ -54,7 +55,7 @@ VALUES = values_holding_a_seed()
 
 def test_every_type_holding_a_seed_is_covered() -> None:
     kinds = {type(value) for value in VALUES.values()}
-    assert {Record, ar.State, Dealer, GameResult, GameSummary, SimulationResult, Game, ar.Accepted} <= kinds
+    assert {Record, ar.State, Dealer, GameResult, GameSummary, SimulationResult, Game, Accepted} <= kinds
     # Every attrs class of the package whose fields include a seed is one of them.
     holders = {cls for cls in (Record, GameResult, GameSummary, SimulationResult, Game, Dealer)
                if "seed" in {f.name for f in attrs.fields(cls)}}

@@ -21,6 +21,8 @@ from tests.servers import Served, ServerProcess, read_stream, wait_for
 
 import abyss_rules as ar
 from abyss_rules.bots import GreedyBot
+from abyss_rules.codec import canonical_json, events_to_dict, variant_to_dict, view_to_dict
+from abyss_rules.pictures import to_svg
 from abyss_rules.serve.client import Client, ServerError
 from abyss_rules.serve.settings import Settings
 
@@ -87,7 +89,7 @@ def test_expect_100_continue_is_refused_before_the_body_is_sent(server: GameServ
                   b"application/json\r\nExpect: 100-continue\r\nContent-Length: 99999999\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 413 ") and b"100 Continue" not in answer
     assert json.loads(answer.partition(b"\r\n\r\n")[2])["code"] == "document_too_large"
-    small = ar.canonical_json({"players": 2, "variant": "short"}).encode()
+    small = canonical_json({"players": 2, "variant": "short"}).encode()
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(small))
@@ -144,11 +146,11 @@ def test_a_seats_event_stream_carries_its_views_and_the_events(server: GameServe
     states = list(full.states())
     names = [name for name, _, _ in messages]
     assert names == ["view"] + ["action"] * len(full.actions) + ["end"]
-    assert messages[0][2] == ar.view_to_dict(ar.view(states[0], 1))
+    assert messages[0][2] == view_to_dict(ar.view(states[0], 1))
     for (_, seq, doc), action in zip(messages[1:-1], full.actions, strict=True):
-        assert doc["view"] == ar.view_to_dict(ar.view(states[seq], 1))  # seat 1's view: nothing more
+        assert doc["view"] == view_to_dict(ar.view(states[seq], 1))  # seat 1's view: nothing more
         _, events = ar.apply_with_events(states[seq - 1], action)
-        assert doc["events"] == ar.events_to_dict(events, action=action, seq=seq)
+        assert doc["events"] == events_to_dict(events, action=action, seq=seq)
     assert messages[-1][2] == {"over": True}
     text = json.dumps(messages)
     assert full.seed is not None and full.seed.hex() not in text and "draw_pile\"" not in text
@@ -221,7 +223,7 @@ def test_the_picture_is_the_libraries_svg_of_the_seats_view(server: GameServer) 
         for seat, token in [(0, game.tokens[0]), (1, game.tokens[1]), (None, None)]:
             response = client.request("GET", f"/games/{game.id}/picture", token=token)
             assert response.status == 200 and response.headers["Content-Type"].startswith("image/svg+xml")
-            assert response.body.decode() == ar.to_svg(ar.view(state, seat))  # public information only
+            assert response.body.decode() == to_svg(ar.view(state, seat))  # public information only
         assert client.request("GET", f"/games/{game.id}/picture", token="nope").status == 401
 
 
@@ -235,7 +237,7 @@ def test_the_picture_is_the_libraries_svg_of_the_seats_view(server: GameServer) 
 def test_a_custom_variant_over_the_librarys_bounds_is_refused(server: GameServer,
                                                               change: dict[str, Any]) -> None:
     games = len(server.game_ids())
-    variant = {**ar.variant_to_dict(ar.Variant.short()), **change}
+    variant = {**variant_to_dict(ar.Variant.short()), **change}
     with Client(server.url) as client:
         response = client.request("POST", "/games", {"players": 2, "variant": variant})
     verdict = response.json()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from tests.servers import Served
 
-import abyss_rules as ar
+from abyss_rules.codec import action_to_dict
 from abyss_rules.serve.client import Client
 
 MB = 1 << 20
@@ -174,7 +174,7 @@ def test_a_game_stops_at_the_servers_action_cap(server: Served) -> None:
         seat = view.turn if view.turn is not None else view.owing_flips[0]
         mine = client.view(game.id, game.tokens[seat])
         refused = client.request("POST", f"/games/{game.id}/actions",
-                                 ar.action_to_dict(mine.legal_actions[0], seq=mine.seq, request_id="late"),
+                                 action_to_dict(mine.legal_actions[0], seq=mine.seq, request_id="late"),
                                  token=game.tokens[seat])
     assert refused.status == 409 and refused.json()["code"] == "game_too_long"
     assert refused.json()["request_id"] == "late" and server.game_state(game.id).seq == 12

@@ -28,6 +28,9 @@ from tests.servers import Served
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
+from abyss_rules.codec import action_to_dict, events_to_dict, state_hash, variant_to_dict, view_to_dict
+from abyss_rules.errors import RULE_OF_CODE
+from abyss_rules.notation import to_notation
 from abyss_rules.serve.client import Client, Response, play, play_concurrently
 from abyss_rules.serve.settings import Settings
 
@@ -99,7 +102,7 @@ def assert_public(server: GameServer, seen: Seen) -> None:
             assert doc["seed"] is None and doc["decks"] is None
         for view in [doc] if doc.get("format") == "view" else [doc["view"]] if "view" in doc else []:
             state = states[game][view["seq"]]
-            assert view == ar.view_to_dict(ar.view(state, view["viewer"])), f"{method} {path}"
+            assert view == view_to_dict(ar.view(state, view["viewer"])), f"{method} {path}"
             for grid in view["grids"]:
                 assert all(space["card"] is None for space in grid if not space["face_up"])
             views += 1
@@ -107,7 +110,7 @@ def assert_public(server: GameServer, seen: Seen) -> None:
             seq = doc["events"]["seq"]
             action = records[game].actions[seq - 1]
             _, events = ar.apply_with_events(states[game][seq - 1], action)
-            assert doc["events"] == ar.events_to_dict(events, action=action, seq=seq)
+            assert doc["events"] == events_to_dict(events, action=action, seq=seq)
     assert views, "no view among the responses"
 
 
@@ -203,7 +206,7 @@ class Table(NamedTuple):
 
     def doc(self, **changes: Any) -> dict[str, Any]:
         """The turn player's legal flip as an action document, with `changes`."""
-        doc = ar.action_to_dict(self.flip(), seq=self.view.seq)
+        doc = action_to_dict(self.flip(), seq=self.view.seq)
         doc.update(changes)
         return doc
 
@@ -279,11 +282,11 @@ BAD: dict[str, tuple[Callable[[Table], Response], int, str, str | None]] = {
                      "/notation"),
     "notation with an unknown field": (lambda t: t.post({"notation": "0d", "seq": t.view.seq, "by": "me"}),
                                        400, "unknown_field", "/by"),
-    "notation without seq": (lambda t: t.post({"notation": ar.to_notation(t.flip())}), 400,
+    "notation without seq": (lambda t: t.post({"notation": to_notation(t.flip())}), 400,
                              "missing_field", "/seq"),
     "illegal move": (lambda t: t.post(t.doc(row=_face_up_space(t)[0], col=_face_up_space(t)[1])), 409,
                      "space_face_up", None),
-    "not your turn": (lambda t: t.post(ar.action_to_dict(_face_down_of_other(t), seq=t.view.seq),
+    "not your turn": (lambda t: t.post(action_to_dict(_face_down_of_other(t), seq=t.view.seq),
                                        token="other"), 409, "not_your_turn", None),
     "stale seq": (lambda t: t.post(t.doc(seq=t.view.seq - 1)), 409, "stale_action", None),
     "seq from the future": (lambda t: t.post(t.doc(seq=t.view.seq + 1)), 409, "stale_action", None),
@@ -313,7 +316,7 @@ def test_a_bad_request_is_refused_and_the_game_goes_on(server: GameServer, seen:
     send, status, code, path = BAD[name]
     with Client(server.url, observer=observer(seen)) as client:
         table = start(client)
-        before = ar.state_hash(server.game_state(table.game))
+        before = state_hash(server.game_state(table.game))
         response = send(table)
         assert response.status == status, response.body
         verdict = response.json()
@@ -322,13 +325,13 @@ def test_a_bad_request_is_refused_and_the_game_goes_on(server: GameServer, seen:
         if path is not None:
             assert verdict["path"] == path
         if code in ("space_face_up", "not_your_turn"):
-            assert verdict["rule"] == ar.RULE_OF_CODE[code] and verdict["seq"] == table.view.seq
+            assert verdict["rule"] == RULE_OF_CODE[code] and verdict["seq"] == table.view.seq
         if status == 401:
             assert response.headers["WWW-Authenticate"].startswith("Bearer")
         if status == 405:
             assert response.headers["Allow"] in ("GET, HEAD", "POST")
         # Unharmed: the same state, the same view; and the game takes the legal action it was refused.
-        assert ar.state_hash(server.game_state(table.game)) == before
+        assert state_hash(server.game_state(table.game)) == before
         assert client.view(table.game, table.tokens[table.turn]) == table.view
         view, events = client.act(table.game, table.tokens[table.turn], table.flip(), seq=table.view.seq)
         assert view.seq == table.view.seq + 1 and events["events"][0]["type"] == "card_revealed"
@@ -338,11 +341,11 @@ def test_a_bad_request_is_refused_and_the_game_goes_on(server: GameServer, seen:
 def test_after_every_bad_request_the_game_can_be_finished(server: GameServer, seen: Seen) -> None:
     with Client(server.url, observer=observer(seen)) as client:
         table = start(client)
-        before = ar.state_hash(server.game_state(table.game))
+        before = state_hash(server.game_state(table.game))
         for name, (send, status, code, _) in BAD.items():
             response = send(table)
             assert (response.status, response.json()["code"]) == (status, code), name
-        assert ar.state_hash(server.game_state(table.game)) == before
+        assert state_hash(server.game_state(table.game)) == before
         final = finish(table)
     assert final.is_over and final == ar.view(server.game_state(table.game))
     assert_consistent(server, table.game)
@@ -358,10 +361,10 @@ CREATE: dict[str, tuple[Any, int, str, str | None]] = {
     "too many players": ({"players": 9}, 400, "invalid_players", "/players"),
     "unknown preset": ({"players": 2, "variant": "huge"}, 400, "bad_value", "/variant"),
     "variant of a wrong type": ({"players": 2, "variant": 3}, 400, "wrong_type", "/variant"),
-    "invalid variant document": ({"players": 2, "variant": {**ar.variant_to_dict(SHORT), "rows": 1}}, 400,
+    "invalid variant document": ({"players": 2, "variant": {**variant_to_dict(SHORT), "rows": 1}}, 400,
                                  "invalid_variant", "/variant"),
     "variant document with an unknown field": (
-        {"players": 2, "variant": {**ar.variant_to_dict(SHORT), "colour": 1}}, 400, "unknown_field",
+        {"players": 2, "variant": {**variant_to_dict(SHORT), "colour": 1}}, 400, "unknown_field",
         "/variant/colour"),
     "unknown field": ({"players": 2, "colour": "red"}, 400, "unknown_field", "/colour"),
     "not an object": ([2], 400, "wrong_type", ""),

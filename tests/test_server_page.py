@@ -16,6 +16,7 @@ from tests.browser import chromium
 from tests.servers import Served
 
 import abyss_rules as ar
+from abyss_rules.codec import view_to_dict
 
 GameServer = Served
 
@@ -101,7 +102,7 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
         held = json.loads(page.evaluate("JSON.stringify(me.view)"))
         state = server.game_state(game)
         if held["seq"] == state.seq:
-            assert held == ar.view_to_dict(ar.view(state, 0))
+            assert held == view_to_dict(ar.view(state, 0))
         record = server.full_record(game)
         assert {action.player for action in record.actions} == {0, 1}
 

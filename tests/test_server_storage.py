@@ -24,6 +24,8 @@ from tests.servers import ServerProcess, postgres_cluster, read_stream, wait_for
 
 import abyss_rules as ar
 from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
+from abyss_rules.codec import action_to_dict, events_to_dict, view_to_dict
+from abyss_rules.notation import parse_notation
 from abyss_rules.serve.client import Client, ServerError, play, play_concurrently
 
 
@@ -61,7 +63,7 @@ def full_record(db: str, game: str) -> ar.Record:
     """The game's full record (seed included), read from the database directly."""
     ((start,),) = rows(db, f"SELECT start FROM games WHERE id = '{game}'")
     actions = rows(db, f"SELECT action FROM actions WHERE game = '{game}' ORDER BY seq")
-    return ar.Record.from_json(start).with_actions(*(ar.parse_notation(text) for (text,) in actions))
+    return ar.Record.from_json(start).with_actions(*(parse_notation(text) for (text,) in actions))
 
 
 def test_bots_play_whole_games_and_tokens_are_stored_as_hashes(db: str) -> None:
@@ -157,7 +159,7 @@ def test_two_processes_race_at_one_seq(db: str) -> None:
             view = _to_turn(client, game)
         for _ in range(4):  # four races in a row, at four seqs
             token = game.tokens[view.turn]
-            doc = ar.action_to_dict(view.legal_actions[0], seq=view.seq)
+            doc = action_to_dict(view.legal_actions[0], seq=view.seq)
             barrier = threading.Barrier(8)
             answers: list[tuple[int, str | None]] = []
 
@@ -281,8 +283,8 @@ def test_an_event_stream_sees_moves_made_through_another_process(db: str) -> Non
     full = full_record(db, game.id)
     assert full.notation() == record.notation()
     states = list(full.states())
-    assert messages[0][2] == ar.view_to_dict(ar.view(states[0], 1))
+    assert messages[0][2] == view_to_dict(ar.view(states[0], 1))
     for (_, seq, doc), action in zip(messages[1:], full.actions, strict=True):
-        assert doc["view"] == ar.view_to_dict(ar.view(states[seq], 1))  # what seat 1 may see, no more
+        assert doc["view"] == view_to_dict(ar.view(states[seq], 1))  # what seat 1 may see, no more
         _, events = ar.apply_with_events(states[seq - 1], action)
-        assert doc["events"] == ar.events_to_dict(events, action=action, seq=seq)
+        assert doc["events"] == events_to_dict(events, action=action, seq=seq)

@@ -16,6 +16,8 @@ from websockets.sync.client import ClientConnection, connect
 
 import abyss_rules as ar
 from abyss_rules.bots import GreedyBot
+from abyss_rules.codec import action_to_dict, view_from_dict, view_to_dict
+from abyss_rules.public_table import PublicTable, apply_events
 from abyss_rules.serve.client import Client
 
 
@@ -41,15 +43,15 @@ def test_bots_play_a_whole_game_over_websockets_and_a_spectator_sees_every_move(
         game = client.create_game(2, "short")
     spectator = _socket(server, game.id, None)
     first = _receive(spectator)
-    assert first["type"] == "view" and first["view"] == ar.view_to_dict(game.view)
+    assert first["type"] == "view" and first["view"] == view_to_dict(game.view)
     seats = [_socket(server, game.id, token) for token in game.tokens]
-    views = [ar.view_from_dict(_receive(ws)["view"]) for ws in seats]
+    views = [view_from_dict(_receive(ws)["view"]) for ws in seats]
     assert [view.viewer for view in views] == [0, 1]
     bots, pushed, sent = [GreedyBot(), GreedyBot()], [0, 0], 0
-    table = ar.PublicTable.from_view(views[0])
+    table = PublicTable.from_view(views[0])
     while not views[0].is_over:
         seat = next(seat for seat in (0, 1) if views[seat].legal_actions)
-        doc = ar.action_to_dict(bots[seat].choose(views[seat]), seq=views[seat].seq, request_id=f"m{sent}")
+        doc = action_to_dict(bots[seat].choose(views[seat]), seq=views[seat].seq, request_id=f"m{sent}")
         seats[seat].send(json.dumps(doc))
         sent += 1
         # the verdict (echoing the request id and the action) and the move, pushed to both seats
@@ -69,10 +71,10 @@ def test_bots_play_a_whole_game_over_websockets_and_a_spectator_sees_every_move(
                     assert verdict["action"] == {k: v for k, v in doc.items()
                                                  if k in ("type", "player", "row", "col")}
                     continue
-                views[index] = ar.view_from_dict(message["view"])
+                views[index] = view_from_dict(message["view"])
                 pushed[index] += 1
                 if index == 0:
-                    table = ar.apply_events(table, message["events"])  # a client follows the events
+                    table = apply_events(table, message["events"])  # a client follows the events
     assert pushed == [sent, sent] and table.over and table.winners == views[0].winners
     record = server.full_record(game.id)
     states = list(record.states())
@@ -83,7 +85,7 @@ def test_bots_play_a_whole_game_over_websockets_and_a_spectator_sees_every_move(
         if message["type"] == "end":
             break
         seen += 1
-        assert message["view"] == ar.view_to_dict(ar.view(states[message["view"]["seq"]]))
+        assert message["view"] == view_to_dict(ar.view(states[message["view"]["seq"]]))
     assert seen == sent
     text = json.dumps(message)
     assert record.seed is not None and record.seed.hex() not in text
@@ -95,12 +97,12 @@ def test_refusals_echo_the_request_id_and_change_nothing(server: Served) -> None
     with Client(server.url) as client:
         game = client.create_game(2, "short")
     ws = _socket(server, game.id, game.tokens[0])
-    view = ar.view_from_dict(_receive(ws)["view"])
+    view = view_from_dict(_receive(ws)["view"])
     flip = view.legal_actions[0]
     cases: list[tuple[str, int, str]] = [
-        (json.dumps(ar.action_to_dict(flip, seq=view.seq + 3, request_id="a")), 409, "stale_action"),
-        (json.dumps(ar.action_to_dict(ar.Flip(1, 0, 0), seq=view.seq, request_id="b")), 403, "seat_mismatch"),
-        (json.dumps({**ar.action_to_dict(flip, seq=view.seq, request_id="c"), "row": "0"}), 400,
+        (json.dumps(action_to_dict(flip, seq=view.seq + 3, request_id="a")), 409, "stale_action"),
+        (json.dumps(action_to_dict(ar.Flip(1, 0, 0), seq=view.seq, request_id="b")), 403, "seat_mismatch"),
+        (json.dumps({**action_to_dict(flip, seq=view.seq, request_id="c"), "row": "0"}), 400,
          "wrong_type"),
         ("0f00", 400, "invalid_json"),  # text that is not JSON: not read as notation here
         ("{", 400, "invalid_json"),
@@ -113,14 +115,14 @@ def test_refusals_echo_the_request_id_and_change_nothing(server: Served) -> None
         if code in ("stale_action", "seat_mismatch", "wrong_type"):
             assert answer["verdict"]["request_id"] == json.loads(text)["request_id"]
     assert server.game_state(game.id).seq == 0
-    ws.send(json.dumps(ar.action_to_dict(flip, seq=0, request_id=7)))
+    ws.send(json.dumps(action_to_dict(flip, seq=0, request_id=7)))
     both = {message["type"]: message for message in (_receive(ws), _receive(ws))}  # in either order
     assert both["verdict"]["verdict"]["legal"] and both["verdict"]["verdict"]["request_id"] == 7
     assert both["update"]["view"]["seq"] == 1
     ws.close()
     spectator = _socket(server, game.id, None)
     assert _receive(spectator)["view"]["seq"] == 1
-    spectator.send(json.dumps(ar.action_to_dict(ar.Flip(1, 0, 0), seq=1)))
+    spectator.send(json.dumps(action_to_dict(ar.Flip(1, 0, 0), seq=1)))
     answer = _receive(spectator)
     assert (answer["status"], answer["verdict"]["code"]) == (403, "spectator")
     spectator.close()
@@ -138,7 +140,7 @@ def test_a_reconnect_gets_the_current_view(server: Served) -> None:
         again = _socket(server, game.id, game.tokens[1])
         message = _receive(again)
         assert message["type"] == "view"
-        assert ar.view_from_dict(message["view"]) == client.view(game.id, game.tokens[1])
+        assert view_from_dict(message["view"]) == client.view(game.id, game.tokens[1])
         again.close()
 
 
@@ -205,7 +207,7 @@ def test_two_workers_race_at_one_seq(server: Served) -> None:
         seat = view.owing_flips[0]
         with Client(server.url) as client:
             mine = client.view(game.id, game.tokens[seat])
-        doc = ar.action_to_dict(mine.legal_actions[0], seq=mine.seq)
+        doc = action_to_dict(mine.legal_actions[0], seq=mine.seq)
         barrier = threading.Barrier(8)
         answers: list[tuple[int, str | None]] = []
 

@@ -15,6 +15,7 @@ from tests.builders import open_round, play, stacked, tiny, with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.pictures import svg as drawing
+from abyss_rules.pictures import to_svg
 from abyss_rules.pictures.svg import action_words
 from abyss_rules.pictures.words import a_card
 
@@ -47,9 +48,9 @@ def _parse(svg: str) -> ET.Element:
 
 def test_every_picture_is_well_formed_svg_with_a_title() -> None:
     for state in STATES[::7]:
-        pictures = [ar.to_svg(state), ar.to_svg(state, reveal=True)]
-        pictures += [ar.to_svg(ar.view(state, p)) for p in range(state.players)]
-        pictures += [ar.to_svg(result) for result in state.history]
+        pictures = [to_svg(state), to_svg(state, reveal=True)]
+        pictures += [to_svg(ar.view(state, p)) for p in range(state.players)]
+        pictures += [to_svg(result) for result in state.history]
         for svg in pictures:
             root = _parse(svg)
             assert root[0].tag == SVG + "title" and root[0].text and root[0].text.startswith("Abyss")
@@ -63,7 +64,7 @@ def test_every_picture_is_well_formed_svg_with_a_title() -> None:
 def test_pictures_are_self_contained() -> None:
     """No external font, image, style sheet, link or script, and no id (pictures share pages)."""
     for state in STATES[::11]:
-        for svg in (ar.to_svg(state), ar.to_svg(state, reveal=True, highlight=(0, 0, 0))):
+        for svg in (to_svg(state), to_svg(state, reveal=True, highlight=(0, 0, 0))):
             assert not re.search(r"href|url\(|@import|<image|<script|<style|<foreignObject|\bid=", svg)
             assert re.findall(r"https?://[^\"]*", svg) == ["http://www.w3.org/2000/svg"]
 
@@ -76,10 +77,10 @@ def test_states_that_differ_only_in_secrets_give_the_same_bytes() -> None:
         other = with_other_secrets(state, rng)
         assert other.dealer != state.dealer
         differed += other.cards != state.cards
-        assert ar.to_svg(other) == ar.to_svg(state)
+        assert to_svg(other) == to_svg(state)
         assert other._repr_svg_() == state._repr_svg_()
         for viewer in (None, *range(state.players)):
-            assert ar.to_svg(ar.view(other, viewer)) == ar.to_svg(ar.view(state, viewer))
+            assert to_svg(ar.view(other, viewer)) == to_svg(ar.view(state, viewer))
             assert ar.view(other, viewer)._repr_svg_() == ar.view(state, viewer)._repr_svg_()
     assert differed > 10  # the twins did hide other face-down values
 
@@ -87,7 +88,7 @@ def test_states_that_differ_only_in_secrets_give_the_same_bytes() -> None:
 @pytest.mark.rule("8.1", "8.2")
 def test_a_picture_shows_every_public_fact_and_no_secret() -> None:
     for state in STATES[::5]:
-        svg = ar.to_svg(state)
+        svg = to_svg(state)
         titles = re.findall(r"<title>seat (\d+), row (\d+), column (\d+): ([^<]*)</title>", svg)
         assert len(titles) == state.players * state.variant.cells
         for seat, row, col, text in titles:
@@ -111,7 +112,7 @@ def test_a_picture_shows_every_public_fact_and_no_secret() -> None:
 def test_reveal_draws_the_face_down_values_under_a_banner() -> None:
     state = STATES[5]
     assert state.phase is not ar.Phase.GAME_OVER
-    svg = ar.to_svg(state, reveal=True)
+    svg = to_svg(state, reveal=True)
     assert "REVEALED: face-down values shown" in svg
     for p in range(state.players):
         grid = state.grid(p)
@@ -124,31 +125,31 @@ def test_reveal_draws_the_face_down_values_under_a_banner() -> None:
 @pytest.mark.rule("2.1", "3.4", "6.1")
 def test_whose_turn_the_drawn_card_and_the_closer() -> None:
     state = stacked(tiny(), 2, grids=[[1, 2, 3, 4], [5, 6, 7, 8]], discard=9)
-    assert "Round 1: opening, seats 0 and 1 to flip" in ar.to_svg(state)
+    assert "Round 1: opening, seats 0 and 1 to flip" in to_svg(state)
     state = open_round(state, [[(0, 0), (0, 1)], [(0, 0), (0, 1)]])
-    svg = ar.to_svg(ar.view(state, 0))
+    svg = to_svg(ar.view(state, 0))
     assert "Round 1: seat 1 to play" in svg and "Seat 1 (\u25b6 to play)" in svg and "Seat 0 (you)" in svg
     state = play(state, [ar.Draw(1)])
-    svg = ar.to_svg(state, last_action=ar.Draw(1))
+    svg = to_svg(state, last_action=ar.Draw(1))
     assert f"seat 1 holds a drawn {state.drawn}" in svg and "Last action: seat 1 draws a card" in svg
     state = play(state, [ar.DiscardDrawn(1, 1, 0), ar.Flip(0, 1, 0), ar.Flip(1, 1, 1)])
     assert state.closer == 1
-    svg = ar.to_svg(state)
+    svg = to_svg(state)
     assert "Seat 1 (closer)" in svg and "Seat 1 closed the round" in svg
 
 
 @pytest.mark.rule("4.1")
 def test_a_swallowed_column_is_drawn_as_gaps() -> None:
-    state = next(s for s in STATES if s.swallowed and s.phase is not ar.Phase.GAME_OVER)
-    svg = ar.to_svg(state)
-    assert svg.count(": swallowed</title>") == state.swallowed.bit_count()
-    assert svg.count('stroke-dasharray="4 3"') == state.swallowed.bit_count()
+    state = next(s for s in STATES if s.swallowed_mask and s.phase is not ar.Phase.GAME_OVER)
+    svg = to_svg(state)
+    assert svg.count(": swallowed</title>") == state.swallowed_mask.bit_count()
+    assert svg.count('stroke-dasharray="4 3"') == state.swallowed_mask.bit_count()
 
 
 @pytest.mark.rule("6.3", "6.5", "6.6")
 def test_a_finished_round_shows_the_final_reveal_and_the_scores() -> None:
     result = next(r for s in STATES for r in s.history if r.penalized)
-    svg = ar.to_svg(result)
+    svg = to_svg(result)
     assert f"End of round {result.round}: the final reveal" in svg
     assert "face down" not in svg and "its round score is multiplied" in svg
     closer = result.closer
@@ -159,18 +160,18 @@ def test_a_finished_round_shows_the_final_reveal_and_the_scores() -> None:
 
 def test_highlights_and_the_last_action() -> None:
     state = ar.new_game(2, seed=3)
-    plain = ar.to_svg(state)
-    ringed = ar.to_svg(state, highlight=[(0, 1, 2), (1, 2, 3)])
+    plain = to_svg(state)
+    ringed = to_svg(state, highlight=[(0, 1, 2), (1, 2, 3)])
     assert plain.count(drawing.HIGHLIGHT) == 0 and ringed.count(drawing.HIGHLIGHT) == 2
-    assert ar.to_svg(state, highlight=(0, 1, 2)) == ar.to_svg(state, last_action=ar.Flip(0, 1, 2),
+    assert to_svg(state, highlight=(0, 1, 2)) == to_svg(state, last_action=ar.Flip(0, 1, 2),
                                                                caption="")
-    assert "Last action: seat 0 flips (1,2)" in ar.to_svg(state, last_action=ar.Flip(0, 1, 2))
-    assert "hello &amp; &lt;goodbye&gt;" in ar.to_svg(state, caption="hello & <goodbye>")
+    assert "Last action: seat 0 flips (1,2)" in to_svg(state, last_action=ar.Flip(0, 1, 2))
+    assert "hello &amp; &lt;goodbye&gt;" in to_svg(state, caption="hello & <goodbye>")
 
 
 def test_width_scales_the_picture() -> None:
     state = ar.new_game(2, seed=3)
-    root = _parse(ar.to_svg(state, width=300))
+    root = _parse(to_svg(state, width=300))
     _, _, w, h = map(int, root.get("viewBox", "").split())
     assert root.get("width") == "300" and root.get("height") == str(round(h * 300 / w))
 
@@ -203,17 +204,17 @@ def test_bad_arguments_raise_picture_error(obj: Any, options: dict[str, Any], me
     state = ar.new_game(2, seed=3)
     target = {"game": state, "view": ar.view(state)}.get(obj, obj) if isinstance(obj, str) else obj
     with pytest.raises(ar.PictureError) as caught:
-        ar.to_svg(target, **options)
+        to_svg(target, **options)
     assert caught.value.code == "invalid_picture" and message in caught.value.message
     assert isinstance(caught.value, ValueError)
 
 
 def test_repr_svg_is_the_public_picture() -> None:
     state = STATES[9]
-    assert state._repr_svg_() == ar.to_svg(state) == ar.to_svg(ar.view(state))
-    assert ar.view(state, 1)._repr_svg_() == ar.to_svg(ar.view(state, 1))
+    assert state._repr_svg_() == to_svg(state) == to_svg(ar.view(state))
+    assert ar.view(state, 1)._repr_svg_() == to_svg(ar.view(state, 1))
     result = STATES[-1].history[0]
-    assert result._repr_svg_() == ar.to_svg(result)
+    assert result._repr_svg_() == to_svg(result)
 
 
 def test_a_view_read_back_from_its_json_draws_the_same_picture() -> None:
@@ -221,7 +222,7 @@ def test_a_view_read_back_from_its_json_draws_the_same_picture() -> None:
     for state in STATES[::9]:
         for viewer in (None, *range(state.players)):
             v = ar.view(state, viewer)
-            assert ar.to_svg(ar.loads_view(ar.dumps_view(v))) == ar.to_svg(v)
+            assert to_svg(ar.loads_view(ar.dumps_view(v))) == to_svg(v)
 
 
 # -- golden pictures ------------------------------------------------------------------------------
@@ -230,15 +231,15 @@ def test_a_view_read_back_from_its_json_draws_the_same_picture() -> None:
 def _golden_positions() -> dict[str, str]:
     out: dict[str, str] = {}
     state = ar.new_game(2, seed=42)
-    out["opening"] = ar.to_svg(state)
+    out["opening"] = to_svg(state)
     state = play(state, [ar.Flip(0, 0, 3), ar.Flip(0, 1, 0), ar.Flip(1, 1, 1), ar.Flip(1, 1, 2), ar.Draw(1)])
-    out["drawn-seat-0"] = ar.to_svg(ar.view(state, 0), last_action=ar.Draw(1))
-    out["drawn-revealed"] = ar.to_svg(state, reveal=True, highlight=(1, 0, 0), width=480)
-    swallowed = next(s for s in STATES if s.swallowed and s.phase is ar.Phase.TURN)
-    out["swallowed"] = ar.to_svg(swallowed)
+    out["drawn-seat-0"] = to_svg(ar.view(state, 0), last_action=ar.Draw(1))
+    out["drawn-revealed"] = to_svg(state, reveal=True, highlight=(1, 0, 0), width=480)
+    swallowed = next(s for s in STATES if s.swallowed_mask and s.phase is ar.Phase.TURN)
+    out["swallowed"] = to_svg(swallowed)
     tiny_game = [s for s in STATES if s.variant == tiny(max_rounds=2)]
-    out["round-result-3-players"] = ar.to_svg(tiny_game[-1].history[0])
-    out["game-over-5-players"] = ar.to_svg(STATES[-1])
+    out["round-result-3-players"] = to_svg(tiny_game[-1].history[0])
+    out["game-over-5-players"] = to_svg(STATES[-1])
     return out
 
 
@@ -282,7 +283,7 @@ def test_value_bands_differ_by_more_than_colour() -> None:
         assert colours.contrast(b.fill, drawing.INK) >= 4.5, f"the value on {b.name} is hard to read"
     state = STATES[-1]   # a finished game: many face-up cards
     result = state.history[0]
-    svg = ar.to_svg(result)
+    svg = to_svg(result)
     shown = {card for grid in result.grids for card, up in zip(grid.cards, grid.face_up, strict=True)
              if up and card is not None}
     for b in {drawing.band(card) for card in shown}:     # every band shown is drawn its own way
@@ -300,7 +301,7 @@ def test_the_ring_has_its_own_colour_and_room() -> None:
     reach = drawing.RING_OFFSET + 1.5                  # the ring's offset and half its stroke
     assert 2 * reach < drawing.GAP                     # two ringed neighbours do not touch
     state = ar.new_game(2, seed=3)
-    root = _parse(ar.to_svg(state, highlight=(0, 0, 0)))
+    root = _parse(to_svg(state, highlight=(0, 0, 0)))
     rect = next(r for r in root.iter(SVG + "rect") if r.get("stroke") == ring)
     top = float(rect.get("y", "0"))
     # Seat 0's column 0 number (font size 10, centred) stands above the ring, with room to spare.
@@ -311,7 +312,7 @@ def test_the_ring_has_its_own_colour_and_room() -> None:
 
 def test_a_legend_on_request() -> None:
     state = ar.new_game(2, seed=3)
-    plain, with_legend = ar.to_svg(state), ar.to_svg(state, legend=True)
+    plain, with_legend = to_svg(state), to_svg(state, legend=True)
     assert "legend:" not in plain
     for label in ("face down", *(b.name for b in drawing.BANDS), "swallowed", "last action"):
         assert f"<title>legend: {label}</title>" in with_legend
@@ -320,16 +321,16 @@ def test_a_legend_on_request() -> None:
 
 def test_names_and_captions_from_events() -> None:
     state = ar.new_game(2, seed=3)
-    svg = ar.to_svg(state, names=["ann", "greedy <bot>"])
+    svg = to_svg(state, names=["ann", "greedy <bot>"])
     assert "Seat 0 \u00b7 ann (\u25b6 to flip)" in svg and "Seat 1 \u00b7 greedy &lt;bot&gt;" in svg
     after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
-    svg = ar.to_svg(after, last_action=ar.Flip(0, 1, 2), events=events)
+    svg = to_svg(after, last_action=ar.Flip(0, 1, 2), events=events)
     assert f"seat 0 flipped (1,2) in the opening: {a_card(after.grids()[0].cards[6])}" in svg
     with pytest.raises(ar.PictureError, match="names must be one str per seat"):
-        ar.to_svg(state, names=["ann"])
+        to_svg(state, names=["ann"])
     with pytest.raises(ar.PictureError, match="events must be a sequence of events"):
-        ar.to_svg(state, events=["0f12"])  # type: ignore[list-item]
+        to_svg(state, events=["0f12"])  # type: ignore[list-item]
     with pytest.raises(ar.PictureError, match="moved no card"):
-        ar.to_svg(state, events=[ar.events.OpeningDone(0)])
+        to_svg(state, events=[ar.events.OpeningDone(0)])
     with pytest.raises(ar.PictureError, match="legend must be True or False"):
-        ar.to_svg(state, legend=1)  # type: ignore[arg-type]
+        to_svg(state, legend=1)  # type: ignore[arg-type]

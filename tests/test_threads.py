@@ -41,7 +41,7 @@ def job(text: str, variant_text: str) -> tuple[object, ...]:
     """One thread's work on one state document: every public function on it, as plain values."""
     variant = ar.loads_variant(variant_text)
     state = ar.loads_state(text)
-    seat = state.current_player if state.current_player is not None else 0
+    seat = state.turn if state.turn is not None else 0
     view = ar.view(state, seat)
     view_text = ar.dumps_view(view)
     legal = ar.legal_actions(state)

@@ -17,6 +17,7 @@ from abyss_rules.pictures.words import (
     round_scores_words,
     turn_words,
 )
+from abyss_rules.simulation import play_game
 
 
 def test_the_replay_page_and_the_narration_share_one_wording() -> None:
@@ -57,7 +58,7 @@ def test_turn_words_need_a_card_that_moved() -> None:
 
 
 def test_the_words_of_a_real_game_are_told_for_every_action() -> None:
-    game = ar.play_game(["random", "greedy"], "short", seed=7, keep_states=True)
+    game = play_game(["random", "greedy"], "short", seed=7, keep_states=True)
     assert game.states is not None
     for state, action in zip(game.states, game.actions, strict=False):
         _, events = ar.apply_with_events(state, action)
@@ -120,7 +121,7 @@ def test_every_action_of_real_games_has_a_caption_from_its_events() -> None:
     swallowed = 0
     # (Seed 7 of the standard rules swallows columns: the first picture of the docs' home page.)
     for variant, seed in [("short", 0), ("short", 1), ("standard", 7)]:
-        result = ar.play_game(["greedy", "counting", "greedy"], variant, seed, keep_states=True)
+        result = play_game(["greedy", "counting", "greedy"], variant, seed, keep_states=True)
         assert result.states is not None
         for before, action in zip(result.states, result.actions, strict=False):
             _, events = ar.apply_with_events(before, action)

@@ -1,4 +1,4 @@
-"""The pictures of the docs, drawn by the library itself (`abyss_rules.to_svg`).
+"""The pictures of the docs, drawn by the library itself (`abyss_rules.pictures.to_svg`).
 
 Regenerate them after a change of the drawing or of a position:
 
@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import abyss_rules as ar
+from abyss_rules.pictures import to_svg
+from abyss_rules.simulation import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "assets" / "pictures"
@@ -38,23 +40,23 @@ def _walk_through() -> dict[str, str]:
     """Getting started's walk-through, step by step (docs/getting-started.md)."""
     out = {}
     state = ar.new_game(players=2, variant=ar.Variant.standard(), seed=42)
-    out["gs-1-new-game"] = ar.to_svg(state)
+    out["gs-1-new-game"] = to_svg(state)
     state = ar.apply(state, ar.Flip(0, 0, 3))
-    out["phases-opening"] = ar.to_svg(state, last_action=ar.Flip(0, 0, 3))
+    out["phases-opening"] = to_svg(state, last_action=ar.Flip(0, 0, 3))
     for seat, row, col in [(0, 1, 0), (1, 1, 1), (1, 1, 2)]:
         state = ar.apply(state, ar.Flip(seat, row, col))
-    out["gs-2-opening-done"] = ar.to_svg(state, last_action=ar.Flip(1, 1, 2))
+    out["gs-2-opening-done"] = to_svg(state, last_action=ar.Flip(1, 1, 2))
     state = ar.apply(state, ar.Draw(1))
-    out["gs-3-drawn"] = ar.to_svg(state, last_action=ar.Draw(1))
-    out["state-revealed"] = ar.to_svg(state, reveal=True)
+    out["gs-3-drawn"] = to_svg(state, last_action=ar.Draw(1))
+    out["state-revealed"] = to_svg(state, reveal=True)
     state = ar.apply(state, ar.PlaceDrawn(1, 0, 0))
-    out["gs-3-placed"] = ar.to_svg(state, last_action=ar.PlaceDrawn(1, 0, 0))
-    out["gs-4-illegal"] = ar.to_svg(state, highlight=(0, 0, 3), caption=(
+    out["gs-3-placed"] = to_svg(state, last_action=ar.PlaceDrawn(1, 0, 0))
+    out["gs-4-illegal"] = to_svg(state, highlight=(0, 0, 3), caption=(
         "Flip(0, 0, 3) is refused with space_face_up (rule 3.10): the ringed card is face up already."))
-    out["gs-5-view-seat-0"] = ar.to_svg(ar.view(state, 0))
+    out["gs-5-view-seat-0"] = to_svg(ar.view(state, 0))
     while state.round == 1:
         state = ar.apply(state, ar.legal_actions(state)[-1])
-    out["gs-6-round-1"] = ar.to_svg(state.history[-1])
+    out["gs-6-round-1"] = to_svg(state.history[-1])
     return out
 
 
@@ -72,20 +74,20 @@ def _bot_loop() -> dict[str, str]:
     while not state.is_over:
         state = ar.apply(state, choose(ar.view(state, state.to_act[0])))
     assert state.winners == (1,), "the page's game changed: update the page's text too"
-    return {"gs-7-bot-game": ar.to_svg(state)}
+    return {"gs-7-bot-game": to_svg(state)}
 
 
 def _home() -> dict[str, str]:
     """A game between built-in bots (3 players, seed 7): the turn after its first swallowed column,
     with numbered labels on a card back, a face-up card, the swallowed column and the two piles."""
-    result = ar.play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
+    result = play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
     for before, state, action in zip(result.states[:-1], result.states[1:], result.actions, strict=True):
-        if state.swallowed and state.phase is ar.Phase.TURN:
+        if state.swallowed_mask and state.phase is ar.Phase.TURN:
             assert isinstance(action, ar.PlaceDrawn) and before.drawn is not None
             col = action.col
             caption = (f"Seat {action.player} placed the drawn {before.drawn} on ({action.row},{col}): "
                        f"its column {col} then showed three {before.drawn}s and was swallowed.")
-            svg = ar.to_svg(state, highlight=(action.player, action.row, col), caption=caption)
+            svg = to_svg(state, highlight=(action.player, action.row, col), caption=caption)
             return {"home": labelled(svg, [
                 ("seat 0, row 0, column 3", "A card back: a face-down card. Nobody knows its value."),
                 ("seat 0, row 0, column 1", "A face-up card: its value counts against its owner."),
@@ -100,12 +102,12 @@ def _home() -> dict[str, str]:
 def _legend() -> dict[str, str]:
     """The Pictures page's legend: the home page's game at its first swallowed column, with the
     bots' names, the caption its events give and the legend drawn under the grids."""
-    result = ar.play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
+    result = play_game(["greedy", "counting", "greedy"], seed=7, keep_states=True)
     for before, state, action in zip(result.states, result.states[1:], result.actions, strict=False):
-        if state.swallowed and state.phase is ar.Phase.TURN:
+        if state.swallowed_mask and state.phase is ar.Phase.TURN:
             _, events = ar.apply_with_events(before, action)
-            return {"pictures-legend": ar.to_svg(state, last_action=action, events=events,
-                                                 names=list(result.bots), legend=True)}
+            return {"pictures-legend": to_svg(state, last_action=action, events=events,
+                                              names=list(result.bots), legend=True)}
     raise AssertionError("the game swallowed no column")
 
 
@@ -158,43 +160,43 @@ def _how_to_play() -> dict[str, str]:
     greedy bots, the first seed from 1 on whose round 1 has a column swallowed by a placed drawn card
     and a doubled closer."""
     for seed in range(1, 100):
-        result = ar.play_game(["greedy", "greedy"], seed=seed, keep_states=True)
+        result = play_game(["greedy", "greedy"], seed=seed, keep_states=True)
         first = result.final.history[0]
         steps = list(zip(result.states[:-1], result.states[1:], result.actions, strict=True))
         swallows = [i for i, (a, b, _) in enumerate(steps)
-                    if b.round == 1 and isinstance(_, ar.PlaceDrawn) and b.swallowed != a.swallowed]
+                    if b.round == 1 and isinstance(_, ar.PlaceDrawn) and b.swallowed_mask != a.swallowed_mask]
         if first.penalized and swallows:
             break
     else:  # pragma: no cover - seed 4 has both today
         raise AssertionError("no seed below 100 has a swallow and a doubled closer in round 1")
-    out = {"play-1-deal": ar.to_svg(result.states[0], caption=(
+    out = {"play-1-deal": to_svg(result.states[0], caption=(
         "Each player gets twelve cards face down; one card starts the discard pile."))}
     opened = next(b for _, b, _ in steps if b.phase is ar.Phase.TURN)
-    out["play-2-opening"] = ar.to_svg(opened, caption=(
+    out["play-2-opening"] = to_svg(opened, caption=(
         f"Each player turned two cards face up; seat {opened.turn} turned the higher sum and plays first."))
     drew = next(i for i, (_, _, action) in enumerate(steps) if isinstance(action, ar.Draw))
     before, after, action = steps[drew]
-    out["play-3-draw"] = ar.to_svg(after, last_action=action, caption=(
+    out["play-3-draw"] = to_svg(after, last_action=action, caption=(
         f"Seat {action.player} drew a {after.drawn}: now it places it on one of its spaces, "
         "or discards it and turns a card face up."))
     before, after, action = steps[swallows[0]]
     assert isinstance(action, ar.PlaceDrawn)
     where = (action.player, action.row, action.col)
-    out["play-4-swallow-before"] = ar.to_svg(before, highlight=where, caption=(
+    out["play-4-swallow-before"] = to_svg(before, highlight=where, caption=(
         f"Seat {action.player} holds a drawn {before.drawn}, and column {action.col} of its grid "
         f"already shows two {before.drawn}s: it places the {before.drawn} on ({action.row},{action.col})."))
-    out["play-5-swallow-after"] = ar.to_svg(after, last_action=action, caption=(
+    out["play-5-swallow-after"] = to_svg(after, last_action=action, caption=(
         f"Column {action.col} of seat {action.player} now shows three equal cards: it is swallowed, "
         "its cards go to the discard pile and count 0."))
     closing = next(b for _, b, _ in steps if b.round == 1 and b.closer is not None)
-    out["play-6-closed"] = ar.to_svg(closing)
-    out["play-7-scored"] = ar.to_svg(first)
+    out["play-6-closed"] = to_svg(closing)
+    out["play-7-scored"] = to_svg(first)
     return out
 
 
 def _game_over() -> dict[str, str]:
-    result = ar.play_game(["greedy", "counting"], ar.Variant.short(), seed=3)
-    return {"phases-game-over": ar.to_svg(result.final)}
+    result = play_game(["greedy", "counting"], ar.Variant.short(), seed=3)
+    return {"phases-game-over": to_svg(result.final)}
 
 
 def _swallowing() -> dict[str, str]:
@@ -206,10 +208,10 @@ def _swallowing() -> dict[str, str]:
     for action in [ar.Flip(0, 0, 1), ar.Flip(0, 1, 1), ar.Flip(1, 0, 0), ar.Flip(1, 0, 1), ar.Flip(1, 2, 2)]:
         state = ar.apply(state, action)
     assert state.turn == 0
-    before = ar.to_svg(state, highlight=(0, 2, 1), caption="Seat 0 is about to flip (2,1).")
+    before = to_svg(state, highlight=(0, 2, 1), caption="Seat 0 is about to flip (2,1).")
     state = ar.apply(state, ar.Flip(0, 2, 1))
-    assert state.swallowed == 0b001000100010, "column 1 of seat 0 is swallowed"
-    return {"rules-4.1-before": before, "rules-4.1-after": ar.to_svg(state, last_action=ar.Flip(0, 2, 1))}
+    assert state.swallowed_mask == 0b001000100010, "column 1 of seat 0 is swallowed"
+    return {"rules-4.1-before": before, "rules-4.1-after": to_svg(state, last_action=ar.Flip(0, 2, 1))}
 
 
 def _final_reveal() -> dict[str, str]:
@@ -235,13 +237,13 @@ def _final_reveal() -> dict[str, str]:
         after = ar.apply(state, action)
         if after.is_over:
             assert state.grid(0).face_down == (5, 11) and state.closer == 1
-            out["rules-6.3-before"] = ar.to_svg(
+            out["rules-6.3-before"] = to_svg(
                 state, highlight=[(0, 1, 1), (0, 2, 3), (2, 2, 3)],
                 caption="Seat 0 takes the last turn; then the face-down cards are turned over.")
         state = after
     result = state.history[-1]
     assert result.grids[2].swallowed[3::4] == (True, True, True) and result.penalized
-    out["rules-6.3-after"] = ar.to_svg(result)
+    out["rules-6.3-after"] = to_svg(result)
     return out
 
 

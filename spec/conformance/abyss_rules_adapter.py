@@ -25,6 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 import abyss_rules as ar
+from abyss_rules.action_space import ACTION_LAYOUT_VERSION, ActionSpace
+from abyss_rules.codec import state_from_dict
 from abyss_rules.config import FIELD_NAMES
 
 PROTOCOL = 1
@@ -104,7 +106,7 @@ def new_game(request: dict[str, Any]) -> ar.State:
     setup = request.get("setup", {})
     if "state" in setup:  # a saved game to start from (rule 3.11): refused if play could not reach it
         try:
-            return ar.state_from_dict(setup["state"])
+            return state_from_dict(setup["state"])
         except ar.DecodeError:
             raise SetupError("impossible_state") from None
     variant = make_variant(request.get("variant"))
@@ -122,7 +124,7 @@ def make_action(data: Any, variant: ar.Variant) -> ar.Action:
         missing = [name for name in ("player", "index") if name not in data]
         if missing:
             raise ar.MalformedActionError(f"index without {', '.join(missing)}")
-        return ar.ActionSpace(variant).action(data["index"], data["player"])
+        return ActionSpace(variant).action(data["index"], data["player"])
     if not isinstance(data, dict) or data.get("kind") not in _ACTIONS:
         raise ar.MalformedActionError(f"not an action: {data!r}")
     cls = _ACTIONS[data["kind"]]
@@ -215,7 +217,7 @@ def public_view(state: ar.State) -> dict[str, Any]:
 FACTS: dict[str, Callable[[ar.State], Any]] = {
     "phase": lambda s: s.phase.value,
     "round": lambda s: s.round,
-    "current_player": lambda s: s.current_player,
+    "current_player": lambda s: s.turn,
     "opener": lambda s: ar.view(s).opener,
     "owing_flips": lambda s: list(s.owing_flips),
     "opening": lambda s: [list(flips) for flips in s.opening],
@@ -236,9 +238,9 @@ FACTS: dict[str, Callable[[ar.State], Any]] = {
     "winners": lambda s: list(s.winners),
     "game_over": lambda s: s.is_over,
     "view": public_view,
-    "action_space_size": lambda s: ar.ActionSpace(s.variant).size,
-    "action_layout_version": lambda s: ar.ACTION_LAYOUT_VERSION,
-    "legal_indices": lambda s: {str(p): list(ar.ActionSpace(s.variant).legal_indices(s, p))
+    "action_space_size": lambda s: ActionSpace(s.variant).size,
+    "action_layout_version": lambda s: ACTION_LAYOUT_VERSION,
+    "legal_indices": lambda s: {str(p): list(ActionSpace(s.variant).legal_indices(s, p))
                                 for p in range(s.players)},
 }
 """How each fact of the protocol is read from a state."""

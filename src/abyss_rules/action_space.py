@@ -17,7 +17,8 @@ languages and the batch engine (`abyss_rules.batch`) share it.
 
 Examples:
     >>> import abyss_rules as ar
-    >>> space = ar.ActionSpace(ar.Variant.standard())
+    >>> from abyss_rules.action_space import ActionSpace
+    >>> space = ActionSpace(ar.Variant.standard())
     >>> space.size, space.index(ar.Flip(1, 1, 2)), space.index(ar.Draw(0))
     (49, 6, 24)
     >>> space.action(36, player=1)
@@ -51,14 +52,16 @@ class ActionSpace:
     actions: same grid shape and same largest seat.
 
     Args:
-        variant: The rules in play; only its `rows`, `cols` and `max_players` matter.
+        variant: The rules in play, or a preset's name; only its `rows`, `cols` and
+            `max_players` matter.
 
     Raises:
-        ConfigError: `invalid_variant` when `variant` is not a `Variant`.
+        ConfigError: `invalid_variant` when `variant` is neither a `Variant` nor a preset's name.
 
     Examples:
         >>> import abyss_rules as ar
-        >>> space = ar.ActionSpace(ar.Variant(rows=2, cols=2))
+        >>> from abyss_rules.action_space import ActionSpace
+        >>> space = ActionSpace(ar.Variant(rows=2, cols=2))
         >>> space
         ActionSpace(rows=2, cols=2, size=17, layout=1)
         >>> space.flip, space.take_discard, space.draw, space.place_drawn, space.discard_drawn
@@ -91,10 +94,12 @@ class ActionSpace:
     discard_drawn: int
     """The index of `DiscardDrawn` on space 0: `3 * cells + 1`."""
 
-    def __init__(self, variant: Variant) -> None:
-        if not isinstance(variant, Variant):
-            raise ConfigError(Code.INVALID_VARIANT,
-                              f"an ActionSpace needs a Variant, got {type(variant).__name__}")
+    def __init__(self, variant: Variant | str) -> None:
+        if isinstance(variant, str):
+            variant = Variant.preset(variant)
+        elif not isinstance(variant, Variant):
+            raise ConfigError(Code.INVALID_VARIANT, f"an ActionSpace needs a Variant or a preset's name, "
+                                                    f"got {type(variant).__name__}")
         cells = variant.cells
         self.variant = variant
         self.rows, self.cols, self.cells = variant.rows, variant.cols, cells
@@ -133,7 +138,8 @@ class ActionSpace:
 
         Examples:
             >>> import abyss_rules as ar
-            >>> space = ar.ActionSpace(ar.Variant.standard())
+            >>> from abyss_rules.action_space import ActionSpace
+            >>> space = ActionSpace(ar.Variant.standard())
             >>> space.index(ar.TakeDiscard(0, 0, 0)), space.index(ar.DiscardDrawn(5, 2, 3))
             (12, 48)
             >>> space.index(ar.Flip(0, 3, 0))
@@ -173,7 +179,8 @@ class ActionSpace:
 
         Examples:
             >>> import abyss_rules as ar
-            >>> space = ar.ActionSpace(ar.Variant.standard())
+            >>> from abyss_rules.action_space import ActionSpace
+            >>> space = ActionSpace(ar.Variant.standard())
             >>> space.action(24, player=3), space.action(37, player=0)
             (Draw(player=3), DiscardDrawn(player=0, row=0, col=0))
             >>> space.action(49, player=0)
@@ -201,7 +208,8 @@ class ActionSpace:
 
         Examples:
             >>> import abyss_rules as ar
-            >>> ar.ActionSpace(ar.Variant(rows=2, cols=1, initial_flips=1)).actions(player=1)[:3]
+            >>> from abyss_rules.action_space import ActionSpace
+            >>> ActionSpace(ar.Variant(rows=2, cols=1, initial_flips=1)).actions(player=1)[:3]
             (Flip(player=1, row=0, col=0), Flip(player=1, row=1, col=0), TakeDiscard(player=1, row=0, col=0))
         """
         found = self._actions.get(player) if type(player) is int else None
@@ -237,13 +245,15 @@ class ActionSpace:
         index (all false); once the game is over no seat has one.
 
         Raises:
-            MalformedActionError: `state` is not a `State`, or its grids are not of this
-                space's shape (`invalid_state`); `player` is not an int.
+            InvalidStateError: `state` is not a `State`, or its grids are not of this
+                space's shape (`invalid_state`).
+            MalformedActionError: `player` is not an int (`malformed_action`).
             ActionIndexError: `player` is not a seat of the game (`no_such_player`).
 
         Examples:
             >>> import abyss_rules as ar
-            >>> space = ar.ActionSpace(ar.Variant.standard())
+            >>> from abyss_rules.action_space import ActionSpace
+            >>> space = ActionSpace(ar.Variant.standard())
             >>> state = ar.new_game(players=2, seed=42)
             >>> sum(space.mask(state, 1)), sum(space.mask(state, 0))
             (12, 12)
@@ -278,7 +288,8 @@ class ActionSpace:
 
         Examples:
             >>> import abyss_rules as ar
-            >>> space = ar.ActionSpace(ar.Variant.standard())
+            >>> from abyss_rules.action_space import ActionSpace
+            >>> space = ActionSpace(ar.Variant.standard())
             >>> state = ar.new_game(players=2, variant=ar.Variant(initial_flips=0), seed=42)
             >>> state.turn, space.legal_indices(state, state.turn)[:3], len(space.legal_indices(state, 1))
             (0, (0, 1, 2), 0)

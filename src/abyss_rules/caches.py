@@ -18,8 +18,9 @@ changes a result: only how fast it comes.
 Some cached values own tables of their own, bounded by count (a grid shape's snapshots by
 mask, a seat's legal actions by mask): they are bounded because their owners are, and a cache
 created with `on_clear` empties them too when it is cleared -- also those of owners still in
-use elsewhere (a variant keeps its shape's tables). Per-variant tables (`Variant._memo`) live
-and die with their variant; they are bounded by the variant's size bounds (spec rule 10.4).
+use elsewhere (a variant keeps its shape's tables). A table computed from a variant is kept
+by the module that computes it, in a `Memo` of its own: a `BoundedCache` keyed by the variant,
+with the last variant's table in front, found by identity.
 
 **Threads.** Every cache may be used from many threads at once (and so may every public
 function of the library): reads are single dict look-ups, which are atomic; `put` and `clear`
@@ -47,9 +48,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
-__all__ = ["BoundedCache", "cache_stats", "clear_caches"]
+__all__ = ["BoundedCache", "Memo", "cache_stats", "clear_caches"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -122,6 +123,50 @@ class BoundedCache(dict[K, V]):
     def __repr__(self) -> str:
         return (f"<BoundedCache {self.name!r} entries={len(self)}/{self.max_entries} "
                 f"size={self.size}/{self.max_size}>")
+
+
+class Memo(BoundedCache[K, V]):
+    """A module's own cache of a value computed from a key (a `Variant`, say): `memo(key)`.
+
+    The value of the last key asked sits in `last`, `(key, value)`, found by identity: a hot
+    path reads `last = memo.last` and takes `last[1]` when `last[0] is key`, calling
+    `memo(key)` only otherwise. Behind it, a `BoundedCache` keyed by equality, so that equal
+    keys share one value. `make(key)` computes a value, `size(value)` measures it.
+
+    Examples:
+        >>> squares = Memo("example.squares", lambda n: n * n, max_entries=4, max_size=4)
+        >>> squares(12), squares.last, squares(12)
+        (144, (12, 144), 144)
+        >>> clear_caches(); squares.last[0] is None, len(squares)
+        (True, 0)
+    """
+
+    __slots__ = ("last", "_make", "_size")
+
+    def __init__(self, name: str, make: Callable[[K], V], *, max_entries: int, max_size: int,
+                 size: Callable[[V], int] | None = None) -> None:
+        super().__init__(name, max_entries=max_entries, max_size=max_size)
+        self._make = make
+        self._size = size
+        self.last: tuple[K | None, V] = (None, cast(V, None))
+        """The last key asked and its value (one tuple, so that threads read a matching pair)."""
+
+    def __call__(self, key: K) -> V:
+        """The value of `key`: the last one if `key` is the last key, else the cached or a new one."""
+        last = self.last
+        if last[0] is key:
+            return last[1]
+        found = self.get(key)
+        if found is None:
+            value = self._make(key)
+            found = self.put(key, value, 1 if self._size is None else self._size(value))
+        self.last = (key, found)
+        return found
+
+    def clear(self) -> None:
+        """Drop every entry and the last value."""
+        super().clear()
+        self.last = (None, cast(V, None))
 
 
 _REGISTRY: Final[dict[str, BoundedCache[Any, Any]]] = {}

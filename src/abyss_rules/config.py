@@ -25,13 +25,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sized
 from enum import StrEnum
 from itertools import islice
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import attrs
 
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
 from .errors import Code, ConfigError
 from .grid import Geometry
+from .versions import header
+
+if TYPE_CHECKING:
+    from .documents import VariantDict, VariantDocument
 
 __all__ = [
     "MAX_CELLS",
@@ -44,6 +48,7 @@ __all__ = [
     "MAX_TURNS_PER_ROUND",
     "Opener",
     "Variant",
+    "variant_fields",
 ]
 
 # The size bounds of a variant (spec rule 10.4). They keep the worst legal game small: at most
@@ -185,16 +190,15 @@ class Variant:
     max_turns_per_round: int | None = None
     """House rule: a round ends after this many turns (rule 6.7); `None`: no cap."""
 
-    _geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
+    geometry: Geometry = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The precomputed tables of the grid shape (`Geometry.of(rows, cols)`), derived from the
+    fields: a plain attribute, read on the engine's hot path."""
     _unshuffled: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
-    _memo: dict[str, Any] = attrs.field(init=False, eq=False, hash=False, repr=False)
-    """Private per-variant tables the rule modules precompute (e.g. action tables)."""
 
     def __attrs_post_init__(self) -> None:
         self._validate()
-        object.__setattr__(self, "_geometry", Geometry.of(self.rows, self.cols))
+        object.__setattr__(self, "geometry", Geometry.of(self.rows, self.cols))
         object.__setattr__(self, "_unshuffled", unshuffled_deck(self.deck))
-        object.__setattr__(self, "_memo", {})
 
     # -- presets (rule 10.2) -------------------------------------------------
 
@@ -300,11 +304,6 @@ class Variant:
         return len(self._unshuffled)
 
     @property
-    def geometry(self) -> Geometry:
-        """The precomputed tables of the grid shape."""
-        return self._geometry
-
-    @property
     def unshuffled_deck(self) -> tuple[int, ...]:
         """The deck in unshuffled order (rule 9.4)."""
         return self._unshuffled
@@ -384,19 +383,18 @@ class Variant:
                 f"({cells} each, one to open the discard pile, one to draw)"
             )
 
-    def to_dict(self) -> dict[str, Any]:
-        """The variant as plain JSON-ready data (field names as in rule 10.1).
+    def to_dict(self) -> VariantDocument:
+        """The `variant` document of this variant: the header, then every field of rule 10.1
+        (the same as `variant_to_dict`; every `to_dict` of the library gives a whole document).
+
+        `variant_fields` gives the fields alone, as nested in state, view and record documents.
 
         Examples:
-            >>> Variant.short().to_dict()["max_rounds"]
-            1
-            >>> Variant().to_dict()["deck"][:2]
-            [[-2, 5], [-1, 10]]
+            >>> doc = Variant.short().to_dict()
+            >>> doc["format"], doc["max_rounds"], doc["deck"][:2]
+            ('variant', 1, [[-2, 5], [-1, 10]])
         """
-        out: dict[str, Any] = {name: getattr(self, name) for name in FIELD_NAMES}
-        out["deck"] = [list(pair) for pair in self.deck]
-        out["opener"] = self.opener.value
-        return out
+        return cast("VariantDocument", {**header("variant"), **variant_fields(self)})
 
 
 _PRESETS: Final[dict[str, Variant]] = {
@@ -409,3 +407,20 @@ FIELD_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in attrs.fields(Variant) if f.init
 )
 """The public field names of `Variant`, in definition order (rule 10.1)."""
+
+
+def variant_fields(variant: Variant) -> VariantDict:
+    """Every field of `variant` (rule 10.1) as JSON-ready data, without a document header: the
+    `variant` member of state, view and record documents. `Variant(**variant_fields(v)) == v`.
+
+    Examples:
+        >>> fields = variant_fields(Variant.short())
+        >>> fields["max_rounds"], fields["opener"], "format" in fields
+        (1, 'highest_flips', False)
+        >>> Variant(**fields) == Variant.short()
+        True
+    """
+    out: dict[str, Any] = {name: getattr(variant, name) for name in FIELD_NAMES}
+    out["deck"] = [list(pair) for pair in variant.deck]
+    out["opener"] = variant.opener.value
+    return cast("VariantDict", out)

@@ -1,24 +1,37 @@
 """`TypedDict`s of the JSON documents (see `docs/json.md`): types only, nothing at run time.
 
-The `*_to_dict` functions (`state_to_dict`, `view_to_dict`,
-`variant_to_dict`, `action_to_dict`, `events_to_dict`,
-`Record.to_dict` and `Verdict.to_dict`) return plain dicts
-of these shapes, so a
-type checker knows every key of a document and the type of its value:
+Every document's `TypedDict` is here and only here, each event's too (`CardDrawnDict` is the
+dict of `abyss_rules.events.CardDrawn`); the package itself exports none of them. The
+`*_to_dict` functions of `abyss_rules.codec` (`state_to_dict`, `view_to_dict`,
+`variant_to_dict`, `action_to_dict`, `events_to_dict`), `Record.to_dict` and
+`abyss_rules.protocol.Verdict.to_dict` return plain dicts of these shapes, so a type checker
+knows every key of a document and the type of its value; Pydantic (and so FastAPI) validates
+documents with them too:
 
     >>> import abyss_rules as ar
-    >>> doc: ar.ViewDocument = ar.view_to_dict(ar.view(ar.new_game(players=2, seed=1), 0))
+    >>> from abyss_rules.codec import view_to_dict
+    >>> from abyss_rules.documents import ViewDocument
+    >>> doc: ViewDocument = view_to_dict(ar.view(ar.new_game(players=2, seed=1), 0))
     >>> doc["draw_pile_size"]
     125
 
-This module imports nothing of the engine (it sits below every other module); the keys
+This module imports nothing of the engine (it sits below every other module, so that any
+module may name these types, the classes below the codec too); the keys
 declared here are checked against the documents the codec writes and against the JSON
 schemas of `spec/schemas/` by `tests/test_documents.py`, so the two cannot drift apart.
 """
 
 # No `from __future__ import annotations`: Python 3.11 would then miss `NotRequired` in
 # `__required_keys__`.
-from typing import Literal, NotRequired, TypeAlias, TypedDict
+import sys
+from typing import Literal, NotRequired, TypeAlias
+
+if sys.version_info >= (3, 12):
+    from typing import TypedDict
+else:
+    # Pydantic (so FastAPI) reads a TypedDict only from typing_extensions before Python 3.12:
+    # `typing.TypedDict` lacks what it needs there. A dependency on 3.11 only (pyproject.toml).
+    from typing_extensions import TypedDict
 
 __all__ = [
     "ActionBody",

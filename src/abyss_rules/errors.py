@@ -48,6 +48,7 @@ __all__ = [
     "PictureError",
     "ReplayError",
     "SamplingError",
+    "SeatError",
     "SeedError",
     "SimulationError",
 ]
@@ -304,6 +305,23 @@ class IllegalActionError(AbyssError, ValueError):
     """
 
 
+class SeatError(AbyssError, IndexError):
+    """A seat number that names no seat of the game, asked of a state or for a view -- no action
+    involved (code `no_such_player`, rule 1.3; also an `IndexError`, as for a list).
+
+    Raised by `State.grid`, `State.face_down_count` and `view`. An action for a seat that is
+    not there is refused by `apply` with an `IllegalActionError` of the same code.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.new_game(players=2, seed=1).grid(9)
+        ... except IndexError as error:
+        ...     print(type(error).__name__, error.code, error.rule)
+        SeatError no_such_player 1.3
+    """
+
+
 class ActionIndexError(AbyssError, ValueError):
     """An action index that names no action, or an action that has no index (spec section 11;
     also a `ValueError`).
@@ -314,8 +332,9 @@ class ActionIndexError(AbyssError, ValueError):
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.action_space import ActionSpace
         >>> try:
-        ...     ar.ActionSpace(ar.Variant.standard()).action(-1, player=0)
+        ...     ActionSpace(ar.Variant.standard()).action(-1, player=0)
         ... except ar.ActionIndexError as error:
         ...     print(error.code, error.rule)
         no_such_action_index 11.2
@@ -353,8 +372,8 @@ class BatchStepError(IllegalActionError):
 class MalformedActionError(_DefaultCode, TypeError):
     """Something that is not a well-formed action (wrong type, non-int field); also a `TypeError`.
 
-    Its code is `malformed_action`; a library call given something that is not a game state
-    raises the subclass `InvalidStateError` (code `invalid_state`).
+    Its code is `malformed_action`. A library call given something that is not a game state
+    raises `InvalidStateError` (code `invalid_state`) instead: a sibling, not a subclass.
 
     Examples:
         >>> import abyss_rules as ar
@@ -367,19 +386,20 @@ class MalformedActionError(_DefaultCode, TypeError):
     DEFAULT_CODE = Code.MALFORMED_ACTION
 
 
-class InvalidStateError(MalformedActionError):
-    """A library call was given something that is not a game state (code `invalid_state`).
+class InvalidStateError(_DefaultCode, TypeError):
+    """A library call was given something that is not a game state (code `invalid_state`; also a
+    `TypeError`).
 
-    A `MalformedActionError` (and so a `TypeError`), as such errors were before this class
-    existed: code that catches those still catches it.
+    A state problem, not an action problem: it is not a `MalformedActionError`. Catch
+    `AbyssError` (or `TypeError`) to catch both.
 
     Examples:
         >>> import abyss_rules as ar
         >>> try:
         ...     ar.legal_actions("a state")
         ... except InvalidStateError as error:
-        ...     print(error.code, isinstance(error, ar.MalformedActionError))
-        invalid_state True
+        ...     print(error.code, isinstance(error, ar.MalformedActionError), isinstance(error, TypeError))
+        invalid_state False True
     """
 
     DEFAULT_CODE = Code.INVALID_STATE
@@ -500,9 +520,9 @@ class SimulationError(AbyssError, ValueError):
     Codes: `invalid_simulation`, `invalid_players`, `invalid_variant`, `game_too_long`.
 
     Examples:
-        >>> import abyss_rules as ar
+        >>> from abyss_rules.simulation import play_game
         >>> try:
-        ...     ar.play_game(["greedy"], seed=1)
+        ...     play_game(["greedy"], seed=1)
         ... except SimulationError as error:
         ...     print(error.code, error.rule)
         invalid_players 1.3
@@ -533,8 +553,9 @@ class PictureError(_DefaultCode, ValueError):
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.pictures import to_svg
         >>> try:
-        ...     ar.to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
+        ...     to_svg(ar.view(ar.new_game(seed=1)), reveal=True)
         ... except ar.PictureError as error:
         ...     print(error.code, "|", error.message)
         invalid_picture | a View holds no face-down values to reveal: pass the State with reveal=True

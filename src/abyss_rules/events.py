@@ -25,8 +25,10 @@ placed or discarded; the deal of a new round names no card but the one that
 opens the discard pile. So the events of an action may be sent to every
 client, like views.
 
-Every event is a frozen value with a `TYPE` string and a `to_dict()` method;
-`events_to_dict` and `dumps_events` give the `events` document.
+Every event is a frozen value with a `TYPE` string and a `to_dict()` method. The `events`
+document of an action is written by `abyss_rules.dumps_events` and
+`abyss_rules.codec.events_to_dict`; its `TypedDict`s (`EventsDocument`, and `CardDrawnDict`
+and the others for each event) are in `abyss_rules.documents`.
 
 The events come from the rule functions themselves: each one reports what it does as it
 does it (see `abyss_rules.rules`), so no event is worked out a second time from the states
@@ -34,61 +36,22 @@ before and after. The classes are defined in `abyss_rules.event_types`, below th
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.events import CardRevealed
     >>> state = ar.new_game(players=2, seed=3)
     >>> state, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
     >>> events
     (CardRevealed(seat=0, row=1, col=2, value=5, cause='opening_flip'),)
+    >>> events[0] == CardRevealed(seat=0, row=1, col=2, value=5, cause="opening_flip")
+    True
     >>> events[0].to_dict()
     {'type': 'card_revealed', 'seat': 0, 'row': 1, 'col': 2, 'value': 5, 'cause': 'opening_flip'}
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from . import event_types
-from .actions import Action
-from .codec.action import action_body, check_action
-from .codec.strict import canonical_json, header
-from .documents import EventsDocument
 from .event_types import *  # noqa: F403 - every event class, re-exported: the list is event_types.__all__
 from .rules.engine import apply_with_events
 
-__all__ = ["apply_with_events", "dumps_events", "events_to_dict"]
+__all__ = ["apply_with_events"]
 __all__ += event_types.__all__
-
-
-def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> EventsDocument:
-    """The `events` document: what `action` caused, leading to the state numbered `seq`.
-
-    Public information only (see the module docs): safe to send to every client.
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> state = ar.new_game(players=2, seed=3)
-        >>> after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
-        >>> doc = events_to_dict(events, action=ar.Flip(0, 1, 2), seq=after.seq)
-        >>> doc["format"], doc["seq"], doc["action"], doc["events"][0]["value"]
-        ('events', 1, {'type': 'flip', 'player': 0, 'row': 1, 'col': 2}, 5)
-    """
-    if type(seq) is not int or seq < 0:
-        raise TypeError(f"seq must be an int >= 0, got {seq!r}")
-    items = []
-    for event in events:
-        if type(event) not in event_types.EVENT_TYPES:
-            raise TypeError(f"expected events, got {type(event).__name__}")
-        items.append(event.to_dict())
-    body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
-    return cast(EventsDocument, body)
-
-
-def dumps_events(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> str:
-    """The canonical JSON text of the `events` document (see `events_to_dict`).
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> after, events = ar.apply_with_events(ar.new_game(players=2, seed=3), ar.Flip(0, 1, 2))
-        >>> dumps_events(events, action=ar.Flip(0, 1, 2), seq=after.seq)[:64]
-        '{"action":{"col":2,"player":0,"row":1,"type":"flip"},"events":[{'
-    """
-    return canonical_json(events_to_dict(events, action=action, seq=seq))

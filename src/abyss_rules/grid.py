@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 
 from .caches import BoundedCache
 
 __all__ = ["Geometry", "Grid"]
+
+_T = TypeVar("_T")
 
 class Geometry:
     """Precomputed tables for a `rows x cols` grid (rule 1.2).
@@ -133,8 +135,13 @@ _FLAGS: Final = BoundedCache[tuple[int, int], tuple[bool, ...]]("grid.flags", ma
 """Masks as booleans, by (cells, mask) (size: cells)."""
 
 
-def _flags(cells: int, mask: int) -> tuple[bool, ...]:
-    """The bits of `mask` as `cells` booleans (cached: grids repeat their masks)."""
+def flags(cells: int, mask: int) -> tuple[bool, ...]:
+    """The low `cells` bits of `mask` as booleans (cached: grids repeat their masks).
+
+    Examples:
+        >>> flags(4, 0b0101)
+        (True, False, True, False)
+    """
     key = (cells, mask)
     found = _FLAGS.get(key)
     if found is None:
@@ -202,8 +209,8 @@ class Grid:
             shown = [c if up & b else None for c, b in zip(mine, bits, strict=True)]
         else:
             shown = [None if gone & b else c for c, b in zip(mine, bits, strict=True)]
-        return cls(rows=rows, cols=cols, cards=tuple(shown), face_up=_flags(cells, up),
-                   swallowed=_flags(cells, gone))
+        return cls(rows=rows, cols=cols, cards=tuple(shown), face_up=flags(cells, up),
+                   swallowed=flags(cells, gone))
 
     @property
     def visible(self) -> tuple[int | None, ...]:
@@ -258,32 +265,42 @@ class Grid:
 
 _Picker = Callable[[tuple[int | None, ...]], tuple[int | None, ...]]
 _NONE: tuple[None] = (None,)
-_new = object.__new__
 
 
-def unfrozen(cls: type) -> type:
-    """A subclass of the frozen slotted attrs class `cls` with plain (fast) attribute stores.
+def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
+    """A function that builds a `cls` -- a frozen, slotted attrs class -- from its fields' values
+    in their order, without `cls.__init__`: no validator or converter runs, so it is only for
+    values already checked, on hot paths (`snapshots` for `Grid`, `view` for `View`).
 
-    A frozen class refuses `setattr`, and storing through a slot descriptor's `__set__`
-    costs a call per field. An object of this subclass takes plain stores; `__class__`
-    assignment then makes it a `cls` (the layouts are the same: the subclass adds no slot).
-    Used by `snapshots` for `Grid` and by `views._fast_view` for `View`.
+    The one place where a frozen object is built by a `__class__` swap. A frozen class refuses
+    `setattr`, and storing through a slot descriptor's `__set__` costs a call per field; so the
+    function fills an object of a private subclass whose stores are plain (the layouts are the
+    same: the subclass adds no slot), then makes it a `cls` by assigning `__class__`. It is
+    written out field by field, as attrs writes `__init__`.
 
     Examples:
-        >>> built = object.__new__(unfrozen(Grid))
-        >>> built.rows, built.cols, built.cards, built.face_up, built.swallowed = 1, 2, (3, 4), (1, 1), (0, 0)
-        >>> built.__class__ = Grid
-        >>> built == Grid(1, 2, (3, 4), (1, 1), (0, 0))
+        >>> build = fast_constructor(Grid)
+        >>> built = build(1, 2, (3, None), (True, False), (False, False))
+        >>> type(built) is Grid and built == Grid(1, 2, (3, None), (True, False), (False, False))
         True
     """
+    names = [field.name for field in attrs.fields(cast(Any, cls))]
     # Both, so that the type's setattr slot is the generic one that stores into slots directly.
-    return type(f"_Unfrozen{cls.__name__}", (cls,), {
+    unfrozen = type(f"_Unfrozen{cls.__name__}", (cls,), {
         "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
         "__module__": cls.__module__,
     })
+    lines = [f"def build({', '.join(names)}):", "    made = new(unfrozen)"]
+    lines += [f"    made.{name} = {name}" for name in names]
+    lines += ["    made.__class__ = cls", "    return made"]
+    namespace: dict[str, Any] = {"new": object.__new__, "unfrozen": unfrozen, "cls": cls}
+    exec("\n".join(lines), namespace)  # field names are identifiers: attrs checked them
+    build: Callable[..., _T] = namespace["build"]
+    build.__qualname__ = build.__name__ = f"build_{cls.__name__}"
+    return build
 
 
-_Unfrozen = unfrozen(Grid)
+_build_grid = fast_constructor(Grid)
 
 
 _PARTS_LIMIT = 1 << 13
@@ -317,7 +334,7 @@ def _parts(geometry: Geometry, public: bool, player: int, up: int, gone: int) ->
         base = player * cells + 1
         shown = up if public else geometry.full_mask & ~gone
         found = _Parts(itemgetter(*[base + s if shown >> s & 1 else 0 for s in range(cells)]),
-                       _flags(cells, up), _flags(cells, gone))
+                       flags(cells, up), flags(cells, gone))
         if len(geometry._parts_of) >= _PARTS_LIMIT:  # bounded: start over (the masks in play come back)
             geometry._parts_of.clear()
         geometry._parts_of[key] = found
@@ -333,7 +350,7 @@ def snapshots(
     every seat up to `stop - 1`. The pickers and flag tuples are cached per seat and masks,
     so a snapshot costs one `itemgetter` call and, unless it shows the same cards as the
     last one built with those masks (grids are immutable: then that one is returned), an
-    object filled as an `_Unfrozen` and turned into a `Grid`. The reuse test compares
+    object built by `fast_constructor`'s function for `Grid`. The reuse test compares
     the snapshot's own cards only: with `public`, never a face-down value.
 
     Examples:
@@ -357,13 +374,6 @@ def snapshots(
         shown = parts.picker(ext)
         grid = parts.last
         if grid is None or grid.cards != shown:
-            new: Any = _new(_Unfrozen)
-            new.rows = rows
-            new.cols = cols
-            new.cards = shown
-            new.face_up = parts.face_up
-            new.swallowed = parts.swallowed
-            new.__class__ = Grid
-            parts.last = grid = new
+            parts.last = grid = _build_grid(rows, cols, shown, parts.face_up, parts.swallowed)
         out.append(grid)
     return tuple(out)

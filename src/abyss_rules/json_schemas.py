@@ -6,10 +6,10 @@ are part of the specification (`spec/schemas/`); a wheel carries a copy inside t
 so both work from an installed library as from a source checkout.
 
 Examples:
-    >>> import abyss_rules as ar
-    >>> ar.SCHEMAS
+    >>> from abyss_rules.json_schemas import SCHEMAS, schema
+    >>> SCHEMAS
     ('action', 'events', 'record', 'state', 'variant', 'verdict', 'view')
-    >>> ar.schema("action")["properties"]["format"]["const"]
+    >>> schema("action")["properties"]["format"]["const"]
     'action'
 """
 
@@ -66,10 +66,10 @@ def schema(name: str) -> dict[str, Any]:
         FileNotFoundError: This copy of the library was installed without its schemas.
 
     Examples:
-        >>> import abyss_rules as ar
-        >>> ar.schema("view")["$schema"]
+        >>> from abyss_rules.json_schemas import schema
+        >>> schema("view")["$schema"]
         'https://json-schema.org/draft/2020-12/schema'
-        >>> ar.schema("game")
+        >>> schema("game")
         Traceback (most recent call last):
         ...
         abyss_rules.errors.DecodeError: [wrong_format] no document kind 'game' has a JSON Schema; the kinds \

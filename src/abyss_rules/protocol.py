@@ -28,15 +28,16 @@ Checks, in order (the first failing one is reported):
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.protocol import submit, validate
     >>> state = ar.new_game(players=2, seed=4)
     >>> message = '{"format":"action","format_version":1,"rules_version":"1.0.0",' \\
     ...           '"type":"flip","player":0,"row":1,"col":2,"seq":0}'
-    >>> ar.validate(state, message).legal
+    >>> validate(state, message).legal
     True
-    >>> state, events, action = ar.submit(state, message, player=0)
+    >>> state, events, action = submit(state, message, player=0)
     >>> action, state.seq
     (Flip(player=0, row=1, col=2), 1)
-    >>> verdict = ar.validate(state, message, player=0)      # the same message again: seq 0 is stale
+    >>> verdict = validate(state, message, player=0)      # the same message again: seq 0 is stale
     >>> verdict.code, verdict.legal, verdict.http_status
     ('stale_action', False, 409)
 """
@@ -50,13 +51,14 @@ import attrs
 
 from .actions import ACTION_TYPES, Action
 from .codec.action import RequestId, action_body, action_message, action_to_dict, check_request_id
-from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, header, parse, parse_json
+from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, parse, parse_json
 from .documents import ActionDocument, VerdictDocument
 from .errors import AbyssError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
 from .rules.engine import check
 from .state import State
+from .versions import header
 from .views import View
 
 __all__ = ["HTTP_STATUS", "Accepted", "Judgement", "Message", "Verdict", "action_documents", "http_status",
@@ -118,7 +120,8 @@ class Verdict:
 
     Examples:
         >>> import abyss_rules as ar
-        >>> verdict = ar.validate(ar.new_game(players=2, seed=4), "0d")
+        >>> from abyss_rules.protocol import validate
+        >>> verdict = validate(ar.new_game(players=2, seed=4), "0d")
         >>> verdict.legal, verdict.code, verdict.rule, verdict.http_status
         (False, 'wrong_phase', '3.2', 409)
         >>> verdict.to_dict()["format"]
@@ -151,9 +154,10 @@ class Verdict:
 
         Examples:
             >>> import abyss_rules as ar
+            >>> from abyss_rules.protocol import submit
             >>> state = ar.new_game(players=2, seed=4)
             >>> try:
-            ...     ar.submit(state, "0d")
+            ...     submit(state, "0d")
             ... except ar.AbyssError as error:
             ...     print(Verdict.from_error(error, state.seq).code)
             wrong_phase
@@ -203,7 +207,8 @@ class Accepted(NamedTuple):
 
     Examples:
         >>> import abyss_rules as ar
-        >>> state, events, action = ar.submit(ar.new_game(players=2, seed=4), "0f00")
+        >>> from abyss_rules.protocol import submit
+        >>> state, events, action = submit(ar.new_game(players=2, seed=4), "0f00")
         >>> action, state.seq
         (Flip(player=0, row=0, col=0), 1)
     """
@@ -371,12 +376,13 @@ def judge(
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.protocol import judge
         >>> state = ar.new_game(players=2, seed=4)
         >>> text = ar.dumps_action(ar.Flip(1, 0, 0), seq=0, request_id="a1")
-        >>> verdict, accepted = ar.judge(state, text, player=1, require_seq=True)
+        >>> verdict, accepted = judge(state, text, player=1, require_seq=True)
         >>> verdict.to_dict()["request_id"], verdict.http_status, accepted.state.seq
         ('a1', 200, 1)
-        >>> verdict, accepted = ar.judge(accepted.state, text, player=1, require_seq=True)
+        >>> verdict, accepted = judge(accepted.state, text, player=1, require_seq=True)
         >>> verdict.code, verdict.request_id, verdict.http_status, accepted
         ('stale_action', 'a1', 409, None)
     """
@@ -416,12 +422,13 @@ def validate(
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.protocol import validate
         >>> state = ar.new_game(players=2, seed=4)
-        >>> ar.validate(state, ar.Flip(1, 0, 0), player=0).code
+        >>> validate(state, ar.Flip(1, 0, 0), player=0).code
         'seat_mismatch'
-        >>> ar.validate(state, "0f12", seq=3).code
+        >>> validate(state, "0f12", seq=3).code
         'stale_action'
-        >>> ar.validate(state, '{"format": "action"}').to_dict()["path"]
+        >>> validate(state, '{"format": "action"}').to_dict()["path"]
         '/format_version'
     """
     state_seq = state.seq if type(state) is State else None
@@ -445,12 +452,13 @@ def submit(
     Raises:
         DecodeError: a malformed message.
         IllegalActionError: `seat_mismatch`, `stale_action`, or a rule's code.
-        MalformedActionError: `state` is not a State (`invalid_state`).
+        InvalidStateError: `state` is not a State (`invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.protocol import submit
         >>> state = ar.new_game(players=2, seed=4)
-        >>> accepted = ar.submit(state, "1f00", seq=0, player=1)
+        >>> accepted = submit(state, "1f00", seq=0, player=1)
         >>> accepted.state.seq, [event.TYPE for event in accepted.events]
         (1, ['card_revealed'])
     """
@@ -469,10 +477,11 @@ def action_documents(view: View) -> tuple[ActionDocument, ...]:
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.protocol import validate
         >>> docs = action_documents(ar.view(ar.new_game(players=2, seed=4), 0))
         >>> len(docs), docs[0]["format"], docs[0]["seq"], docs[0]["type"]
         (12, 'action', 0, 'flip')
-        >>> ar.validate(ar.new_game(players=2, seed=4), docs[0], player=0, require_seq=True).legal
+        >>> validate(ar.new_game(players=2, seed=4), docs[0], player=0, require_seq=True).legal
         True
     """
     if type(view) is not View:

@@ -15,10 +15,11 @@ the client should ask the server for a fresh view.
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.public_table import PublicTable, apply_events
     >>> state = ar.new_game(players=2, seed=3)
-    >>> table = ar.PublicTable.from_view(ar.view(state, 1))
+    >>> table = PublicTable.from_view(ar.view(state, 1))
     >>> after, events = ar.apply_with_events(state, ar.Flip(0, 1, 2))
-    >>> table = ar.apply_events(table, ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=after.seq))
+    >>> table = apply_events(table, ar.dumps_events(events, action=ar.Flip(0, 1, 2), seq=after.seq))
     >>> table.seq, table.grids[0][6]
     (1, (5, True, False))
     >>> table.agrees_with(ar.view(after, 1))

@@ -45,7 +45,6 @@ from .codec.strict import (
     HEX64,
     MAX_DOCUMENT_BYTES,
     canonical_json,
-    header,
     parse,
     read_document,
     read_int,
@@ -62,6 +61,7 @@ from .randomness import normalize_seed, secret_decks_repr, secret_repr
 from .rules.dealing import deck_order_problem, new_game, player_count_problem
 from .rules.engine import apply
 from .state import State
+from .versions import header
 from .views import View, view
 
 __all__ = ["MAX_RECORD_ACTIONS", "Record", "ReplayError"]
@@ -193,7 +193,7 @@ class Record:
     def start(
         cls,
         players: int = 2,
-        variant: Variant | None = None,
+        variant: Variant | str | None = None,
         seed: int | bytes | None = None,
         *,
         decks: Sequence[Sequence[int]] | None = None,
@@ -251,8 +251,9 @@ class Record:
 
         Examples:
             >>> import abyss_rules as ar
+            >>> from abyss_rules.codec import state_hash
             >>> record = ar.Record.start(seed=1).with_actions(ar.Flip(0, 0, 0)).sealed()
-            >>> record.final_hash == ar.state_hash(record.replay())
+            >>> record.final_hash == state_hash(record.replay())
             True
         """
         final = self._replay_unchecked()

@@ -9,8 +9,9 @@ Representation (chosen for speed, see `benchmarks/playouts.py`):
 * `cards` -- every player's grid in one flat tuple of ints: player `p`'s
   space `s` is `cards[p * cells + s]` (space `s = row * cols + col`).
   A swallowed space holds `0`.
-* `face_up` and `swallowed` -- bit masks over the same positions (bit
-  `p * cells + s`).
+* `face_up_mask` and `swallowed_mask` -- the engine's fast form of which spaces are face up
+  and swallowed: bit masks over the same positions (bit `p * cells + s`). Read them as
+  `face_up` and `swallowed`, tuples of booleans by position, as a `Grid` gives them by space.
 * `draw_pile` and `discard_pile` -- tuples of ints listed **top first**.
 
 `State.grid` and the other properties give friendlier read access.
@@ -24,31 +25,23 @@ Examples:
     >>> import abyss_rules as ar
     >>> state = ar.new_game(players=2, seed=42)
     >>> state
-    <State round=1 phase=opening turn=-1 players=2 seq=0 totals=[0, 0]>
-    >>> state.cards[:4], state.face_up, state.discard_pile
-    ((3, 6, 3, 8), 0, (-1,))
+    <State round=1 phase=opening turn=None players=2 seq=0 totals=[0, 0]>
+    >>> state.cards[:4], state.face_up[:4], state.discard_pile
+    ((3, 6, 3, 8), (False, False, False, False), (-1,))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 import attrs
 
 from .config import Variant
-from .errors import AbyssError, Code, IllegalActionError, MalformedActionError
-from .grid import Grid
+from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
+from .grid import Grid, flags
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
-
-PRESENTERS: dict[str, Callable[[Any], Any]] = {}
-"""How states, round results and views are drawn and written: `svg` (`abyss_rules.pictures.to_svg`),
-`view_dict` and `view_json` (the codec's view document). The modules that do it import this one
-(and `views`), so these cannot import them: the package (`abyss_rules/__init__.py`), which
-imports every one of them, fills this table in."""
-
 
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
@@ -145,17 +138,19 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this round's final reveal."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        from .pictures.svg import to_svg  # on use: the pictures import this module
+
+        return to_svg(self)
 
 
 class _Fields(NamedTuple):
     variant: Variant
     phase: Phase
     round: int
-    turn: int
+    turn: int | None
     cards: tuple[int, ...]
-    face_up: int
-    swallowed: int
+    face_up_mask: int
+    swallowed_mask: int
     draw_pile: tuple[int, ...]
     discard_pile: tuple[int, ...]
     drawn: int | None
@@ -176,8 +171,10 @@ class State(_Fields):
     * `variant` -- the `Variant`;
     * `phase` -- the `Phase`;
     * `round` -- the round number, from 1;
-    * `turn` -- the seat to act in the turn and drawn phases, else `-1`;
-    * `cards`, `face_up`, `swallowed` -- every grid (see `abyss_rules.state`);
+    * `turn` -- the seat to act in the turn and drawn phases, else `None` (as `View.turn`; see
+      `to_act` for the seats that may act in the opening);
+    * `cards` -- every grid's cards in one flat tuple (see `abyss_rules.state`);
+    * `face_up_mask`, `swallowed_mask` -- the fast form of `face_up` and `swallowed` (bit masks);
     * `draw_pile`, `discard_pile` -- the piles, top first;
     * `drawn` -- the drawn card in the drawn phase, else `None`;
     * `closer` -- the seat that closed this round (rule 6.1), else `None`;
@@ -192,7 +189,7 @@ class State(_Fields):
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=42)
         >>> state.phase, state.round, state.turn, state.owing_flips
-        (<Phase.OPENING: 'opening'>, 1, -1, (0, 1))
+        (<Phase.OPENING: 'opening'>, 1, None, (0, 1))
         >>> state.top_discard, state.draw_pile_size
         (-1, 125)
         >>> ar.apply(state, ar.Flip(0, 0, 3)).opening
@@ -217,7 +214,9 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of the public view, no secret."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]
+        from .pictures.svg import to_svg  # on use: the pictures import this module
+
+        return to_svg(self)
 
     def __copy__(self) -> State:
         return self
@@ -245,18 +244,23 @@ class State(_Fields):
         return winners(self.totals)
 
     @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is, or `None` in the opening and after the game."""
-        return self.turn if self.turn >= 0 else None
-
-    @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now: those owing opening flips, or the player to move."""
+        """The seats that may act now: in the opening every seat that still owes flips (any of
+        them may flip first, rule 2.2); in the turn and drawn phases `(turn,)`; after the game `()`.
+
+        `turn` is the one seat whose turn it is, or `None` in the opening and after the game; `to_act`
+        also covers the opening, where several seats may act.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.new_game(players=3, seed=1)
+            >>> state.turn, state.to_act
+            (None, (0, 1, 2))
+        """
         if self.phase is Phase.OPENING:
             return self.owing_flips
-        if self.turn >= 0:
-            return (self.turn,)
-        return ()
+        turn = self.turn
+        return () if turn is None else (turn,)
 
     @property
     def owing_flips(self) -> tuple[int, ...]:
@@ -275,6 +279,27 @@ class State(_Fields):
             return ()
         need = self.variant.initial_flips
         return tuple(p for p, flips in enumerate(self.opening) if len(flips) < need)
+
+    @property
+    def face_up(self) -> tuple[bool, ...]:
+        """Whether each space is face up, by position `p * cells + s` as in `cards` (rule 8.1).
+
+        The same booleans as every `grid(p).face_up`, end to end; `face_up_mask` is their
+        fast form.
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> state = ar.apply(ar.new_game(players=2, seed=42), ar.Flip(1, 0, 3))
+            >>> state.face_up[12:16], state.face_up[12:24] == state.grid(1).face_up
+            ((False, False, False, True), True)
+        """
+        return flags(len(self.cards), self.face_up_mask)
+
+    @property
+    def swallowed(self) -> tuple[bool, ...]:
+        """Whether each space has been swallowed this round, by position `p * cells + s` as in
+        `cards` (rule 4.1); `swallowed_mask` is their fast form."""
+        return flags(len(self.cards), self.swallowed_mask)
 
     @property
     def top_discard(self) -> int | None:
@@ -298,8 +323,9 @@ class State(_Fields):
         `view` for what a player may see (rule 8.3).
 
         Raises:
-            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
-            MalformedActionError: `player` is not an int (`malformed_action`).
+            SeatError: `player` is an int that is not a seat of the game (`no_such_player`; an
+                `IndexError`).
+            MalformedActionError: `player` is not an int (`malformed_action`; a `TypeError`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -311,7 +337,7 @@ class State(_Fields):
         if type(player) is not int or not 0 <= player < len(self.totals):
             raise no_such_seat(player, len(self.totals))
         v = self.variant
-        return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up, self.swallowed, player)
+        return Grid.from_flat(v.rows, v.cols, self.cards, self.face_up_mask, self.swallowed_mask, player)
 
     def grids(self) -> tuple[Grid, ...]:
         """Every player's grid (see `grid`)."""
@@ -321,8 +347,9 @@ class State(_Fields):
         """How many face-down cards `player` has (rule 6.1).
 
         Raises:
-            IllegalActionError: `player` is an int that is not a seat of the game (`no_such_player`).
-            MalformedActionError: `player` is not an int (`malformed_action`).
+            SeatError: `player` is an int that is not a seat of the game (`no_such_player`; an
+                `IndexError`).
+            MalformedActionError: `player` is not an int (`malformed_action`; a `TypeError`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -334,7 +361,7 @@ class State(_Fields):
         cells = self.variant.cells
         shift = player * cells
         full = (1 << cells) - 1
-        return (full & ~((self.face_up | self.swallowed) >> shift)).bit_count()
+        return (full & ~((self.face_up_mask | self.swallowed_mask) >> shift)).bit_count()
 
 
 COUNTER_LIMIT: Final = 1 << 48
@@ -359,15 +386,15 @@ def counter_limit(which: str) -> IllegalActionError:
 def no_such_seat(player: object, players: int) -> AbyssError:
     """The error for a `player` argument that names no seat of a `players`-player game.
 
-    An int out of range is `no_such_player` (rule 1.3), as `apply` reports it; anything else is
-    `malformed_action`.
+    An int out of range is a `SeatError` (code `no_such_player`, rule 1.3, the code `apply`
+    gives an action for such a seat); anything else is `malformed_action`.
 
     Examples:
         >>> no_such_seat(5, 2)
-        IllegalActionError(code='no_such_player', message='there is no seat 5 in a 2-player game', rule='1.3')
+        SeatError(code='no_such_player', message='there is no seat 5 in a 2-player game', rule='1.3')
         >>> no_such_seat("1", 2).code
         'malformed_action'
     """
     if type(player) is not int:
         return MalformedActionError(f"a seat must be an int, got {player!r}")
-    return IllegalActionError(Code.NO_SUCH_PLAYER, f"there is no seat {player} in a {players}-player game")
+    return SeatError(Code.NO_SUCH_PLAYER, f"there is no seat {player} in a {players}-player game")

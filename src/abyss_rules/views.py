@@ -22,17 +22,20 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import attrs
 
 from .actions import Action
 from .config import Variant
-from .grid import Geometry, Grid, snapshots, unfrozen
+from .grid import Geometry, Grid, fast_constructor, snapshots
 from .rules.illegal import not_a_state
 from .rules.legal import legal_actions
 from .rules.opening import choose_opener
-from .state import PRESENTERS, Phase, RoundResult, State, no_such_seat
+from .state import Phase, RoundResult, State, no_such_seat
+
+if TYPE_CHECKING:
+    from .documents import ViewDocument
 
 __all__ = ["View", "unseen_counts", "view"]
 
@@ -69,7 +72,7 @@ class View:
     phase: Phase
     """What the game waits for."""
     turn: int | None
-    """The seat to act in the turn and drawn phases, else `None`."""
+    """The seat to act in the turn and drawn phases, else `None` (as `State.turn`)."""
     opener: int | None
     """The seat that opened this round, once the opening is over."""
     grids: tuple[Grid, ...]
@@ -112,7 +115,8 @@ class View:
 
     @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now: those owing opening flips, or the player to move.
+        """The seats that may act now: in the opening every seat that still owes flips, in the turn
+        and drawn phases `(turn,)`, after the game `()`.
 
         The same as `State.to_act`, from public facts.
 
@@ -125,7 +129,7 @@ class View:
             return self.owing_flips
         return () if self.turn is None else (self.turn,)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ViewDocument:
         """The `view` document of this view: public facts only, safe to send to a client.
 
         See `view_to_dict` and `docs/json.md`.
@@ -135,7 +139,9 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3), 1).to_dict()["viewer"]
             1
         """
-        return PRESENTERS["view_dict"](self)  # type: ignore[no-any-return]  # the codec's view_to_dict
+        from .codec.view import view_data  # on use: the codec's facade imports this module
+
+        return cast("ViewDocument", view_data(self))
 
     def to_json(self) -> str:
         """The canonical JSON text of the `view` document (see `dumps_view`).
@@ -145,11 +151,15 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3)).to_json()[:40]
             '{"closer":null,"discard_pile":[0],"draw_'
         """
-        return PRESENTERS["view_json"](self)  # type: ignore[no-any-return]  # the codec's dumps_view
+        from .codec.view import view_text  # on use: the codec's facade imports this module
+
+        return view_text(self)
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this view."""
-        return PRESENTERS["svg"](self)  # type: ignore[no-any-return]  # abyss_rules.pictures.svg.to_svg
+        from .pictures.svg import to_svg  # on use: the pictures import this module
+
+        return to_svg(self)
 
 
 def view(state: State, player: int | None = None) -> View:
@@ -164,10 +174,10 @@ def view(state: State, player: int | None = None) -> View:
         only in secret information (rule 8.2) give equal views.
 
     Raises:
-        IllegalActionError: `player` is an int that is not a seat of the game (code
-            `no_such_player`, rule 1.3), as `apply` reports it.
+        SeatError: `player` is an int that is not a seat of the game (code `no_such_player`,
+            rule 1.3, as `apply` reports an action for it; an `IndexError`).
         MalformedActionError: `player` is neither an int nor `None` (code `malformed_action`).
-        MalformedActionError: `state` is not a `State` (code `invalid_state`).
+        InvalidStateError: `state` is not a `State` (code `invalid_state`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -187,7 +197,7 @@ def view(state: State, player: int | None = None) -> View:
     players = len(totals)
     if player is not None and (type(player) is not int or not 0 <= player < players):
         raise no_such_seat(player, players)
-    grids = _public_grids(v, state.cards, state.face_up, state.swallowed, players)
+    grids = _public_grids(v, state.cards, state.face_up_mask, state.swallowed_mask, players)
     opener: int | None = None
     if phase is not _OPENING:
         opener = _opener(v, opening, history, phase is _GAME_OVER)
@@ -199,7 +209,7 @@ def view(state: State, player: int | None = None) -> View:
             mine = legal_actions(state)
     # The allow-list (rule 8.1): every field is a public fact; of the draw pile, only its size.
     return _fast_view(
-        player, v, players, state.round, phase, turn if turn >= 0 else None, opener, grids, opening,
+        player, v, players, state.round, phase, turn, opener, grids, opening,
         state.owing_flips if phase is _OPENING else (), state.discard_pile, len(state.draw_pile),
         state.drawn, state.closer, state.turns, totals, history, state.winners if phase is _GAME_OVER else (),
         state.seq, mine,
@@ -226,8 +236,9 @@ def _public_grids(v: Variant, cards: tuple[int, ...], up: int, gone: int, player
     Examples:
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=3)
-        >>> grids = _public_grids(state.variant, state.cards, state.face_up, state.swallowed, 2)
-        >>> grids == tuple(Grid.from_flat(3, 4, state.cards, state.face_up, state.swallowed, p, public=True)
+        >>> up, gone = state.face_up_mask, state.swallowed_mask
+        >>> grids = _public_grids(state.variant, state.cards, up, gone, 2)
+        >>> grids == tuple(Grid.from_flat(3, 4, state.cards, up, gone, p, public=True)
         ...                for p in range(2))
         True
     """
@@ -274,53 +285,10 @@ def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[Rou
     return opener
 
 
-_Unfrozen = unfrozen(View)
-"""A `View` under construction (see `grid.unfrozen`)."""
-
-
-_new = object.__new__
-
-
-def _fast_view(
-    viewer: int | None, variant: Variant, players: int, round: int, phase: Phase, turn: int | None,
-    opener: int | None, grids: tuple[Grid, ...], opening: tuple[tuple[int, ...], ...],
-    owing_flips: tuple[int, ...], discard_pile: tuple[int, ...], draw_pile_size: int, drawn: int | None,
-    closer: int | None, turns: int, totals: tuple[int, ...], history: tuple[RoundResult, ...],
-    winners: tuple[int, ...], seq: int, legal_actions: tuple[Action, ...],
-) -> View:
-    """`View(...)` with the fields in their order, built without attrs' `__init__` (4x faster).
-
-    Examples:
-        >>> import attrs, abyss_rules as ar
-        >>> v = ar.view(ar.new_game(players=2, seed=3), 0)
-        >>> built = _fast_view(*attrs.astuple(v, recurse=False))
-        >>> type(built) is View and built == v == View(*attrs.astuple(v, recurse=False))
-        True
-    """
-    view: Any = _new(_Unfrozen)
-    view.viewer = viewer
-    view.variant = variant
-    view.players = players
-    view.round = round
-    view.phase = phase
-    view.turn = turn
-    view.opener = opener
-    view.grids = grids
-    view.opening = opening
-    view.owing_flips = owing_flips
-    view.discard_pile = discard_pile
-    view.draw_pile_size = draw_pile_size
-    view.drawn = drawn
-    view.closer = closer
-    view.turns = turns
-    view.totals = totals
-    view.history = history
-    view.winners = winners
-    view.seq = seq
-    view.legal_actions = legal_actions
-    view.__class__ = View
-    built: View = view
-    return built
+_fast_view = fast_constructor(View)
+"""`View(...)` with the fields in their order, built without attrs' `__init__` (4x faster): every
+value `view` passes is already one of the view's types (`tests/test_views.py` checks that it
+builds what `View(...)` builds)."""
 
 
 def unseen_counts(v: View) -> tuple[tuple[int, int], ...]:

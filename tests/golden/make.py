@@ -36,6 +36,8 @@ from typing import Any
 
 import abyss_rules as ar
 from abyss_rules.cli import main as cli_main
+from abyss_rules.codec import state_hash
+from abyss_rules.notation import to_notation
 
 HERE = Path(__file__).resolve().parent
 CLI_DIR = HERE / "cli"
@@ -72,7 +74,7 @@ GAMES: dict[str, tuple[int, dict[str, Any], int, tuple[tuple[int, ...], ...] | N
 
 def _choose(rng: random.Random, state: ar.State, draws: float) -> ar.Action:
     """A legal action: a draw with probability `draws` when one is legal, else any, uniformly."""
-    actions = sorted(ar.legal_actions(state), key=ar.to_notation)
+    actions = sorted(ar.legal_actions(state), key=to_notation)
     if rng.random() < draws:
         for action in actions:
             if isinstance(action, ar.Draw):
@@ -107,13 +109,13 @@ def documents(name: str) -> str:
              f"record {record.to_json()}",
              f"record_redacted {record.redact().to_json()}"]
     state = record.initial_state()
-    lines += [f"state 0 {ar.dumps_state(state)}", f"hash 0 {ar.state_hash(state)}", *_views(state)]
+    lines += [f"state 0 {ar.dumps_state(state)}", f"hash 0 {state_hash(state)}", *_views(state)]
     for action in record.actions:
         after, events = ar.apply_with_events(state, action)
         n = after.seq
         lines += [f"action {n} {ar.dumps_action(action, seq=state.seq)}",
                   f"events {n} {ar.dumps_events(events, action=action, seq=n)}",
-                  f"state {n} {ar.dumps_state(after)}", f"hash {n} {ar.state_hash(after)}", *_views(after)]
+                  f"state {n} {ar.dumps_state(after)}", f"hash {n} {state_hash(after)}", *_views(after)]
         state = after
     return "\n".join(lines) + "\n"
 

@@ -61,9 +61,9 @@ def spec_code(state: ar.State, action: ar.Action) -> str | None:
     if not (0 <= row < v.rows and 0 <= col < v.cols):  # 8
         return "no_such_space"
     bit = 1 << (player * v.cells + row * v.cols + col)
-    if state.swallowed & bit:  # 9
+    if state.swallowed_mask & bit:  # 9
         return "space_swallowed"
-    if kind in (ar.Flip, ar.DiscardDrawn) and state.face_up & bit:  # 10
+    if kind in (ar.Flip, ar.DiscardDrawn) and state.face_up_mask & bit:  # 10
         return "space_face_up"
     return None
 

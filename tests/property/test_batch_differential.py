@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import abyss_rules as ar
 from abyss_rules import batch
+from abyss_rules.action_space import ActionSpace
 from abyss_rules.batch.playouts import choose_uniformly
 from abyss_rules.testing import variants
 
@@ -48,7 +49,7 @@ def play_both(variant: ar.Variant, players: int, seeds: list[int], choices: int,
     Returns (actions applied, steps)."""
     b = batch.Batch.new(players, variant, seeds=seeds)
     refs = [ar.new_game(players, variant, seed=seed) for seed in seeds]
-    space = ar.ActionSpace(variant)
+    space = ActionSpace(variant)
     rng = np.random.default_rng(choices)
     actions = steps = 0
     while steps < max_steps:

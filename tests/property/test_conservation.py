@@ -20,7 +20,7 @@ from abyss_rules.testing import Game, check_invariants, games, variants
 
 def cards_in_play(state: ar.State) -> Counter[int]:
     """Grid cards on remaining spaces + draw pile + discard pile + drawn card."""
-    gone = state.swallowed
+    gone = state.swallowed_mask
     found = Counter(card for i, card in enumerate(state.cards) if not gone >> i & 1)
     found.update(state.draw_pile)
     found.update(state.discard_pile)
@@ -85,7 +85,7 @@ def test_a_swallowed_column_goes_onto_the_discard_pile_in_order(game: Game) -> N
     for before, action, after in game.steps():
         if after.round != before.round or after.is_over:
             continue  # the final reveal's swallows: see test_scoring.py
-        new = after.swallowed & ~before.swallowed
+        new = after.swallowed_mask & ~before.swallowed_mask
         if not new:
             continue
         assert new.bit_count() == rows  # one action completes at most one column

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import abyss_rules as ar
+from abyss_rules.config import variant_fields
 from abyss_rules.state import Dealer
 from abyss_rules.testing import Game, games, variants
 
@@ -99,7 +100,8 @@ def test_a_replay_in_another_process_with_another_hash_seed_gives_the_same_state
             states.append(state)
             fields = [getattr(action, f.name) for f in attrs.fields(type(action))]
             done.append((type(action).__name__, fields))
-        jobs.append({"variant": variant.to_dict(), "players": players, "seed": n * 7919, "actions": done})
+        jobs.append({"variant": variant_fields(variant), "players": players, "seed": n * 7919,
+                     "actions": done})
         expected.append(digest(states))
     env = dict(os.environ, PYTHONHASHSEED="12345")
     result = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(jobs), env=env,
@@ -127,7 +129,7 @@ def test_a_game_record_round_trips_and_replays_the_same_states(game: Game) -> No
 def with_other_secrets(state: ar.State, rng: random.Random) -> ar.State:
     """The same public facts with other secrets: the face-down cards and the draw pile reshuffled among
     themselves, and another seed (rule 8.2)."""
-    hidden = [i for i in range(len(state.cards)) if not (state.face_up | state.swallowed) >> i & 1]
+    hidden = [i for i in range(len(state.cards)) if not (state.face_up_mask | state.swallowed_mask) >> i & 1]
     pool = [state.cards[i] for i in hidden] + list(state.draw_pile)
     rng.shuffle(pool)
     cards = list(state.cards)

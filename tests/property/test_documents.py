@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from tests.test_events import check_game
 
 import abyss_rules as ar
+from abyss_rules.codec import state_from_dict, state_hash, state_to_dict
+from abyss_rules.protocol import submit, validate
 from abyss_rules.testing import Game, games
 
 GAMES = games(finish_rounds=True, max_actions=250)
@@ -48,7 +50,7 @@ def test_records_replay_every_state(game: Game) -> None:
     seed = game.seed if isinstance(game.seed, bytes) else game.seed.to_bytes(32, "big")
     record = ar.Record(game.variant, game.players, seed, (), game.actions).sealed()
     loaded = ar.Record.from_json(record.to_json())
-    assert [ar.state_hash(s) for s in loaded.states()] == [ar.state_hash(s) for s in game.states]
+    assert [state_hash(s) for s in loaded.states()] == [state_hash(s) for s in game.states]
 
 
 @pytest.mark.rule("8.1", "8.2")
@@ -62,12 +64,12 @@ def test_events_rebuild_every_view_from_the_first(game: Game) -> None:
 @pytest.mark.rule("1.1")
 @given(GAMES, st.randoms(use_true_random=False))
 def test_a_mutated_document_loads_or_fails_with_a_decode_error(game: Game, rng: random.Random) -> None:
-    doc = ar.state_to_dict(game.final)
+    doc = state_to_dict(game.final)
     for _ in range(3):
         mutated = copy.deepcopy(doc)
         _mutate(mutated, rng)
         try:
-            state = ar.state_from_dict(mutated)
+            state = state_from_dict(mutated)
         except ar.DecodeError as error:
             assert error.code in {str(code) for code in ar.Code}
             assert error.path == "" or error.path.startswith("/")
@@ -119,11 +121,11 @@ def test_action_messages_get_a_verdict_and_submit_agrees(kind: str, changes: dic
     if kind == "draw" and "extra" not in changes:
         doc.pop("row")
         doc.pop("col")
-    verdict = ar.validate(state, json.dumps(doc))
-    again = ar.validate(state, doc)
+    verdict = validate(state, json.dumps(doc))
+    again = validate(state, doc)
     assert verdict == again
     try:
-        accepted = ar.submit(state, doc)
+        accepted = submit(state, doc)
     except ar.AbyssError as error:
         assert not verdict.legal and error.code == verdict.code
     else:

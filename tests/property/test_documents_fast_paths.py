@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.property.test_documents import _mutate
 
 import abyss_rules as ar
-from abyss_rules.codec import strict
+from abyss_rules.codec import state_from_dict, state_to_dict, strict
 from abyss_rules.testing import Game, games
 
 GAMES = games(finish_rounds=True, max_actions=250)
@@ -60,15 +60,15 @@ def test_edited_canonical_text_loads_as_the_general_path_loads_it(game: Game, rn
         assert outcome(ar.loads_state, text) == ("state", state)
         for _ in range(4):
             edited = _edit(text, rng)
-            assert outcome(ar.loads_state, edited) == outcome(lambda t: ar.state_from_dict(strict.parse(t)),
+            assert outcome(ar.loads_state, edited) == outcome(lambda t: state_from_dict(strict.parse(t)),
                                                               edited)
 
 
 @pytest.mark.rule("1.1")
 @given(GAMES, st.randoms(use_true_random=False))
 def test_mutated_documents_load_the_same_from_canonical_text(game: Game, rng: random.Random) -> None:
-    doc = ar.state_to_dict(game.final)
+    doc = state_to_dict(game.final)
     for _ in range(3):
         mutated = copy.deepcopy(doc)
         _mutate(mutated, rng)
-        assert outcome(ar.loads_state, canonical(mutated)) == outcome(ar.state_from_dict, mutated)
+        assert outcome(ar.loads_state, canonical(mutated)) == outcome(state_from_dict, mutated)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import abyss_rules as ar
 from abyss_rules.cards import MAX_CARD_VALUE, MIN_CARD_VALUE
+from abyss_rules.codec import canonical_json, events_to_dict, state_hash, state_to_dict, view_to_dict
 from abyss_rules.codec.strict import MAX_INT
 from abyss_rules.config import MAX_TARGET_SCORE
 
@@ -45,14 +46,14 @@ def reference(doc: Any) -> str:
 
 
 def assert_state_spelled(state: ar.State) -> None:
-    expected = reference(ar.state_to_dict(state))
+    expected = reference(state_to_dict(state))
     assert ar.dumps_state(state) == expected
-    assert ar.canonical_json(ar.state_to_dict(state)) == expected
-    assert ar.state_hash(state) == hashlib.sha256(expected.encode()).hexdigest()
+    assert canonical_json(state_to_dict(state)) == expected
+    assert state_hash(state) == hashlib.sha256(expected.encode()).hexdigest()
 
 
 def assert_view_spelled(v: ar.View) -> None:
-    expected = reference(ar.view_to_dict(v))
+    expected = reference(view_to_dict(v))
     assert ar.dumps_view(v) == expected
     assert v.to_json() == expected
 
@@ -98,7 +99,7 @@ def test_games_with_any_card_values_are_spelled_exactly(variant: ar.Variant, pla
         assert ar.loads_state(ar.dumps_state(state)) == state
         for seat in (None, *range(players)):
             assert_view_spelled(ar.view(state, seat))
-        doc = ar.events_to_dict(events, action=action, seq=state.seq)
+        doc = events_to_dict(events, action=action, seq=state.seq)
         assert ar.dumps_events(events, action=action, seq=state.seq) == reference(doc)
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from tests.property.restated import spec_code, spec_listing
 
 import abyss_rules as ar
+from abyss_rules.errors import RULE_OF_CODE
 from abyss_rules.testing import Game, action_space, games
 
 
@@ -52,7 +53,7 @@ def test_every_unlisted_action_is_rejected_with_the_spec_code(game: Game, data: 
                 ar.apply(state, action)
             except ar.IllegalActionError as error:
                 assert error.code == spec_code(state, action), (action, error)
-                assert error.rule == ar.RULE_OF_CODE[error.code]
+                assert error.rule == RULE_OF_CODE[error.code]
                 checked = ar.check(state, action)
                 assert type(checked) is type(error) and checked.to_dict() == error.to_dict()
             else:

@@ -133,7 +133,7 @@ def explore(m: Miniature) -> Counter[str]:
 
 
 def _note(state: ar.State, features: Counter[str]) -> None:
-    features["with a swallowed column"] += state.swallowed != 0
+    features["with a swallowed column"] += state.swallowed_mask != 0
     features["in last turns"] += state.closer is not None and not state.is_over
     if state.is_over:
         result = state.history[-1]

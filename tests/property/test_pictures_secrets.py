@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tests.builders import with_other_secrets
 
 import abyss_rules as ar
+from abyss_rules.pictures import to_svg
 from abyss_rules.testing import Game, games, variants
 
 
@@ -19,10 +20,10 @@ from abyss_rules.testing import Game, games, variants
 def test_a_picture_depends_only_on_public_facts(game: Game, rng: random.Random) -> None:
     for state in game.states[:: max(1, len(game.states) // 5)] + (game.final,):
         twin = with_other_secrets(state, rng)
-        picture = ar.to_svg(state)
+        picture = to_svg(state)
         assert ET.fromstring(picture).tag == "{http://www.w3.org/2000/svg}svg"
-        assert ar.to_svg(twin) == picture
+        assert to_svg(twin) == picture
         for seat in range(state.players):
-            assert ar.to_svg(ar.view(twin, seat)) == ar.to_svg(ar.view(state, seat))
+            assert to_svg(ar.view(twin, seat)) == to_svg(ar.view(state, seat))
         for result in state.history:
-            ET.fromstring(ar.to_svg(result))
+            ET.fromstring(to_svg(result))

@@ -31,7 +31,7 @@ def test_a_round_score_is_the_sum_of_the_revealed_grid(game: Game) -> None:
             if p == action.player:
                 continue  # the last action changed this grid
             for s in range(cells):
-                was_gone = before.swallowed >> (p * cells + s) & 1
+                was_gone = before.swallowed_mask >> (p * cells + s) & 1
                 if was_gone:
                     assert grid.swallowed[s]
                 elif not grid.swallowed[s]:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import abyss_rules as ar
+from abyss_rules.errors import RULE_OF_CODE
 from abyss_rules.testing import actions, check_invariants, seeds, variants
 
 
@@ -47,7 +48,7 @@ class PlayWithMistakes(RuleBasedStateMachine):
             after = ar.apply(before, action)
         except ar.IllegalActionError as error:
             assert not legal
-            assert error.code in set(ar.Code) and error.rule == ar.RULE_OF_CODE[error.code]
+            assert error.code in set(ar.Code) and error.rule == RULE_OF_CODE[error.code]
             assert ar.check(before, action) is not None
             assert self.state is before and self.state == before
             self.rejected += 1

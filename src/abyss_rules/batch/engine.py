@@ -76,12 +76,13 @@ class Batch:
     # -- making batches -------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 2, variant: Variant | None = None, *, seeds: Sequence[Seed | None]) -> Batch:
+    def new(cls, players: int = 2, variant: Variant | str | None = None, *,
+            seeds: Sequence[Seed | None]) -> Batch:
         """Deal one game per seed, each exactly as `ar.new_game(players, variant, seed=seed)` does.
 
         Args:
             players: The number of players of every game (rule 1.3).
-            variant: The rules; `None` means `Variant.standard`.
+            variant: The rules, or a preset's name; `None` means `Variant.standard`.
             seeds: One seed per game: an int in `[0, 2**256)`, 32 bytes, or `None` for a fresh
                 secret seed (rule 9.1). At least one.
 
@@ -380,16 +381,19 @@ _TABLES: Final = BoundedCache[tuple[Variant, int], Tables]("batch.tables", max_e
 
 
 def tables_for(players: object, variant: object) -> Tables:
-    """The tables of `players` players of `variant` (`None`: the standard variant), checked and
-    kept in one of the library's bounded caches.
+    """The tables of `players` players of `variant` (a preset's name, or `None`: the standard
+    variant), checked and kept in one of the library's bounded caches.
 
     Raises:
         ConfigError: `invalid_variant` or `invalid_players`.
     """
     if variant is None:
         variant = Variant.standard()
+    elif isinstance(variant, str):
+        variant = Variant.preset(variant)
     elif not isinstance(variant, Variant):
-        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant, got {type(variant).__name__}")
+        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant or a preset's name, "
+                                                f"got {type(variant).__name__}")
     problem = player_count_problem(variant, players)
     if problem is not None or type(players) is not int:  # (the second test only narrows the type)
         raise ConfigError(Code.INVALID_PLAYERS, str(problem))

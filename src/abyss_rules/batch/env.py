@@ -83,7 +83,7 @@ class Env:
 
     Args:
         players: The number of players (rule 1.3).
-        variant: The rules; `None` means the standard variant.
+        variant: The rules, or a preset's name; `None` means the standard variant.
         max_steps: Cut a game (`truncated`) once it has had this many actions; `None` for never
             (every game ends by the rules: rules 7.2, 7.3, 6.7).
         observe: Whether `init` and `step` fill `state.observation` (a `(N, size)` encoding per
@@ -96,8 +96,8 @@ class Env:
 
     __slots__ = ("variant", "num_players", "num_actions", "max_steps", "observe_steps", "encoder")
 
-    def __init__(self, players: int = 2, variant: Variant | None = None, *, max_steps: int | None = None,
-                 observe: bool = True) -> None:
+    def __init__(self, players: int = 2, variant: Variant | str | None = None, *,
+                 max_steps: int | None = None, observe: bool = True) -> None:
         tables = tables_for(players, variant)
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise ConfigError(Code.INVALID_ENV_OPTION,

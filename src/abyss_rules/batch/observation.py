@@ -224,11 +224,13 @@ class Observation:
     """The observation encoding of one variant and player count (layout version 0).
 
     Args:
-        variant: The rules in play (the deck's values and the grid's shape set the sizes).
+        variant: The rules in play, or a preset's name (the deck's values and the grid's shape
+            set the sizes).
         players: The number of players (rule 1.3).
 
     Raises:
-        ConfigError: `invalid_variant` when `variant` is not a `Variant`, `invalid_players` for
+        ConfigError: `invalid_variant` when `variant` is neither a `Variant` nor a preset's name,
+            `invalid_players` for
             a player count the variant does not allow.
 
     Examples:
@@ -243,10 +245,12 @@ class Observation:
     __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_by_name", "_starts",
                  "_memo")
 
-    def __init__(self, variant: Variant, players: int) -> None:
-        if not isinstance(variant, Variant):
-            raise ConfigError(Code.INVALID_VARIANT,
-                              f"an Observation needs a Variant, got {type(variant).__name__}")
+    def __init__(self, variant: Variant | str, players: int) -> None:
+        if isinstance(variant, str):
+            variant = Variant.preset(variant)
+        elif not isinstance(variant, Variant):
+            raise ConfigError(Code.INVALID_VARIANT, f"an Observation needs a Variant or a preset's name, "
+                                                    f"got {type(variant).__name__}")
         if (problem := player_count_problem(variant, players)) is not None:
             raise ConfigError(Code.INVALID_PLAYERS, problem)
         self.variant = variant

@@ -131,7 +131,7 @@ class _Starts:
         return (self.seeds[at:at + count], self.orders[at:at + count], self.positions[at:at + count])
 
 
-def random_playouts(games: int, players: int = 2, variant: Variant | None = None, seed: Seed = 0, *,
+def random_playouts(games: int, players: int = 2, variant: Variant | str | None = None, seed: Seed = 0, *,
                     width: int | None = None) -> PlayoutStats:
     """Play `games` games to the end with uniformly random legal actions, `width` at a time; return
     the counts and every game's final totals (`PlayoutStats`).
@@ -150,7 +150,7 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     Args:
         games: How many games to play, at least 1.
         players: Players per game.
-        variant: The rules; `None` means the standard variant.
+        variant: The rules, or a preset's name; `None` means the standard variant.
         seed: The seed of the whole run (rule 9.1).
         width: Games in lockstep; `None` means `min(games, 4096)`.
 
@@ -165,7 +165,7 @@ def random_playouts(games: int, players: int = 2, variant: Variant | None = None
     return play(games, players, variant, normalize_seed(seed), min(games, 4096 if width is None else width))
 
 
-def play(games: int, players: int, variant: Variant | None, root: bytes, lanes: int,
+def play(games: int, players: int, variant: Variant | str | None, root: bytes, lanes: int,
          watch: Callable[[Tables, Arrays, Array], None] | None = None) -> PlayoutStats:
     """`random_playouts` with checked arguments; `watch`, if given, sees the arrays and the
     chosen indices before each step (the tests replay every game through the reference engine

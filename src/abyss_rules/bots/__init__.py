@@ -299,7 +299,7 @@ class SearchBot(RolloutSearch):
     """The name the registry `BOTS` and the command line know it by."""
 
     def __init__(self, seed: int | None = None, *, rollouts: int = 32, seconds: float | None = None,
-                 horizon: int = 2, win_bonus: float = 20.0, confidence: float = 2.0) -> None:
+                 horizon: int = 2, win_bonus: float = 20.0, confidence: float = 1.0) -> None:
         super().__init__(CountingBot(), seed, rollouts=rollouts, seconds=seconds, horizon=horizon,
                          win_bonus=win_bonus, confidence=confidence)
 

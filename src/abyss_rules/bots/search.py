@@ -17,10 +17,10 @@ its own (closer penalty included, rule 6.5), plus `win_bonus` if the round ended
 with the bot among the winners, minus it if the game ended otherwise (rules 7.2-7.4).
 
 Examples:
-    >>> import abyss_rules as ar
+    >>> from abyss_rules.simulation import play_game
     >>> from abyss_rules.bots import CountingBot
     >>> bot = RolloutSearch(CountingBot(), seed=1, rollouts=8)
-    >>> result = ar.play_game([bot, "counting"], variant="short", seed=3)
+    >>> result = play_game([bot, "counting"], variant="short", seed=3)
     >>> result.final.is_over
     True
 """
@@ -85,7 +85,7 @@ class RolloutSearch:
 
     def __init__(self, policy: Policy, seed: int | None = None, *, rollouts: int = 32,
                  seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0,
-                 confidence: float = 2.0) -> None:
+                 confidence: float = 1.0) -> None:
         if type(rollouts) is not int or rollouts < 1:
             raise BotError(Code.BOT_CANNOT_ACT, f"rollouts must be a positive int, got {rollouts!r}")
         if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < 3600):
@@ -224,7 +224,7 @@ class RolloutSearch:
         while True:
             state = sampler.sample(self._rng)
             for i, action in enumerate(candidates):
-                outcomes[i].append(self._rollout(apply(state, action), me))
+                outcomes[i].append(self._rollout(apply(state, action), me, state.round))
             done += 1
             if deadline is None:
                 if done >= samples:
@@ -232,9 +232,10 @@ class RolloutSearch:
             elif done >= 3 and time.perf_counter() >= deadline:
                 return outcomes
 
-    def _rollout(self, state: State, me: int) -> float:
-        """Play the round out with the policy at every seat; the outcome for seat `me`."""
-        start = state.round
+    def _rollout(self, state: State, me: int, start: int) -> float:
+        """Play round `start` out with the policy at every seat; the outcome for seat `me`.
+        (The move searched may have ended the round itself: then `state` is already in the
+        next round, or over, and nothing is played.)"""
         policy = self._policy
         for _ in range(MAX_ROLLOUT_ACTIONS):
             if state.round != start or state.phase is Phase.GAME_OVER:

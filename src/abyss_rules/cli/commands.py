@@ -108,7 +108,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                           "/final_hash")
     if not final.is_over:
         narrator.say(f"The record ends here: round {final.round}, phase {final.phase.value}"
-                     + (f", seat {final.turn} to play" if final.turn >= 0 else "") + ".")
+                     + (f", seat {final.turn} to play" if final.turn is not None else "") + ".")
     if args.html is not None:
         page = replay_html(record)
         try:

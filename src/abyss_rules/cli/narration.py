@@ -319,9 +319,9 @@ def narrate(result: GameResult, out: TextIO, width: int = 100, wrap: bool = Fals
 
     Examples:
         >>> import io
-        >>> import abyss_rules as ar
+        >>> from abyss_rules.simulation import play_game
         >>> out = io.StringIO()
-        >>> narrate(ar.play_game(["random", "random"], "short", seed=3, keep_states=True), out)
+        >>> narrate(play_game(["random", "random"], "short", seed=3, keep_states=True), out)
         >>> out.getvalue().splitlines()[-1]
         'Game over after 1 round. Winner: seat 0 (random) with 48 points.'
     """

@@ -25,11 +25,12 @@ Warning:
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.codec import state_hash
     >>> state = ar.new_game(players=2, seed=7)
     >>> text = ar.dumps_state(state)
     >>> ar.loads_state(text) == state, ar.dumps_state(ar.loads_state(text)) == text
     (True, True)
-    >>> ar.state_hash(state) == ar.state_hash(ar.loads_state(text))
+    >>> state_hash(state) == state_hash(ar.loads_state(text))
     True
     >>> try:
     ...     ar.loads_state(text.replace('"round":1', '"round":true'))
@@ -47,6 +48,7 @@ from ..errors import DecodeError
 from ..versions import FORMAT_VERSION
 from ..views import View
 from .action import action_from_dict, action_to_dict, dumps_action, loads_action
+from .events import dumps_events, events_to_dict
 from .state import dumps_state, loads_state, state_from_dict, state_hash, state_to_dict
 from .strict import MAX_DEPTH, MAX_DOCUMENT_BYTES, canonical_json, parse, parse_json
 from .variant import dumps_variant, loads_variant, variant_from_dict, variant_to_dict
@@ -61,9 +63,11 @@ __all__ = [
     "action_to_dict",
     "canonical_json",
     "dumps_action",
+    "dumps_events",
     "dumps_state",
     "dumps_variant",
     "dumps_view",
+    "events_to_dict",
     "loads_action",
     "loads_state",
     "loads_variant",

@@ -8,6 +8,7 @@ from ..actions import ACTION_TYPES, Action, Draw
 from ..caches import BoundedCache
 from ..documents import ActionDocument
 from ..errors import Code, DecodeError, MalformedActionError
+from ..versions import header
 from .spelling import Items
 from .strict import (
     HEADER_FIELDS,
@@ -15,7 +16,6 @@ from .strict import (
     bad,
     canonical_json,
     check_header,
-    header,
     parse,
     read_int,
     read_object,

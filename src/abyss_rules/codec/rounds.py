@@ -11,7 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Final
 
-from ..caches import BoundedCache
+from ..caches import BoundedCache, Memo
 from ..config import Variant
 from ..errors import Code, DecodeError
 from ..grid import Grid
@@ -105,12 +105,18 @@ _BOOLS: Final = BoundedCache[tuple[int, int], tuple[bool, ...]](
 )
 
 
+def _values(variant: Variant) -> frozenset[int]:
+    return frozenset(value for value, _ in variant.deck)
+
+
+_VALUES: Final = Memo[Variant, frozenset[int]]("codec.deck_values", _values, max_entries=64,
+                                               max_size=64 * 256, size=len)
+"""The distinct card values of the last variants read (size: values)."""
+
+
 def deck_values(variant: Variant) -> frozenset[int]:
-    """The distinct card values of `variant`'s deck (cached on the variant)."""
-    found: frozenset[int] | None = variant._memo.get("codec.values")
-    if found is None:
-        found = variant._memo["codec.values"] = frozenset(value for value, _ in variant.deck)
-    return found
+    """The distinct card values of `variant`'s deck (cached)."""
+    return _VALUES(variant)
 
 
 class _Invalid(Exception):
@@ -235,23 +241,30 @@ def make_grid(variant: Variant, cards: list[int | None], up: int, gone: int) -> 
 def _space_tables(variant: Variant) -> tuple[dict[str, int | None], dict[str, str]]:
     """Every canonical spelling of a space object of `variant` (`SPACE_TEXT`), without its braces.
 
-    Two tables, cached on the variant: the spelling's card (`None` when swallowed) and a
+    Two tables, cached: the spelling's card (`None` when swallowed) and a
     digit saying how the space lies: `"0"` face down, `"1"` face up, `"2"` swallowed. They
     hold exactly the spaces `read_grid` accepts in a state: a card of the deck face up or
     down, or a swallowed space with no card.
     """
-    found: tuple[dict[str, int | None], dict[str, str]] | None = variant._memo.get("codec.spaces")
-    if found is None:
-        cards: dict[str, int | None] = {}
-        digits: dict[str, str] = {}
-        for value in sorted(deck_values(variant)):
-            for texts, digit in ((FACE_DOWN, "0"), (FACE_UP, "1")):
-                spelling = texts[value][1:-1]
-                cards[spelling], digits[spelling] = value, digit
-        gone = SWALLOWED_TEXT[1:-1]
-        cards[gone], digits[gone] = None, "2"
-        found = variant._memo["codec.spaces"] = (cards, digits)
-    return found
+    return _SPACE_TABLES(variant)
+
+
+def _make_space_tables(variant: Variant) -> tuple[dict[str, int | None], dict[str, str]]:
+    cards: dict[str, int | None] = {}
+    digits: dict[str, str] = {}
+    for value in sorted(deck_values(variant)):
+        for texts, digit in ((FACE_DOWN, "0"), (FACE_UP, "1")):
+            spelling = texts[value][1:-1]
+            cards[spelling], digits[spelling] = value, digit
+    gone = SWALLOWED_TEXT[1:-1]
+    cards[gone], digits[gone] = None, "2"
+    return cards, digits
+
+
+_SPACE_TABLES: Final = Memo[Variant, tuple[dict[str, int | None], dict[str, str]]](
+    "codec.space_tables", _make_space_tables, max_entries=16, max_size=16 * 512,
+    size=lambda tables: len(tables[0]))
+"""`_space_tables` of the last variants read (size: spellings)."""
 
 
 def grids_of_text(

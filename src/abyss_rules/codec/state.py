@@ -106,7 +106,7 @@ def read_deck_orders(value: Any, path: str, variant: Variant) -> tuple[tuple[int
 def state_grids_data(state: State) -> list[list[dict[str, Any]]]:
     """The `grids` of a state document as JSON-ready data."""
     cells = state.variant.cells
-    cards, up, gone = state.cards, state.face_up, state.swallowed
+    cards, up, gone = state.cards, state.face_up_mask, state.swallowed_mask
     grids = []
     bit = 1
     for p in range(len(state.totals)):
@@ -126,7 +126,7 @@ def state_grids_text(state: State) -> str:
     cards, cells = state.cards, state.variant.cells
     if not INT_ONLY.issuperset(map(type, cards)) or len(cards) != len(state.totals) * cells:
         raise OffTable
-    up, gone, full = state.face_up, state.swallowed, (1 << cells) - 1
+    up, gone, full = state.face_up_mask, state.swallowed_mask, (1 << cells) - 1
     return ",".join([
         seat_text(cards[base : base + cells], bools(up >> base & full, cells), gone >> base & full, cells)
         for base in range(0, len(cards), cells)
@@ -152,7 +152,7 @@ STATE: Final = Layout("state", (
     Field("draw_pile", INTS, read_cards),
     Field("discard_pile", INTS, read_cards),
     Field("drawn", OPT_INT, read_opt_int),
-    Field("turn", OPT_INT, read_seat, ("players",), get="({o}.turn if {o}.turn >= 0 else None)"),
+    Field("turn", OPT_INT, read_seat, ("players",)),
     Field("closer", OPT_INT, read_seat, ("players",)),
     Field("opening", INT_LISTS, read_opening, ("players",), (MIN_CARD_VALUE, MAX_CARD_VALUE)),
     Field("turns", INT, read_int, (), (0,)),
@@ -296,8 +296,9 @@ def assemble_state(
         else:
             cards += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
     state = State(
-        variant=variant, phase=phase, round=round, turn=-1 if turn is None else turn,
-        cards=tuple(cards), face_up=up, swallowed=gone, draw_pile=draw_pile, discard_pile=discard_pile,
+        variant=variant, phase=phase, round=round, turn=turn,
+        cards=tuple(cards), face_up_mask=up, swallowed_mask=gone, draw_pile=draw_pile,
+        discard_pile=discard_pile,
         drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
         dealer=dealer, seq=seq,
     )

@@ -79,10 +79,6 @@ def _refuse_floats(value: Any) -> None:
             stack.extend(item)
 
 
-def header(kind: str) -> dict[str, Any]:
-    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": RULES_VERSION}
-
-
 # -- reading: parsing and generic checks ---------------------------------------------------
 
 
@@ -174,10 +170,10 @@ def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any
     documents (a server's own envelope, say).
 
     Examples:
-        >>> import abyss_rules as ar
-        >>> ar.parse_json('{"notation": "0f12", "seq": 3}')
+        >>> from abyss_rules.codec import parse_json
+        >>> parse_json('{"notation": "0f12", "seq": 3}')
         {'notation': '0f12', 'seq': 3}
-        >>> ar.parse_json('{"seq": 1, "seq": 2}')
+        >>> parse_json('{"seq": 1, "seq": 2}')
         Traceback (most recent call last):
         ...
         abyss_rules.errors.DecodeError: [duplicate_field] an object holds the key 'seq' twice

@@ -6,17 +6,17 @@ from itertools import chain, count
 from operator import itemgetter
 from typing import Any, Final, cast
 
-from ..caches import BoundedCache
-from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant
+from ..caches import BoundedCache, Memo
+from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant, variant_fields
 from ..documents import VariantDocument
 from ..errors import Code, ConfigError, DecodeError
+from ..versions import header
 from .spelling import Computed
 from .strict import (
     INT_ONLY,
     bad,
     canonical_json,
     decode,
-    header,
     parse,
     read_bool,
     read_document,
@@ -42,19 +42,32 @@ fields, the Variant); size: the deck's pairs."""
 _READ_COUNT: Final = count()
 
 
+def _fields_text(variant: Variant) -> str:
+    return canonical_json(variant_fields(variant))
+
+
+_TEXTS: Final = Memo[Variant, str]("codec.variant_texts", _fields_text, max_entries=64, max_size=1 << 18,
+                                   size=len)
+"""The canonical JSON of the fields of the last variants written (size: characters)."""
+
+
+def _fields(variant: Variant) -> dict[str, Any]:
+    return dict(variant_fields(variant))
+
+
+_FIELDS: Final = Memo[Variant, dict[str, Any]]("codec.variant_fields", _fields, max_entries=64,
+                                               max_size=64 * 256, size=lambda fields: len(fields["deck"]))
+"""`variant_fields` of the last variants written (size: the deck's pairs); never handed out."""
+
+
 def variant_text(variant: Variant) -> str:
-    """The canonical JSON of a variant's fields, cached on the variant."""
-    text: str | None = variant._memo.get("codec.json")
-    if text is None:
-        text = variant._memo["codec.json"] = canonical_json(variant.to_dict())
-    return text
+    """The canonical JSON of a variant's fields (cached)."""
+    return _TEXTS(variant)
 
 
 def variant_doc(variant: Variant) -> dict[str, Any]:
-    """`variant.to_dict()`, from a copy cached on the variant (each call returns fresh lists)."""
-    cached: dict[str, Any] | None = variant._memo.get("codec.dict")
-    if cached is None:
-        cached = variant._memo["codec.dict"] = variant.to_dict()
+    """`variant_fields(variant)`, from a cached copy (each call returns fresh lists)."""
+    cached = _FIELDS(variant)
     return {**cached, "deck": [list(pair) for pair in cached["deck"]]}
 
 

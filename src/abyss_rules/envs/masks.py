@@ -6,8 +6,9 @@ return: 1 on the index of each action, 0 elsewhere.
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.action_space import ActionSpace
     >>> from abyss_rules.envs.masks import LegalMasks
-    >>> masks = LegalMasks(ar.ActionSpace(ar.Variant.standard()))
+    >>> masks = LegalMasks(ActionSpace(ar.Variant.standard()))
     >>> state = ar.new_game(players=2, seed=42)
     >>> mask = masks.of(ar.view(state, 1).legal_actions)
     >>> mask.dtype, int(mask.sum()), mask.tolist() == [int(b) for b in masks.space.mask(state, 1)]

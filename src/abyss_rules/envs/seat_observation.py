@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -64,6 +64,9 @@ _ENDS: Final = ("down", "gone")
 """The keys of the face-down and swallowed entries, after a grid's cards (see `SeatObservation._grid`)."""
 _PICKERS: Final = 4096
 """Grid pickers remembered (one per pair of a seat's masks) before the memo is emptied."""
+_READ: Final = attrgetter("phase", "turn", "cards", "face_up_mask", "swallowed_mask", "draw_pile",
+                          "discard_pile", "drawn", "closer", "opening", "turns", "totals")
+"""The fields `encode` reads, in one call (the dealer and the history are not among them)."""
 _PILES: Final = struct.Struct("=2f").pack
 _SHARE: Final = struct.Struct("=f").pack_into
 _ONE: Final = np.float32(1.0).tobytes()
@@ -144,12 +147,11 @@ class SeatObservation:
         Under the conditions of `abyss_rules.envs.seat_observation` (not checked).
         """
         p = self._players
-        # The state's fields at once (only `rules/` builds states by position; of the draw pile
-        # only its length is used, and the dealer is not used).
-        _, phase, _, turn, cards, up, gone, draw, pile, drawn, closer, opening, turns, totals, _, _, _ = state
+        # The state's public fields at once, by name (of the draw pile only its length is used).
+        phase, turn, cards, up, gone, draw, pile, drawn, closer, opening, turns, totals = _READ(state)
         # phase, to_act, turn
         acts = len(opening[seat]) < self._need if phase is _OPENING else turn == seat
-        key = (phase, acts, (turn - seat) % p if turn >= 0 else -1)
+        key = (phase, acts, (turn - seat) % p if turn is not None else -1)
         head = self._heads.get(key)
         if head is None:
             head = self._heads[key] = (_one_hot(4, _PHASE_CODE[phase]) + (_ONE if acts else bytes(4))

@@ -18,13 +18,14 @@ readers and tooltips use. `legend=True` draws a legend under the grids.
 
 Examples:
     >>> import abyss_rules as ar
+    >>> from abyss_rules.pictures import to_svg
     >>> state = ar.apply(ar.new_game(players=2, seed=3), ar.Flip(0, 1, 2))
-    >>> picture = ar.to_svg(state)
+    >>> picture = to_svg(state)
     >>> picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     True
     >>> '<title>Abyss, round 1: opening, seats 0 and 1 to flip</title>' in picture
     True
-    >>> ar.to_svg(ar.view(state, 1)) == ar.to_svg(state)   # the seat's view marks "you"
+    >>> to_svg(ar.view(state, 1)) == to_svg(state)   # the seat's view marks "you"
     False
 """
 
@@ -529,11 +530,12 @@ def to_svg(
 
     Examples:
         >>> import abyss_rules as ar
+        >>> from abyss_rules.pictures import to_svg
         >>> state = ar.new_game(players=2, seed=3)
-        >>> svg = ar.to_svg(state, highlight=(0, 1, 2), width=400)
+        >>> svg = to_svg(state, highlight=(0, 1, 2), width=400)
         >>> svg.count("<title>seat 0, row 1, column 2: face down</title>")
         1
-        >>> "REVEALED" in ar.to_svg(state, reveal=True), "REVEALED" in svg
+        >>> "REVEALED" in to_svg(state, reveal=True), "REVEALED" in svg
         (True, False)
     """
     if type(reveal) is not bool:

@@ -9,11 +9,10 @@ from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import Seed, normalize_seed, shuffled
 from ..state import COUNTER_LIMIT, Dealer, Phase, RoundResult, State, counter_limit
+from ._positional import new_state
 from .opening import choose_opener
 
 __all__ = ["deal_round", "deck_order_problem", "new_game", "player_count_problem"]
-
-_new = tuple.__new__
 
 
 def new_game(
@@ -163,10 +162,10 @@ def deal_round(
     players = len(totals)
     dealt = players * variant.cells
     opening: tuple[tuple[int, ...], ...] = ((),) * players
-    phase, turn = Phase.OPENING, -1
+    phase, turn = Phase.OPENING, None
     if variant.initial_flips == 0:
         phase, turn = Phase.TURN, choose_opener(variant, opening, history)
-    return _new(State, (
+    return new_state((
         variant, phase, round_number, turn,
         order[:dealt], 0, 0, order[dealt + 1:], order[dealt:dealt + 1],
         None, None, opening, 0, totals, history, dealer, seq,

@@ -49,15 +49,15 @@ def apply(state: State, action: object) -> State:
             action", gives the order of the checks). Code `counter_limit` (rule 3.11): after
             the action `seq` or the dealer's position would reach 2**48, which no real game
             comes near (so that every state `apply` returns can be saved and loaded again).
-        MalformedActionError: It is not a well-formed action at all (a `TypeError`), or
-            `state` is not a `State` (code `invalid_state`).
+        MalformedActionError: It is not a well-formed action at all (a `TypeError`).
+        InvalidStateError: `state` is not a `State` (code `invalid_state`; a `TypeError`).
 
     Examples:
         >>> import abyss_rules as ar
         >>> state = ar.new_game(players=2, seed=1)
         >>> after = ar.apply(state, ar.Flip(0, 0, 0))
-        >>> after.face_up, state.face_up
-        (1, 0)
+        >>> after.face_up[0], state.face_up[0]
+        (True, False)
         >>> try:
         ...     ar.apply(state, ar.Draw(0))
         ... except ar.IllegalActionError as error:

@@ -91,9 +91,9 @@ def diagnose(state: State, action: object) -> AbyssError | None:
     if not (0 <= row < v.rows and 0 <= col < v.cols):
         return _illegal(Code.NO_SUCH_SPACE, f"there is no space ({row}, {col}) in a {v.rows}x{v.cols} grid")
     bit = 1 << (player * v.cells + row * v.cols + col)
-    if state.swallowed & bit:
+    if state.swallowed_mask & bit:
         return _illegal(Code.SPACE_SWALLOWED, f"space ({row}, {col}) of seat {player} was swallowed")
-    if (kind is Flip or kind is DiscardDrawn) and state.face_up & bit:
+    if (kind is Flip or kind is DiscardDrawn) and state.face_up_mask & bit:
         return _illegal(Code.SPACE_FACE_UP, f"space ({row}, {col}) of seat {player} is already face up: "
                                             "only a face-down card can be flipped")
     return None

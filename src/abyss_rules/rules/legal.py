@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..caches import BoundedCache
+from ..caches import BoundedCache, Memo
 from ..config import Variant
 from ..grid import Geometry
 from ..state import Phase, State
@@ -91,28 +91,29 @@ _SHARED: Final = BoundedCache[tuple[int, int, int], tuple[_Seat, ...]](
 
 def _seats(variant: Variant) -> tuple[_Seat, ...]:
     """The action tables of `variant`'s seats, shared by every variant of the same shape and size."""
-    seats: tuple[_Seat, ...] | None = variant._memo.get("seats")
+    key = (variant.rows, variant.cols, variant.max_players)
+    seats = _SHARED.get(key)
     if seats is None:
-        key = (variant.rows, variant.cols, variant.max_players)
-        seats = _SHARED.get(key)
-        if seats is None:
-            geometry = variant.geometry
-            seats = _SHARED.put(key, tuple(_Seat(p, geometry) for p in range(variant.max_players)),
-                                variant.max_players)
-        variant._memo["seats"] = seats
+        geometry = variant.geometry
+        seats = _SHARED.put(key, tuple(_Seat(p, geometry) for p in range(variant.max_players)),
+                            variant.max_players)
     return seats
 
 
 def _tables(v: Variant) -> tuple[int, int, tuple[_Seat, ...]]:
-    """`(cells, full_mask, seats)` of `v`, cached in the variant: what the hot path reads."""
-    g = v._geometry
-    tables = v._memo["legal"] = (g.cells, g.full_mask, _seats(v))
-    return tables
+    """`(cells, full_mask, seats)` of `v`: what the hot path reads."""
+    g = v.geometry
+    return (g.cells, g.full_mask, _seats(v))
+
+
+_TABLES: Final = Memo[Variant, tuple[int, int, tuple[_Seat, ...]]](
+    "rules.legal.variants", _tables, max_entries=64, max_size=64)
+"""`_tables` of the last variants (size: 1; the seats are `_SHARED`'s), the last one in front."""
 
 
 def _turn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
     """The turn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
-    full = v._geometry.full_mask
+    full = v.geometry.full_mask
     found = seat.takes.on(full & ~gone) if key & 2 else ()
     if key & 4:
         found += seat.draw
@@ -124,7 +125,7 @@ def _turn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Ac
 
 def _drawn_actions(seat: _Seat, v: Variant, key: int, down: int, gone: int) -> Actions:
     """The drawn phase's legal actions of `seat` (a cache miss of `legal_actions`)."""
-    full = v._geometry.full_mask
+    full = v.geometry.full_mask
     found = seat.places.on(full & ~gone) + seat.discards.on(down)
     _store(seat.drawn_cache, key, found)
     return found
@@ -138,10 +139,10 @@ def _store(cache: dict[int, Actions], key: int, actions: Actions) -> None:
 
 def _opening_actions(s: State) -> Actions:
     v = s.variant
-    seats = _seats(v)
-    g = v._geometry
+    seats = _TABLES(v)[2]
+    g = v.geometry
     cells, full, need = g.cells, g.full_mask, v.initial_flips
-    up_or_gone = s.face_up | s.swallowed
+    up_or_gone = s.face_up_mask | s.swallowed_mask
     out: Actions = ()
     for p, flips in enumerate(s.opening):
         if len(flips) < need:
@@ -163,7 +164,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     `()` once the game is over.
 
     Raises:
-        MalformedActionError: `state` is not a `State` (code `invalid_state`).
+        InvalidStateError: `state` is not a `State` (code `invalid_state`; a `TypeError`).
 
     Examples:
         >>> import abyss_rules as ar
@@ -178,7 +179,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     # The hot path: a cache lookup keyed by the player's face-down and swallowed spaces.
     v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = state
     if phase is _TURN or phase is _DRAWN:
-        cells, full, seats = v._memo.get("legal") or _tables(v)
+        assert p is not None  # a seat is to act in these phases (rule 3.1)
+        last = _TABLES.last
+        cells, full, seats = last[1] if last[0] is v else _TABLES(v)
         base = p * cells
         gone = gone >> base & full
         down = full & ~(up >> base | gone)
@@ -217,8 +220,9 @@ def seat_legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         v = state.variant
         if len(state.opening[seat]) >= v.initial_flips:
             return ()
-        g = v._geometry
-        return _owed_flips(_seats(v)[seat], g.full_mask, (state.face_up | state.swallowed) >> seat * g.cells)
+        g = v.geometry
+        return _owed_flips(_TABLES(v)[2][seat], g.full_mask,
+                           (state.face_up_mask | state.swallowed_mask) >> seat * g.cells)
     if (phase is _TURN or phase is _DRAWN) and seat == state.turn:  # every legal action is the mover's
         return legal_actions(state)
     return ()

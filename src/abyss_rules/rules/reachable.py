@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
-from ..caches import BoundedCache
+from ..caches import BoundedCache, Memo
 from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code
@@ -84,7 +84,7 @@ def state_problem(state: State) -> Problem | None:
 
 def _swallowed_spaces(s: State) -> Problem | None:
     g = s.variant.geometry
-    cells, gone, up = g.cells, s.swallowed, s.face_up
+    cells, gone, up = g.cells, s.swallowed_mask, s.face_up_mask
     if up & gone:
         return Problem("swallowed_spaces", "4.1", "/grids", "a swallowed space cannot be face up")
     players = len(s.totals)
@@ -150,12 +150,18 @@ def _history(s: State) -> Problem | None:
     return None
 
 
+def _count_deck(v: Variant) -> dict[int, int]:
+    return dict(v.deck)
+
+
+_DECK_COUNTS: Final = Memo[Variant, dict[int, int]]("rules.reachable.decks", _count_deck, max_entries=16,
+                                                    max_size=16 * 256, size=len)
+"""How many cards of each value the deck of each of the last variants has (size: values)."""
+
+
 def _deck_counts(v: Variant) -> dict[int, int]:
-    """How many cards of each value the deck has (kept on the variant)."""
-    found: dict[int, int] | None = v._memo.get("reachable.deck")
-    if found is None:
-        found = v._memo["reachable.deck"] = dict(v.deck)
-    return found
+    """How many cards of each value the deck has (cached)."""
+    return _DECK_COUNTS(v)
 
 
 def _phase(s: State) -> Problem | None:
@@ -164,7 +170,8 @@ def _phase(s: State) -> Problem | None:
     if (phase is Phase.DRAWN) != (s.drawn is not None):
         return Problem("drawn_card", "3.4", "/drawn",
                        "a drawn card is held exactly in the drawn phase (rule 3.4)")
-    if (playing and not 0 <= s.turn < players) or (not playing and s.turn != -1):
+    turn = s.turn
+    if (playing and (type(turn) is not int or not 0 <= turn < players)) or (not playing and turn is not None):
         return Problem("turn", "3.1", "/turn",
                        "turn names the player to act in the turn and drawn phases, else it is null")
     closer = s.closer
@@ -178,7 +185,7 @@ def _phase(s: State) -> Problem | None:
                            "(rule 2.1)")
     cells = v.cells
     full = (1 << cells) - 1
-    shown = s.face_up | s.swallowed
+    shown = s.face_up_mask | s.swallowed_mask
     if phase is Phase.OPENING:
         if all(len(flips) == need for flips in s.opening):
             return Problem("opening_flips", "2.2", "/phase",
@@ -240,7 +247,7 @@ def _game_over(s: State) -> Problem | None:
     if not game_is_over(v, s.round, s.totals):
         return Problem("game_over", "7.2", "/phase", "the game is not over after this round (rules 7.2, 7.3)")
     for p in range(len(s.totals)):
-        if Grid.from_flat(v.rows, v.cols, s.cards, s.face_up, s.swallowed, p) != last.grids[p]:
+        if Grid.from_flat(v.rows, v.cols, s.cards, s.face_up_mask, s.swallowed_mask, p) != last.grids[p]:
             return Problem("game_over", "6.6", f"/grids/{p}",
                            "at the end of the game the grids are those of the last round's result (rule 6.6)")
     if s.closer != last.closer:
@@ -257,7 +264,7 @@ def _discard_pile(s: State) -> Problem | None:
     if s.phase is Phase.OPENING:
         # Nothing is drawn or discarded in the opening: the pile is the card dealt onto it and
         # the cards of the columns swallowed since (rule 4.1).
-        expected = 1 + s.swallowed.bit_count()
+        expected = 1 + s.swallowed_mask.bit_count()
         if len(s.discard_pile) != expected:
             return Problem("discard_pile", "1.4", "/discard_pile",
                            f"in the opening the discard pile holds the card dealt onto it and the swallowed "
@@ -266,7 +273,7 @@ def _discard_pile(s: State) -> Problem | None:
 
 
 def _cards(s: State) -> Problem | None:
-    gone = s.swallowed
+    gone = s.swallowed_mask
     found = [card for i, card in enumerate(s.cards) if not gone >> i & 1] if gone else list(s.cards)
     found += s.draw_pile
     found += s.discard_pile
@@ -289,9 +296,9 @@ def _counters(s: State) -> Problem | None:
 
 
 def _acting_seat(s: State) -> Problem | None:
-    if s.turn >= 0:
+    if s.turn is not None:
         cells = s.variant.cells
-        if not ~(s.swallowed >> (s.turn * cells)) & ((1 << cells) - 1):
+        if not ~(s.swallowed_mask >> (s.turn * cells)) & ((1 << cells) - 1):
             return Problem("loadable", "3.11", "/turn",
                            f"seat {s.turn} has every space swallowed: it could not act, and no such seat is "
                            "ever to act (rules 3.10, 6.1, 3.11)")
@@ -309,7 +316,7 @@ def _opening(s: State) -> Problem | None:
     if s.phase is Phase.OPENING:
         for p, flips in enumerate(s.opening):
             base = p * cells
-            shown = [s.cards[base + i] for i in range(cells) if s.face_up >> (base + i) & 1]
+            shown = [s.cards[base + i] for i in range(cells) if s.face_up_mask >> (base + i) & 1]
             if Counter(shown) - Counter(flips):
                 return Problem("loadable", "2.1", f"/opening/{p}",
                                f"seat {p}'s face-up cards {sorted(shown)} are not its opening flips "

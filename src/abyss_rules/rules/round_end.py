@@ -5,13 +5,12 @@ from __future__ import annotations
 from ..event_types import Event, FinalReveal, GameOver, NewRound, OpeningDone, RoundClosed, RoundScored
 from ..grid import Grid
 from ..state import Phase, RoundResult, State
+from ._positional import new_state
 from .columns import swallow_complete_columns
 from .dealing import deal_round
 from .scoring import closer_penalty_applies, game_is_over, round_scores
 
 __all__ = ["end_round"]
-
-_new = tuple.__new__
 
 
 def end_round(
@@ -40,7 +39,7 @@ def end_round(
     Each step is reported to `log`, when given, as the events of `abyss_rules.events`.
     """
     v = s.variant
-    g = v._geometry
+    g = v.geometry
     players = len(s.totals)
     capped = v.max_turns_per_round is not None and turns >= v.max_turns_per_round
     if capped:
@@ -71,8 +70,8 @@ def end_round(
         log.append(RoundScored(round=s.round, raw_scores=raw, scores=scores, penalized=penalized,
                                closer=closer, capped=capped, totals=totals))
     if game_is_over(v, s.round, totals):
-        after: State = _new(State, (
-            v, Phase.GAME_OVER, s.round, -1, cards, up, gone, draw_pile, discard,
+        after = new_state((
+            v, Phase.GAME_OVER, s.round, None, cards, up, gone, draw_pile, discard,
             None, closer, s.opening, turns, totals, history, s.dealer, s.seq + 1,
         ))
         if log is not None:
@@ -82,6 +81,6 @@ def end_round(
     if log is not None:
         log.append(NewRound(round=after.round, draw_pile_size=len(after.draw_pile),
                             top_discard=after.discard_pile[0]))
-        if after.phase is not Phase.OPENING:  # initial_flips = 0: the opener plays at once
+        if after.turn is not None:  # initial_flips = 0: the opener plays at once
             log.append(OpeningDone(opener=after.turn))
     return after

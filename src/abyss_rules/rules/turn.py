@@ -1,13 +1,16 @@
 """A turn: take the discard, draw, or flip (spec section 3).
 
 Each function first tests the conditions of its rule and raises the error `rejection`
-names if one fails; then it builds the next state directly (`tuple.__new__`), because
+names if one fails; then it builds the next state by position (`rules._positional`), because
 this is the engine's hot path. Call them through `apply`.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..actions import DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..caches import Memo
 from ..config import Variant
 from ..event_types import (
     CardDiscarded,
@@ -22,6 +25,7 @@ from ..event_types import (
 )
 from ..grid import Geometry
 from ..state import Phase, State
+from ._positional import new_state
 from .columns import complete_column, swallow_column
 from .draw_pile import can_draw, reshuffle
 from .illegal import rejection
@@ -33,7 +37,6 @@ __all__ = ["discard_drawn", "draw", "end_turn", "flip", "place_drawn", "take_dis
 Log = list[Event] | None
 """Where a rule function reports the events it causes (rules of `abyss_rules.events`), or `None`."""
 
-_new = tuple.__new__
 _OPENING = Phase.OPENING
 _TURN = Phase.TURN
 _DRAWN = Phase.DRAWN
@@ -64,7 +67,7 @@ def take_discard(s: State, a: TakeDiscard, log: Log = None) -> State:
     player = a.player
     if phase is not _TURN or player != turn or not discard:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, gone)
+    i = _position(s, a, v.geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = discard[0]
@@ -91,7 +94,7 @@ def draw(s: State, a: Draw, log: Log = None) -> State:
             log.append(Reshuffled(draw_pile_size=len(pile), top_discard=discard[0]))
     if log is not None:
         log.append(CardDrawn(seat=turn, value=pile[0]))
-    return _new(State, (
+    return new_state((
         v, _DRAWN, rnd, turn, cards, up, gone, pile[1:], discard,
         pile[0], closer, opening, turns, totals, history, dealer, seq + 1,
     ))
@@ -104,7 +107,7 @@ def place_drawn(s: State, a: PlaceDrawn, log: Log = None) -> State:
     player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, gone)
+    i = _position(s, a, v.geometry, gone)
     grid = list(cards)
     replaced = grid[i]
     grid[i] = drawn
@@ -121,7 +124,7 @@ def discard_drawn(s: State, a: DiscardDrawn, log: Log = None) -> State:
     player = a.player
     if phase is not _DRAWN or player != turn or drawn is None:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, up | gone)
+    i = _position(s, a, v.geometry, up | gone)
     if log is not None:
         log += (CardDiscarded(seat=player, value=drawn, source="drawn", row=None, col=None,
                               was_face_down=False),
@@ -139,7 +142,7 @@ def flip(s: State, a: Flip, log: Log = None) -> State:
     elif phase is not _OPENING or not 0 <= player < len(opening) or \
             len(opening[player]) >= v.initial_flips:
         raise rejection(s, a)
-    i = _position(s, a, v._geometry, up | gone)
+    i = _position(s, a, v.geometry, up | gone)
     if log is not None:
         log.append(CardRevealed(seat=player, row=a.row, col=a.col, value=cards[i],
                                 cause="opening_flip" if phase is _OPENING else "flip"))
@@ -165,8 +168,8 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
     A column completed by opening flips is swallowed like any other (rule 4.1).
     """
     v = s.variant
-    g = v._geometry
-    cards, up, gone, discard = s.cards, s.face_up | 1 << i, s.swallowed, s.discard_pile
+    g = v.geometry
+    cards, up, gone, discard = s.cards, s.face_up_mask | 1 << i, s.swallowed_mask, s.discard_pile
     opening = s.opening
     opening = opening[:player] + (opening[player] + (cards[i],),) + opening[player + 1:]
     col = g.column_of[i - player * g.cells]
@@ -176,8 +179,8 @@ def opening_flip(s: State, player: int, i: int, log: Log = None) -> State:
         if log is not None:
             log.append(OpeningDone(opener=turn))
     else:
-        phase, turn = _OPENING, -1
-    return _new(State, (
+        phase, turn = _OPENING, None
+    return new_state((
         v, phase, s.round, turn, cards, up, gone, s.draw_pile, discard,
         None, None, opening, 0, s.totals, s.history, s.dealer, s.seq + 1,
     ))
@@ -198,11 +201,12 @@ def end_turn(
     stalling cap is reached (rule 6.7).
     """
     v, _, rnd, _, _, _, gone, pile, _, _, closer, opening, turns, totals, history, dealer, seq = before
-    column, seat, other = (v._memo.get("turn.spaces") or _space_table(v))[i]
+    last = _SPACES.last
+    column, seat, other = (last[1] if last[0] is v else _SPACES(v))[i]
     # A swallow needs the column all face up and the card at `i` equal to another of its column:
     # two cheap tests that save the call of the full test (complete_column) on most turns.
     if up & column == column and cards[other] == cards[i]:
-        g = v._geometry
+        g = v.geometry
         col = g.column_of[i - player * g.cells]
         if complete_column(g, player, col, cards, up) is not None:
             cards, up, gone, discard = _swallow(g, player, col, cards, up, gone, discard, log)
@@ -216,7 +220,7 @@ def end_turn(
         return end_round(before, cards, up, gone, pile, discard, closer, turns, log)
     if log is not None and before.closer is None and closer is not None:
         log.append(RoundClosed(closer=closer))
-    return _new(State, (
+    return new_state((
         v, _TURN, rnd, nxt, cards, up, gone, pile, discard,
         None, closer, opening, turns, totals, history, dealer, seq + 1,
     ))
@@ -225,12 +229,15 @@ def end_turn(
 def _space_table(v: Variant) -> tuple[tuple[int, int, int], ...]:
     """For each position of the flat grids (every seat `v` allows): the bit masks of its column
     and of its seat's whole grid, and the position of the next space down its column (the top
-    one for the bottom row), cached in the variant."""
-    g = v._geometry
-    table = tuple(
+    one for the bottom row)."""
+    g = v.geometry
+    return tuple(
         (g.column_masks[g.column_of[space]] << seat * g.cells, g.full_mask << seat * g.cells,
          seat * g.cells + (space + g.cols) % g.cells)
         for seat in range(v.max_players) for space in range(g.cells)
     )
-    v._memo["turn.spaces"] = table
-    return table
+
+
+_SPACES: Final = Memo[Variant, tuple[tuple[int, int, int], ...]](
+    "rules.turn.spaces", _space_table, max_entries=16, max_size=16 * 1024, size=len)
+"""`_space_table` of the last variants (size: positions), the last one in front."""

@@ -5,7 +5,7 @@ database); it knows nothing of HTTP. Every game's authoritative
 `State` lives in the database; this process only caches the state of a game at a seq it has seen
 (a state at a given seq never changes, so the cache is right whichever process wrote it).
 
-An action is checked with `abyss_rules.submit` against the stored state, then stored with
+An action is checked with `abyss_rules.protocol.submit` against the stored state, then stored with
 `Store.commit_action` only if the game is still at that seq; the loser of a race -- in this process
 or another one -- gets `stale_action`. Bots seated by the creator play from their own views in a
 background thread of the process that accepted the move before theirs; if that process dies, the

@@ -13,6 +13,7 @@ from ..codec import (
     action_to_dict,
     canonical_json,
     dumps_state,
+    events_to_dict,
     loads_state,
     parse_json,
     variant_from_dict,
@@ -23,7 +24,7 @@ from ..codec import (
 from ..codec.action import check_request_id
 from ..config import Variant
 from ..errors import AbyssError, Code, SeedError
-from ..events import Event, apply_with_events, events_to_dict
+from ..events import Event, apply_with_events
 from ..notation import parse_notation, to_notation
 from ..pictures.svg import to_svg
 from ..protocol import Accepted, Message, Verdict, http_status, read_message, submit

@@ -16,7 +16,7 @@ from typing import Any, Final, overload
 
 import attrs
 
-from ..config import Variant
+from ..config import Variant, variant_fields
 from ..randomness import secret_repr
 
 __all__ = [
@@ -286,7 +286,7 @@ class SimulationResult:
         """The result as JSON-ready data (without the per-game summaries)."""
         seed = self.seed.hex() if isinstance(self.seed, bytes) else self.seed
         return {
-            "games": len(self.store), "seed": seed, "variant": self.variant.to_dict(),
+            "games": len(self.store), "seed": seed, "variant": variant_fields(self.variant),
             "players": self.players, "rotate": self.rotate,
             "rounds_per_game": self.rounds_per_game, "turns_per_round": self.turns_per_round,
             "capped_rounds": self.capped_rounds, "penalty_rate": self.penalty_rate,

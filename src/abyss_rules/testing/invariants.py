@@ -35,7 +35,7 @@ def check_invariants(state: State) -> None:
     the lowest total; before it, nobody (rule 7.4).
 
     Raises:
-        MalformedActionError: code `invalid_state`, if `state` is not a
+        InvalidStateError: code `invalid_state`, if `state` is not a
             `State`.
 
     Examples:
@@ -80,7 +80,8 @@ def _check_shape(s: State) -> None:
     positions = players * v.cells
     if len(s.cards) != positions:
         raise _fail("shape", f"{len(s.cards)} grid cards for {players} grids of {v.cells} spaces", "1.2")
-    if s.face_up >> positions or s.swallowed >> positions or s.face_up < 0 or s.swallowed < 0:
+    up, gone = s.face_up_mask, s.swallowed_mask
+    if up >> positions or gone >> positions or up < 0 or gone < 0:
         raise _fail("shape", "face-up or swallowed bits outside the grids", "1.2")
     if s.round < 1 or s.seq < 0 or s.turns < 0 or s.dealer.position < 0:
         raise _fail("shape", f"round {s.round}, seq {s.seq}, turns {s.turns}: round starts at 1, the "

@@ -201,7 +201,7 @@ def _reveals(state: State, action: Action) -> bool:
         return True
     cells = state.variant.cells
     i = action.player * cells + action.row * state.variant.cols + action.col  # type: ignore[union-attr]
-    return not (state.face_up | state.swallowed) >> i & 1
+    return not (state.face_up_mask | state.swallowed_mask) >> i & 1
 
 
 def _as_strategy(value: Any, kind: type, what: str) -> SearchStrategy[Any]:
@@ -343,7 +343,7 @@ def legal_actions(state: State) -> SearchStrategy[Action]:
     Raises:
         IllegalActionError: code `game_over`, for a finished game, which has
             no legal action (rule 7.5).
-        MalformedActionError: code `invalid_state`, if `state` is not a
+        InvalidStateError: code `invalid_state`, if `state` is not a
             `State`.
 
     Examples:
