@@ -38,8 +38,8 @@ Examples:
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any, Final
 
 import numpy as np
@@ -60,10 +60,8 @@ _PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAM
 _FLOAT: Final = np.dtype(np.float32)
 _OPENING: Final = Phase.OPENING
 _FROM: Final = np.frombuffer
-_ENDS: Final = ("down", "gone")
-"""The keys of the face-down and swallowed entries, after a grid's cards (see `SeatObservation._grid`)."""
-_PICKERS: Final = 4096
-"""Grid pickers remembered (one per pair of a seat's masks) before the memo is emptied."""
+_UNSEEN: Final = object()
+"""What a viewer's vector was written from before its first call: equal to no fact."""
 _READ: Final = attrgetter("phase", "turn", "cards", "face_up_mask", "swallowed_mask", "draw_pile",
                           "discard_pile", "drawn", "closer", "opening", "turns", "totals")
 """The fields `encode` reads, in one call (the dealer and the history are not among them)."""
@@ -86,6 +84,25 @@ def _one_hot(n: int, at: int | None) -> bytes:
     return bytes(out)
 
 
+class _Seen:
+    """One viewer's vector as it stands (its `float32` bytes) and the facts it was written from."""
+
+    __slots__ = ("vector", "head", "opening", "closer", "drawn", "pile", "draw", "turns", "totals", "cards",
+                 "up", "gone")
+
+    def __init__(self, size: int) -> None:
+        self.vector = bytearray(4 * size)
+        self.head: object = _UNSEEN
+        self.opening: object = _UNSEEN
+        self.closer: object = _UNSEEN
+        self.drawn: object = _UNSEEN
+        self.pile: object = _UNSEEN
+        self.draw, self.turns = -1, -1
+        self.totals: object = _UNSEEN
+        self.cards: tuple[int, ...] | None = None  # None: the grids were never written
+        self.up, self.gone = 0, 0
+
+
 class SeatObservation:
     """The fast path of one `Observation`: `encode(state, seat)` (see
     `abyss_rules.envs.seat_observation`).
@@ -98,9 +115,9 @@ class SeatObservation:
             (`invalid_env_option`).
     """
 
-    __slots__ = ("observation", "_players", "_cells", "_full", "_need", "_cap", "_deck_size", "_rank",
-                 "_deck_list", "_kinds", "_heads", "_values", "_grids", "_rows", "_orders", "_flips",
-                 "_totals", "_pile", "_counts", "_shares", "_none", "_scale", "_pickers", "_rows_get")
+    __slots__ = ("observation", "_players", "_need", "_cap", "_deck_size", "_rank", "_deck_list", "_kinds",
+                 "_heads", "_values", "_rows", "_orders", "_seen", "_at", "_spaces", "_all", "_places",
+                 "_pile", "_counts", "_shares", "_none", "_scale")
 
     def __init__(self, observation: Observation) -> None:
         if not isinstance(observation, Observation) or tuple(f.name for f in observation.fields) != LAYOUT:
@@ -109,8 +126,8 @@ class SeatObservation:
         self.observation = observation
         """The encoding reproduced."""
         v = observation.variant
-        p, k = observation.players, len(v.deck)
-        self._players, self._cells, self._full = p, v.cells, (1 << v.cells) - 1
+        p, k, cells = observation.players, len(v.deck), v.cells
+        self._players = p
         self._need, self._cap, self._deck_size = v.initial_flips, v.max_turns_per_round, v.deck_size
         self._scale = float(v.target_score or 100)
         self._rank = {value: r for r, (value, _) in enumerate(v.deck)}
@@ -121,16 +138,18 @@ class SeatObservation:
         self._values[None] = self._none = _one_hot(k, None)
         self._rows: dict[int | str, bytes] = {c: _one_hot(k + 2, 2 + r) for c, r in self._rank.items()}
         self._rows["down"], self._rows["gone"] = _one_hot(k + 2, 0), _one_hot(k + 2, 1)
-        # Memos (see the module's docstring).
+        # The byte offsets of the fields after the first three (LAYOUT's fields follow one another).
+        starts = {f.name: 4 * f.start for f in observation.fields}
+        self._at = tuple(starts[name] for name in LAYOUT[3:])
         self._heads: dict[tuple[Phase, bool, int], bytes] = {}
-        # Per seat: the cards and masks of the last state seen, the seat's masks and cards, and the
-        # grid's entries.
-        self._grids: list[list[Any]] = [[None, -1, -1, -1, -1, (), b""] for _ in range(p)]
-        self._pickers: dict[int, Callable[[list[bytes | None]], tuple[bytes, ...]]] = {}  # by masks
-        self._rows_get = self._rows.get
         self._orders = tuple(tuple((seat + k) % p for k in range(p)) for seat in range(p))  # viewer first
-        self._flips: dict[int, tuple[object, object, bytes]] = {}
-        self._totals: dict[int, tuple[object, bytes]] = {}
+        self._seen = [_Seen(observation.size) for _ in range(p)]
+        # The grids' spaces: the state's space i (seat i // cells) is at byte _places[viewer][i].
+        row = 4 * (k + 2)
+        self._spaces = range(p * cells)
+        self._all = (1 << p * cells) - 1
+        self._places = tuple(tuple(starts["grids"] + row * (((i // cells - viewer) % p) * cells + i % cells)
+                                   for i in self._spaces) for viewer in range(p))
         self._pile: tuple[int, ...] = ()
         self._counts = [0] * k
         self._shares = bytearray(self._none)
@@ -147,68 +166,80 @@ class SeatObservation:
         Under the conditions of `abyss_rules.envs.seat_observation` (not checked).
         """
         p = self._players
+        at_flips, _, at_drawn, at_top, at_shares, at_draw, _, at_totals, at_grids = self._at
         # The state's public fields at once, by name (of the draw pile only its length is used).
         phase, turn, cards, up, gone, draw, pile, drawn, closer, opening, turns, totals = _READ(state)
+        seen = self._seen[seat]
+        out = seen.vector
         # phase, to_act, turn
         acts = len(opening[seat]) < self._need if phase is _OPENING else turn == seat
         key = (phase, acts, (turn - seat) % p if turn is not None else -1)
-        head = self._heads.get(key)
-        if head is None:
-            head = self._heads[key] = (_one_hot(4, _PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
-                                       + _one_hot(p, key[2] if key[2] >= 0 else None))
+        if key != seen.head:
+            head = self._heads.get(key)
+            if head is None:
+                head = self._heads[key] = (_one_hot(4, _PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
+                                           + _one_hot(p, key[2] if key[2] >= 0 else None))
+            out[:at_flips] = head
+            seen.head = key
         # opening_flips, closer
-        flips = self._flips.get(seat)
-        if flips is None or flips[0] is not opening or flips[1] != closer:
+        if opening is not seen.opening or closer != seen.closer:
             need = self._need
-            order = [(seat + k) % p for k in range(p)]
-            block = _floats([len(opening[s]) / need if need else 0.0 for s in order]) + _one_hot(
+            out[at_flips:at_drawn] = _floats(
+                [len(opening[s]) / need if need else 0.0 for s in self._orders[seat]]) + _one_hot(
                 p, None if closer is None else (closer - seat) % p)
-            flips = self._flips[seat] = (opening, closer, block)
-        # drawn, top_discard, discard_counts
-        values = self._values
-        shares: bytes | bytearray
-        if pile:
-            top = values[pile[0]]
-            shares = self._shares if pile is self._pile else self._discard_counts(pile)
-        else:
-            top = shares = self._none
+            seen.opening, seen.closer = opening, closer
+        # drawn
+        if drawn != seen.drawn:
+            out[at_drawn:at_top] = self._values[drawn]
+            seen.drawn = drawn
+        # top_discard, discard_counts
+        if pile is not seen.pile:
+            if pile:
+                out[at_top:at_shares] = self._values[pile[0]]
+                out[at_shares:at_draw] = self._shares if pile is self._pile else self._discard_counts(pile)
+            else:
+                out[at_top:at_shares] = out[at_shares:at_draw] = self._none
+            seen.pile = pile
         # draw_pile, turns
-        cap = self._cap
-        piles = _PILES(len(draw) / self._deck_size, min(turns, cap) / cap if cap is not None else 0.0)
+        size = len(draw)
+        if size != seen.draw or turns != seen.turns:
+            cap = self._cap
+            out[at_draw:at_totals] = _PILES(
+                size / self._deck_size, min(turns, cap) / cap if cap is not None else 0.0)
+            seen.draw, seen.turns = size, turns
         # totals
-        scores = self._totals.get(seat)
-        if scores is None or scores[0] is not totals:
+        if totals is not seen.totals:
             scale = self._scale
-            scores = self._totals[seat] = (totals, _floats(
-                [min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[(seat + k) % p] / scale)) for k in range(p)]))
-        parts: list[bytes | bytearray] = [head, flips[2], values[drawn], top, shares, piles, scores[1]]
+            out[at_totals:at_grids] = _floats(
+                [min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[s] / scale)) for s in self._orders[seat]])
+            seen.totals = totals
         # grids, the viewer's first
-        cells, full, grids = self._cells, self._full, self._grids
-        for s in self._orders[seat]:
-            last = grids[s]
-            if last[0] is not cards or last[1] != up or last[2] != gone:
-                base = s * cells
-                mine, mine_up, mine_gone = cards[base:base + cells], up >> base & full, gone >> base & full
-                if last[3] != mine_up or last[4] != mine_gone or mine != last[5]:
-                    last[3:] = mine_up, mine_gone, mine, self._grid(mine, mine_up, mine_gone)
-                last[0], last[1], last[2] = cards, up, gone
-            parts.append(last[6])
-        out: Vector = _FROM(bytearray().join(parts), _FLOAT)
-        return out
+        if cards is not seen.cards or up != seen.up or gone != seen.gone:
+            self._grids(seen, seat, cards, up, gone)
+        return _FROM(out[:], _FLOAT)
 
-    def _grid(self, cards: tuple[int, ...], up: int, gone: int) -> bytes:
-        """One seat's grid entries (`cards` and the masks are the seat's): per space, swallowed,
-        the face-up value, or face down -- a face-down value is looked up with the others but
-        never picked (a grid has at least two spaces, rule 10.3: the picker gives a tuple)."""
-        key = up << self._cells | gone
-        picker = self._pickers.get(key)
-        if picker is None:
-            if len(self._pickers) >= _PICKERS:
-                self._pickers.clear()
-            cells = self._cells
-            picker = self._pickers[key] = itemgetter(*[
-                cells + 1 if gone >> s & 1 else s if up >> s & 1 else cells for s in range(cells)])
-        return b"".join(picker(list(map(self._rows_get, cards + _ENDS))))
+    def _grids(self, seen: _Seen, seat: int, cards: tuple[int, ...], up: int, gone: int) -> None:
+        """Rewrite the entries of the spaces whose mask bits or cards changed since `seen` was
+        written: per space, swallowed, the face-up value, or face down. A face-down value only
+        decides whether a space is rewritten (it is compared with the last one), never what is
+        written."""
+        before = seen.cards
+        if before is None:
+            changed = self._all
+        else:
+            changed = (up ^ seen.up) | (gone ^ seen.gone)
+            if cards is not before:
+                for i in compress(self._spaces, map(ne, cards, before)):
+                    changed |= 1 << i
+        rows, places, out = self._rows, self._places[seat], seen.vector
+        down, swallowed = rows["down"], rows["gone"]
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            i = bit.bit_length() - 1
+            at = places[i]
+            out[at:at + len(down)] = swallowed if gone & bit else rows[cards[i]] if up & bit else down
+        seen.cards, seen.up, seen.gone = cards, up, gone
 
     def _discard_counts(self, pile: tuple[int, ...]) -> bytearray:
         """Per value, its cards in `pile` / its cards in the deck (`pile` not empty and not the

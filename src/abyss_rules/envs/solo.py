@@ -262,7 +262,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
     def _observe(self, state: State) -> tuple[Vector, dict[str, Any]]:
         """The learner's observation and the step's `info` (its mask is kept for `action_masks`)."""
         seat = self.seat
-        self._mask = mask = self._masks.of(seat_legal_actions(state, seat))
+        self._mask = mask = self._masks.shared(seat_legal_actions(state, seat))  # read-only
         # encoder.encode(view(state, seat)), without building the view (proved equal by a test)
         return self._encode.encode(state, seat), {"action_mask": mask.copy(), "seat": seat}
 
