@@ -59,7 +59,6 @@ _PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAM
 
 _FLOAT: Final = np.dtype(np.float32)
 _OPENING: Final = Phase.OPENING
-_FROM: Final = np.frombuffer
 _UNSEEN: Final = object()
 """What a viewer's vector was written from before its first call: equal to no fact."""
 _READ: Final = attrgetter("phase", "turn", "cards", "face_up_mask", "swallowed_mask", "draw_pile",
@@ -87,11 +86,12 @@ def _one_hot(n: int, at: int | None) -> bytes:
 class _Seen:
     """One viewer's vector as it stands (its `float32` bytes) and the facts it was written from."""
 
-    __slots__ = ("vector", "head", "opening", "closer", "drawn", "pile", "draw", "turns", "totals", "cards",
-                 "up", "gone")
+    __slots__ = ("vector", "out", "head", "opening", "closer", "drawn", "pile", "draw", "turns", "totals",
+                 "cards", "up", "gone")
 
     def __init__(self, size: int) -> None:
-        self.vector = bytearray(4 * size)
+        self.vector: Vector = np.zeros(size, _FLOAT)
+        self.out = self.vector.data.cast("B")  # its bytes, written in place
         self.head: object = _UNSEEN
         self.opening: object = _UNSEEN
         self.closer: object = _UNSEEN
@@ -170,7 +170,7 @@ class SeatObservation:
         # The state's public fields at once, by name (of the draw pile only its length is used).
         phase, turn, cards, up, gone, draw, pile, drawn, closer, opening, turns, totals = _READ(state)
         seen = self._seen[seat]
-        out = seen.vector
+        out = seen.out
         # phase, to_act, turn
         acts = len(opening[seat]) < self._need if phase is _OPENING else turn == seat
         key = (phase, acts, (turn - seat) % p if turn is not None else -1)
@@ -216,7 +216,7 @@ class SeatObservation:
         # grids, the viewer's first
         if cards is not seen.cards or up != seen.up or gone != seen.gone:
             self._grids(seen, seat, cards, up, gone)
-        return _FROM(out[:], _FLOAT)
+        return seen.vector.copy()
 
     def _grids(self, seen: _Seen, seat: int, cards: tuple[int, ...], up: int, gone: int) -> None:
         """Rewrite the entries of the spaces whose mask bits or cards changed since `seen` was
@@ -231,7 +231,7 @@ class SeatObservation:
             if cards is not before:
                 for i in compress(self._spaces, map(ne, cards, before)):
                     changed |= 1 << i
-        rows, places, out = self._rows, self._places[seat], seen.vector
+        rows, places, out = self._rows, self._places[seat], seen.out
         down, swallowed = rows["down"], rows["gone"]
         while changed:
             bit = changed & -changed
