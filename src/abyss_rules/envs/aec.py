@@ -223,7 +223,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
                 self.terminations[a] = True
             self.agent_selection = self.possible_agents[(seat + 1) % self.players]
         else:
-            self.agent_selection = self.possible_agents[after.to_act[0]]
+            turn = after.turn  # None in the opening: then the first seat that owes a flip
+            self.agent_selection = self.possible_agents[after.to_act[0] if turn is None else turn]
         if self.render_mode == "human":
             self.render()
 

@@ -247,7 +247,9 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         reward = 0.0
         seat, bots, rewards = self.seat, self._bots, self._rewards
         while True:
-            mover = to_act(state)
+            mover = state.turn  # the seat to move, or in the opening (None) the first that owes a flip
+            if mover is None:
+                mover = to_act(state)
             if mover is None or mover == seat:
                 return state, reward
             bot = bots[mover]
