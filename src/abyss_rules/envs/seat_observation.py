@@ -12,17 +12,20 @@ conditions and a property test proves it equal to the long way:
 * what reaches the vector comes from the facts `view` copies (rule 8.1): the phase, the turn,
   the closer, the drawn card, the discard pile, the size of the draw pile, the turns, the
   totals, the opening flips and, of the grids, the masks and the values of face-up spaces.
-  Face-down values never reach it (the grid memo compares a seat's cards whole, and a grid
-  block is picked from all of a seat's entries, but only face-up ones are picked), nor do the
-  draw pile's cards or the dealer (rule 8.2; the secrecy tests run on this path too).
+  Face-down values never reach it (a seat's cards are compared with the last ones seen, face
+  down or not, but that only decides which spaces are written again; what a space gets is
+  chosen by its mask bits and, for a face-up space alone, its value), nor do the draw pile's
+  cards or the dealer (rule 8.2; the secrecy tests run on this path too).
 
-How: the vector is joined from `float32` byte blocks -- the fields before the grids in a few
-blocks, each seat's grid in one -- and every block that did not change since the last call is
-reused: a seat's grid block is kept with that seat's masks and cards (the key holds the grid's
-face-down values too, which only decides whether the block is built again, never what it says;
-a block is built by one `itemgetter` per pair of masks, which picks each space's entries),
-the opening flips with the `opening` tuple, the totals with the `totals` tuple, the discard
-counts with the pile (updated by its top card, as `Observation.encode` does).
+How: each viewer's vector is kept, a `float32` array, with the facts it was last written
+from, and a call writes (through the array's bytes) only what changed since that viewer's
+last call, then hands out a copy: the first three fields when the phase, `to_act` or the
+turn changed; the opening flips and the closer when the `opening` tuple or the closer did;
+the drawn card; the top discard and the discard counts when the pile did (the counts kept
+from the last pile and updated by its top card, as `Observation.encode` does); the draw pile
+and the turns; the totals when the `totals` tuple did; and of the grids, only the spaces
+whose face-up or swallowed bit or card changed. A step changes one or two spaces, so a call
+writes a few short byte runs instead of the 468 entries of a standard two-player vector.
 
 Examples:
     >>> import abyss_rules as ar

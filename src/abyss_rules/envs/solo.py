@@ -104,6 +104,16 @@ def weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
     return call
 
 
+def unpickled(env: Any, state: dict[str, Any]) -> None:
+    """Restore `env` from `state` (its `__dict__`) and bind its `LegalDiscrete` action space to it
+    again, so that the copy samples from its own game: the `__setstate__` of the environments
+    whose action space is a `LegalDiscrete`."""
+    env.__dict__.update(state)
+    space = env.action_space
+    assert isinstance(space, LegalDiscrete)
+    space._legal = weakly(env._legal_now)
+
+
 def solo_vector(num_envs: int, **options: Any) -> gymnasium.vector.SyncVectorEnv:
     """The vector entry point of `abyss_rules/Solo-v0`: `num_envs` Solo games stepped one after the
     other (a `SyncVectorEnv`; the bots play in Python, one game at a time), each made with
@@ -280,10 +290,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         return self._mask.astype(bool)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        space = self.action_space
-        assert isinstance(space, LegalDiscrete)
-        space._legal = weakly(self._legal_now)  # the copy samples from its own game
+        unpickled(self, state)
 
     def _legal_now(self) -> Mask | None:
         return None if self._state is None else self._mask
