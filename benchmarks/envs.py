@@ -10,7 +10,8 @@ observation), so that the ratios say what an environment step costs on top of th
 * ``aec`` -- ``abyss_rules.envs.env``: one step is one agent's action, with ``last()`` (the
   observation and the mask) before it;
 * ``solo/random``, ``solo/greedy`` -- ``abyss_rules/Solo-v0`` against one bot: one step is one
-  learner action plus the opponent's moves until the learner's next decision;
+  learner action plus the opponent's moves until the learner's next decision (the line says
+  how many engine actions a step played, and the ratio counted in actions);
 * ``vector/N`` -- ``abyss_rules.envs.VectorEnv`` over the batch engine: one call is one action in
   each of N games (the figure counts N steps).
 
@@ -78,10 +79,11 @@ def aec(players: int, seconds: float, seed: int) -> float:
 
 def solo(opponent: str, players: int) -> Callable[[int, float, int], float]:
     def run(_: int, seconds: float, seed: int) -> float:
-        """Solo-v0 against `opponent`: learner steps per second."""
+        """Solo-v0 against `opponent`: learner steps per second (and, in `ACTIONS_PER_STEP`, the
+        engine actions those steps played, the opponents' included)."""
         rng = random.Random(seed)
         env = gymnasium.make(envs.SOLO_ID, opponents=[opponent] * (players - 1))
-        steps = 0
+        steps = actions = 0
         start = perf_counter()
         while perf_counter() - start < seconds:
             _, info = env.reset(seed=rng.getrandbits(62))
@@ -89,9 +91,15 @@ def solo(opponent: str, players: int) -> Callable[[int, float, int], float]:
             while not terminated:
                 _, _, terminated, _, info = env.step(pick(info["action_mask"], rng))
                 steps += 1
+            actions += env.unwrapped.game_state.seq  # every action of the game, whole games only
+        ACTIONS_PER_STEP[f"solo/{opponent}"] = actions / steps
         return steps / (perf_counter() - start)
 
     return run
+
+
+ACTIONS_PER_STEP: dict[str, float] = {}
+"""Engine actions per environment step of the Solo cases (the learner's and the opponents')."""
 
 
 def vector(num_envs: int) -> Callable[[int, float, int], float]:
@@ -137,7 +145,11 @@ def main() -> int:
     base = statistics.median(figures[cases[0][0]])
     for name, _ in cases:
         figure = statistics.median(figures[name])
-        print(f"{name:32} {figure:12,.0f} steps/s  {figure / base:6.2f}x the engine")
+        line = f"{name:32} {figure:12,.0f} steps/s  {figure / base:6.2f}x the engine"
+        if name in ACTIONS_PER_STEP:  # a Solo step plays the opponents' actions too
+            per = ACTIONS_PER_STEP[name]
+            line += f"  ({per:.2f} engine actions a step: {figure * per / base:.2f}x in actions)"
+        print(line)
     return 0
 
 

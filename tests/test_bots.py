@@ -265,3 +265,18 @@ def test_counting_bot_uses_the_public_discard_history() -> None:
     assert len(high) > 30
     assert isinstance(choose(GreedyBot(), crowded), ar.TakeDiscard)
     assert choose(CountingBot(), crowded) == ar.Draw(0)
+
+
+def test_a_random_bot_chooses_among_legal_actions_as_from_the_view() -> None:
+    state = ar.new_game(players=3, seed=4)
+    ours, theirs = RandomBot(11), RandomBot(11)
+    while not state.is_over:
+        seat = state.to_act[0]
+        v = ar.view(state, seat)
+        action = ours.choose_among(v.legal_actions)
+        assert action == theirs.choose(v)
+        state = ar.apply(state, action)
+    for bad in [(), [ar.Draw(0)], None]:
+        with pytest.raises(BotError) as caught:
+            ours.choose_among(bad)  # type: ignore[arg-type]
+        assert caught.value.code == "bot_cannot_act"

@@ -251,3 +251,56 @@ def test_the_environment_pickles_and_the_copy_steps_identically(wrapped: bool) -
     game.reset()
     copy.reset()
     assert copy.unwrapped.game_state == game.unwrapped.game_state
+
+
+def test_the_wrapper_enforces_order_as_pettingzoos_and_reads_the_same_attributes() -> None:
+    from pettingzoo.utils import wrappers
+
+    ours = envs.env(players=3)
+    theirs = wrappers.OrderEnforcingWrapper(envs.raw_env(players=3))
+    assert isinstance(ours, wrappers.OrderEnforcingWrapper) and str(ours) == str(theirs) == "abyss_rules_v0"
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos"):
+        for game in (ours, theirs):
+            with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+                getattr(game, name)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        ours.last()
+    rng = np.random.default_rng(3)
+    for game in (ours, theirs):
+        game.reset(seed=9)
+    steps = 0
+    while ours.agents:
+        for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
+                     "_cumulative_rewards"):
+            assert getattr(ours, name) == getattr(theirs, name)
+            assert getattr(ours, name) is getattr(ours.unwrapped, name)
+        mine, other = ours.last(), theirs.last()
+        assert mine[1:] == other[1:]
+        assert all((mine[0][key] == other[0][key]).all() for key in ("observation", "action_mask"))
+        action = None if mine[2] else int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+        ours.step(action)
+        theirs.step(action)
+        steps += 1
+    assert not theirs.agents and steps > 100
+    assert ours.unwrapped.game_state == theirs.unwrapped.game_state
+
+
+def test_the_wrappers_agent_iter_and_step_check_as_pettingzoos() -> None:
+    from pettingzoo.utils import wrappers
+
+    for game in (envs.env(players=2), wrappers.OrderEnforcingWrapper(envs.raw_env(players=2))):
+        with pytest.raises(AssertionError, match="reset"):
+            game.agent_iter()
+        with pytest.raises(AssertionError, match="reset"):
+            game.step(0)
+        game.reset(seed=1)
+        agents = iter(game.agent_iter(max_iter=4))  # the refused next() counts too
+        assert next(agents) == "player_0"
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(agents)
+        for _ in range(2):
+            game.step(int(np.flatnonzero(game.last()[0]["action_mask"])[0]))
+            assert next(agents) == game.agent_selection
+        game.step(int(np.flatnonzero(game.last()[0]["action_mask"])[0]))
+        with pytest.raises(StopIteration):
+            next(agents)  # max_iter reached

@@ -229,3 +229,25 @@ def test_gymnasium_make_vec_runs_solo_games_with_batched_masks() -> None:
         ended += int(terminated.sum())
     assert ended > 0
     vec.close()
+
+
+class _ViewingRandomBot(RandomBot):
+    """A `RandomBot` the environment does not recognise as one: it is asked through `choose(view)`."""
+
+
+def test_a_random_opponent_chooses_as_it_would_from_its_view() -> None:
+    # The environment asks a RandomBot with its legal actions alone (no view); a bot of another
+    # type with the same seed, asked with views, must make the same game.
+    for seed in range(4):
+        runs = []
+        for make in (RandomBot, _ViewingRandomBot):
+            env = envs.SoloEnv(opponents=[make(seed), make(seed + 100)], seat=None)
+            obs, info = env.reset(seed=seed)
+            seen, rng = [obs.tobytes()], np.random.default_rng(seed)
+            terminated = False
+            while not terminated:
+                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                obs, reward, terminated, _, info = env.step(action)
+                seen.append((obs.tobytes(), reward, info["action_mask"].tobytes()))
+            runs.append((seen, env.game_state))
+        assert runs[0] == runs[1] and len(runs[0][0]) > 10

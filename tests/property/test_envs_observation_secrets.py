@@ -1,4 +1,5 @@
-"""Observations depend on public facts only (rules 8.1-8.3), over generated variants and games."""
+"""Observations depend on public facts only (rules 8.1-8.3), over generated variants and games, and the
+environments' fast path from the state is the encoding of the view."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.builders import with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
+from abyss_rules.envs.seat_observation import SeatObservation
 from abyss_rules.testing import Game, games, variants
 
 
@@ -28,3 +30,23 @@ def test_an_observation_depends_only_on_public_facts(game: Game, rng: random.Ran
             mine = obs.encode(ar.view(state, seat))
             assert mine.tobytes() == obs.encode(ar.view(twin, seat)).tobytes()
             assert (obs.low <= mine).all() and (mine <= obs.high).all()
+
+
+@pytest.mark.rule("8.1", "8.2", "8.3")
+@given(games(variants(), max_actions=200, finish_rounds=True), st.randoms(use_true_random=False))
+def test_the_seat_fast_path_is_the_encoding_of_the_view(game: Game, rng: random.Random) -> None:
+    """`SeatObservation.encode(state, seat)` (the environments' fast path, straight from the state)
+    is `Observation.encode(view(state, seat))` byte for byte -- in the order of the game, in a
+    shuffled order (its memos then miss), and for a twin with other secrets."""
+    obs = Observation(game.variant, game.players)
+    fast = SeatObservation(obs)
+    pairs = [(state, seat) for state in game.states for seat in range(game.players)]
+    shuffled = list(pairs)
+    rng.shuffle(shuffled)
+    for state, seat in pairs + shuffled:
+        expected = obs.encode(ar.view(state, seat)).tobytes()
+        assert fast.encode(state, seat).tobytes() == expected
+    for state in game.states[:: max(1, len(game.states) // 6)] + (game.final,):
+        twin = with_other_secrets(state, rng)
+        for seat in range(state.players):
+            assert fast.encode(twin, seat).tobytes() == fast.encode(state, seat).tobytes()

@@ -74,3 +74,16 @@ def test_a_wrong_kind_by_another_seat_is_a_wrong_phase_not_a_wrong_turn() -> Non
             ar.apply(drawn, action)
         assert info.value.code == "wrong_phase"
     assert ar.check(drawn, ar.PlaceDrawn(1, 0, 0)).code == "not_your_turn"  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("2.2", "3.2", "3.4", "7.5")
+@given(games(max_actions=150))
+def test_a_seats_legal_actions_are_its_share_of_legal_actions(game: Game) -> None:
+    from abyss_rules.rules.legal import seat_legal_actions
+
+    for state in game.states:
+        legal = ar.legal_actions(state)
+        for seat in range(state.players):
+            mine = seat_legal_actions(state, seat)
+            assert mine == tuple(a for a in legal if a.player == seat)
+            assert seat_legal_actions(state, seat) is mine  # the cached tuple: masks are kept by identity

@@ -132,6 +132,24 @@ class RandomBot:
             raise _no_action(self, view)
         return self._rng.choice(view.legal_actions)
 
+    def choose_among(self, legal: tuple[Action, ...]) -> Action:
+        """`choose(view)` from `view.legal_actions` alone, for a caller that has those without
+        the view (the RL environments): the same action and the same draw of the generator.
+
+        Raises:
+            BotError: `legal` is not a non-empty tuple (code `bot_cannot_act`).
+
+        Examples:
+            >>> import abyss_rules as ar
+            >>> v = ar.view(ar.new_game(players=2, seed=1), 1)
+            >>> RandomBot(7).choose_among(v.legal_actions) == RandomBot(7).choose(v)
+            True
+        """
+        if type(legal) is not tuple or not legal:
+            raise BotError(Code.BOT_CANNOT_ACT, f"RandomBot.choose_among needs a non-empty tuple of legal "
+                                                f"actions, got {legal!r:.80}")
+        return self._rng.choice(legal)
+
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
 

@@ -42,6 +42,8 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..action_space import ActionSpace
 from ..actions import Action
@@ -49,14 +51,15 @@ from ..config import Variant
 from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
-from ..state import State
-from ..views import view
+from ..rules.legal import seat_legal_actions
+from ..state import Phase, State
 from .illegal import ILLEGAL_REWARD, check_illegal
 from .masks import LegalMasks
 from .observation import OBSERVATION_VERSION, Observation
 from .options import bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
+from .seat_observation import SeatObservation
 
 __all__ = ["env", "raw_env"]
 
@@ -116,6 +119,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self.encoder = Observation(self.variant, players)
         """The observation encoding (`Observation`)."""
         self._masks = LegalMasks(self.space)
+        self._encode = SeatObservation(self.encoder)
+        self._moves = tuple(self.space.actions(p) for p in range(players))  # by seat, by index
+        self._size = self.space.size
+        self._rewarded = False
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent (each is seeded on its own), all equal.
@@ -151,6 +158,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._state = new_game(self.players, self.variant, seed=number)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # whether `rewards` may hold a value other than 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -158,15 +166,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self.agent_selection = self._agent(self._state)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """`agent`'s observation now: its encoded view and its action mask (new arrays)."""
-        state = self._current()
+        """`agent`'s observation now: its encoded view and its action mask (new arrays).
+
+        Raises:
+            KeyError: `agent` is not one of `possible_agents`.
+        """
+        state = self._state or self._current()
         seat = self._seat[agent]
-        seen = view(state, seat)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self._masks.of(seen.legal_actions)
+            mask = self._masks.of(seat_legal_actions(state, seat))
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
-        return {"observation": self.encoder.encode(seen), "action_mask": mask}
+        # encoder.encode(view(state, seat)), without building the view (proved equal by a test)
+        return {"observation": self._encode.encode(state, seat), "action_mask": mask}
 
     def step(self, action: object) -> None:
         """Play `action` (an index) for `abyss_rules.envs.raw_env`; a terminated agent steps `None`
@@ -184,9 +196,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        before = self._current()
+        before = self._state or self._current()
+        seat = self._seat[agent]
         try:
-            move: Action = self.space.action(as_index(action), self._seat[agent])  # type: ignore[arg-type]
+            if type(action) is int and 0 <= action < self._size:  # space.action's own answer
+                move: Action = self._moves[seat][action]
+            else:
+                move = self.space.action(as_index(action), seat)  # type: ignore[arg-type]
             after = apply(before, move)  # raises before anything changes
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
@@ -195,15 +211,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             return
         self._state = after
         self._cumulative_rewards[agent] = 0.0
-        for a, r in zip(self.possible_agents, self._rewards.of_step(before, after), strict=True):
-            self.rewards[a] = r
-        if after.is_over:
+        rewards = self._rewards.of_step(before, after)
+        if rewards is not self._rewards.zero or self._rewarded:
+            # (A step that ends nothing, after another, leaves every reward at 0: nothing to add.)
+            for a, r in zip(self.possible_agents, rewards, strict=True):
+                self.rewards[a] = r
+            self._rewarded = rewards is not self._rewards.zero
+            self._accumulate_rewards()
+        if after.phase is Phase.GAME_OVER:
             for a in self.agents:
                 self.terminations[a] = True
-            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+            self.agent_selection = self.possible_agents[(seat + 1) % self.players]
         else:
-            self.agent_selection = self._agent(after)
-        self._accumulate_rewards()
+            turn = after.turn  # None in the opening: then the first seat that owes a flip
+            self.agent_selection = self.possible_agents[after.to_act[0] if turn is None else turn]
         if self.render_mode == "human":
             self.render()
 
@@ -215,6 +236,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
             self.terminations[a] = True
         self.infos[agent] = {"illegal_action": str(error.code)}
         self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % self.players]
+        self._rewarded = True
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -246,10 +268,95 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         return str(self.metadata["name"])
 
 
+def _passed_through(name: str) -> property:
+    """The attribute `name` of the wrapped environment, read straight through once the environment
+    has been reset (and, before, PettingZoo's `AttributeError`)."""
+
+    def get(self: OrderEnforcing) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The wrapped environment's `{name}`.")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # no type information
+    """PettingZoo's order-enforcing wrapper (an `OrderEnforcingWrapper`: the same checks, errors
+    and warnings), with the attributes every step reads passed straight through.
+
+    PettingZoo's wrapper reaches the wrapped environment's attributes through two `__getattr__`
+    layers, each a failed lookup first; `last()`, `agent_iter()` and `step()` read six of them
+    per step. Here `agent_selection`, `agents`, `rewards`, `terminations`, `truncations`,
+    `infos` and `_cumulative_rewards` are properties that read them directly (still refused
+    before `reset`, as PettingZoo refuses them), and `last` asks the wrapped environment's
+    `last` once `reset` has been called.
+    """
+
+    agent_selection = _passed_through("agent_selection")
+    agents = _passed_through("agents")
+    rewards = _passed_through("rewards")
+    terminations = _passed_through("terminations")
+    truncations = _passed_through("truncations")
+    infos = _passed_through("infos")
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        """The wrapped environment's `_cumulative_rewards` (PettingZoo's wrappers pass it through)."""
+        found: dict[str, float] = self.env._cumulative_rewards
+        return found
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info:
+        the wrapped environment's `last` (PettingZoo's checks first)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """Step the wrapped environment (PettingZoo's wrapper's checks and warnings first)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's error before reset, its warning once every agent is done
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Agents:
+        """The agents to step, in turn (PettingZoo's order-enforcing iterable, one call less per agent)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Agents(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _Agents(AECOrderEnforcingIterable):  # type: ignore[misc]  # no type information
+    """PettingZoo's `agent_iter()` iterable of an `OrderEnforcing` wrapper."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # no type information
+    """PettingZoo's order-enforcing agent iterator, its two `__next__` in one, with the same checks."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
+
+
 def env(players: int = 2, variant: Variant | str = "standard", reward: str = "score",
         render_mode: str | None = None, illegal: str = "raise",
         illegal_reward: float = ILLEGAL_REWARD) -> AECEnv:
-    """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point).
+    """The AEC environment with PettingZoo's order-enforcing wrapper (the usual entry point; a
+    subclass of it that reads the hot attributes straight through).
 
     Takes the arguments of `raw_env`. Not wrapped with PettingZoo's illegal-move or out-of-bounds
     wrappers: an illegal action raises the engine's typed error, or with `illegal="end"` ends the
@@ -262,5 +369,5 @@ def env(players: int = 2, variant: Variant | str = "standard", reward: str = "sc
         >>> game.possible_agents
         ['player_0', 'player_1', 'player_2']
     """
-    return wrappers.OrderEnforcingWrapper(
+    return OrderEnforcing(
         raw_env(players, variant, reward, render_mode, illegal, illegal_reward))

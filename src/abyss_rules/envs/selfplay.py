@@ -34,7 +34,7 @@ from ..config import Variant
 from .masks import Mask
 from .observation import OBSERVATION_VERSION, Vector
 from .options import SEED_BOUND, bad_option
-from .solo import LegalDiscrete, weakly
+from .solo import LegalDiscrete, unpickled, weakly
 from .vector import VectorEnv
 
 __all__ = ["SELF_PLAY_ID", "SelfPlayEnv"]
@@ -101,10 +101,7 @@ class SelfPlayEnv(gymnasium.Env[Vector, np.int64]):
         return masks
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        space = self.action_space
-        assert isinstance(space, LegalDiscrete)
-        space._legal = weakly(self._legal_now)  # the copy samples from its own game
+        unpickled(self, state)
 
     def _legal_now(self) -> Mask | None:
         vec = self._vec

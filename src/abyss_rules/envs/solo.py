@@ -39,11 +39,12 @@ import numpy.typing as npt
 
 from ..action_space import ActionSpace
 from ..actions import Action
-from ..bots import Bot, make_bot
+from ..bots import Bot, RandomBot, make_bot
 from ..config import Variant
 from ..errors import ActionIndexError, IllegalActionError
 from ..rules.dealing import new_game
 from ..rules.engine import apply
+from ..rules.legal import seat_legal_actions
 from ..state import State
 from ..views import view
 from .aec import as_index, to_act
@@ -53,6 +54,7 @@ from .observation import OBSERVATION_VERSION, Observation, Vector
 from .options import SEED_BOUND, bad_option, game_seed, resolve
 from .render import RENDER_MODES, check_render_mode, render
 from .rewards import Rewards
+from .seat_observation import SeatObservation
 
 __all__ = ["SOLO_ID", "LegalDiscrete", "SoloEnv", "solo_vector"]
 
@@ -100,6 +102,16 @@ def weakly(method: Callable[[], Mask | None]) -> Callable[[], Mask | None]:
         return None if bound is None else bound()
 
     return call
+
+
+def unpickled(env: Any, state: dict[str, Any]) -> None:
+    """Restore `env` from `state` (its `__dict__`) and bind its `LegalDiscrete` action space to it
+    again, so that the copy samples from its own game: the `__setstate__` of the environments
+    whose action space is a `LegalDiscrete`."""
+    env.__dict__.update(state)
+    space = env.action_space
+    assert isinstance(space, LegalDiscrete)
+    space._legal = weakly(env._legal_now)
 
 
 def solo_vector(num_envs: int, **options: Any) -> gymnasium.vector.SyncVectorEnv:
@@ -163,10 +175,12 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.seat = 0 if seat is None else seat
         """The learner's seat in the current game."""
         self._masks = LegalMasks(self.space)
+        self._encode = SeatObservation(self.encoder)
         self._ended = False  # by an illegal action (illegal="end")
         self._mask: Mask = np.zeros(self.space.size, dtype=np.int8)  # the learner's, now
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
+        self._moves = self.space.actions(self.seat)  # the learner's, by index
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Vector, dict[str, Any]]:
@@ -181,6 +195,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         for p, entry in zip(others, self.opponents, strict=True):
             bots[p] = make_bot(entry, int(rng.integers(SEED_BOUND))) if isinstance(entry, str) else entry
         self.seat, self._bots, self._ended = seat, bots, False
+        self._moves = self.space.actions(seat)
         state = new_game(self.players, self.variant, seed=number)
         state, _ = self._play_opponents(state)
         self._state = state
@@ -203,7 +218,10 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         if self._ended:
             raise bad_option("the game ended on an illegal action: call reset() to deal a new one")
         try:
-            move: Action = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
+            if type(action) is int and 0 <= action < self.space.size:  # space.action's own answer
+                move: Action = self._moves[action]
+            else:
+                move = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
             state = apply(before, move)
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
@@ -239,18 +257,26 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         reward = 0.0
         seat, bots, rewards = self.seat, self._bots, self._rewards
         while True:
-            mover = to_act(state)
+            mover = state.turn  # the seat to move, or in the opening (None) the first that owes a flip
+            if mover is None:
+                mover = to_act(state)
             if mover is None or mover == seat:
                 return state, reward
-            after = apply(state, bots[mover].choose(view(state, mover)))
+            bot = bots[mover]
+            if type(bot) is RandomBot:  # it reads nothing of the view but its legal actions
+                move = bot.choose_among(seat_legal_actions(state, mover))
+            else:
+                move = bot.choose(view(state, mover))
+            after = apply(state, move)
             reward += rewards.of_step(state, after)[seat]
             state = after
 
     def _observe(self, state: State) -> tuple[Vector, dict[str, Any]]:
         """The learner's observation and the step's `info` (its mask is kept for `action_masks`)."""
-        seen = view(state, self.seat)
-        self._mask = mask = self._masks.of(seen.legal_actions)
-        return self.encoder.encode(seen), {"action_mask": mask.copy(), "seat": self.seat}
+        seat = self.seat
+        self._mask = mask = self._masks.shared(seat_legal_actions(state, seat))  # read-only
+        # encoder.encode(view(state, seat)), without building the view (proved equal by a test)
+        return self._encode.encode(state, seat), {"action_mask": mask.copy(), "seat": seat}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal indices now, as `space.size` booleans (a new array): the
@@ -264,10 +290,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         return self._mask.astype(bool)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        space = self.action_space
-        assert isinstance(space, LegalDiscrete)
-        space._legal = weakly(self._legal_now)  # the copy samples from its own game
+        unpickled(self, state)
 
     def _legal_now(self) -> Mask | None:
         return None if self._state is None else self._mask

@@ -12,6 +12,8 @@
 
 Spaces go in index order (row-major). Action objects are built once per grid
 shape and seat; the legal tuples are cached per seat by the grid's masks.
+`seat_legal_actions` (not exported: the RL environments' helper) gives one seat's share of
+them as one of those cached tuples.
 """
 
 from __future__ import annotations
@@ -140,12 +142,18 @@ def _opening_actions(s: State) -> Actions:
     seats = _TABLES(v)[2]
     g = v.geometry
     cells, full, need = g.cells, g.full_mask, v.initial_flips
-    hidden_or_gone = s.face_up_mask | s.swallowed_mask
+    up_or_gone = s.face_up_mask | s.swallowed_mask
     out: Actions = ()
     for p, flips in enumerate(s.opening):
         if len(flips) < need:
-            out += seats[p].flips.on(full & ~(hidden_or_gone >> p * cells))
+            out += _owed_flips(seats[p], full, up_or_gone >> p * cells)
     return out
+
+
+def _owed_flips(seat: _Seat, full: int, up_or_gone: int) -> Actions:
+    """The opening's legal actions of a seat that still owes flips: `Flip` on each of its face-down
+    spaces (rules 2.1, 2.2; `up_or_gone` holds the seat's face-up and swallowed spaces)."""
+    return seat.flips.on(full & ~up_or_gone)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -186,4 +194,35 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         return seat.drawn_cache.get(key) or _drawn_actions(seat, v, key, down, gone)
     if phase is _OPENING:
         return _opening_actions(state)
+    return ()
+
+
+def seat_legal_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """The legal actions of seat `seat` now: those of `legal_actions(state)` whose player is `seat`,
+    in the same order (`()` when the seat may not act).
+
+    The tuple is one of the engine's cached ones, so the same situation gives the same object --
+    also in the opening, where `legal_actions` joins every seat's flips into a new tuple.
+
+    No checks (for the engine's own callers): `state` is a `State` and `seat` one of its seats.
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.apply(ar.new_game(players=2, seed=1), ar.Flip(1, 0, 0))
+        >>> mine = seat_legal_actions(state, 1)
+        >>> mine == tuple(a for a in ar.legal_actions(state) if a.player == 1), len(mine)
+        (True, 11)
+        >>> mine is seat_legal_actions(state, 1)
+        True
+    """
+    phase = state.phase
+    if phase is _OPENING:
+        v = state.variant
+        if len(state.opening[seat]) >= v.initial_flips:
+            return ()
+        g = v.geometry
+        return _owed_flips(_TABLES(v)[2][seat], g.full_mask,
+                           (state.face_up_mask | state.swallowed_mask) >> seat * g.cells)
+    if (phase is _TURN or phase is _DRAWN) and seat == state.turn:  # every legal action is the mover's
+        return legal_actions(state)
     return ()
