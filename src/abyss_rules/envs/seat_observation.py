@@ -17,7 +17,12 @@ conditions and a property test proves it equal to the long way:
   chosen by its mask bits and, for a face-up space alone, its value), nor do the draw pile's
   cards or the dealer (rule 8.2; the secrecy tests run on this path too).
 
-How: each viewer's vector is kept, a `float32` array, with the facts it was last written
+Two tiers write the same bytes. The compiled one (`_seat_encode.c`, built with the wheel; the
+default where it is, see `COMPILED`) writes the whole vector in C from the state's public
+fields, reading a space's card only when the space is face up. The pure one is the reference
+and the fallback.
+
+How the pure tier works: each viewer's vector is kept, a `float32` array, with the facts it was last written
 from, and a call writes (through the array's bytes) only what changed since that viewer's
 last call, then hands out a copy: the first three fields when the phase, `to_act` or the
 turn changed; the opening flips and the closer when the `opening` tuple or the closer did;
