@@ -13,16 +13,12 @@ pytest.importorskip("numpy", reason="the 'rl' extra is not installed: pip instal
 pytest.importorskip("gymnasium", reason="the 'rl' extra is not installed: pip install -e '.[rl]'")
 
 from tests.builders import with_other_secrets
+from tests.test_envs_seat_observation import TIERS
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
-from abyss_rules.envs.seat_observation import COMPILED, SeatObservation
+from abyss_rules.envs.seat_observation import SeatObservation
 from abyss_rules.testing import Game, games, variants
-
-TIERS = [False, pytest.param(True, marks=pytest.mark.skipif(
-    not COMPILED, reason="no compiled observation here (an editable install): tests/test_compiled.py runs "
-                         "this on the wheel's"))]
-"""The `compiled` options of `SeatObservation`: the pure tier, and the compiled one where it is built."""
 
 
 @pytest.mark.rule("8.1", "8.2", "8.3")
