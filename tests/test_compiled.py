@@ -33,9 +33,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
-EXTENSIONS = ("_sha256_blocks",)  # (written in C: the bulk SHA-256 of the word streams)
+EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the bulk SHA-256 of the word streams,
+# and the environments' observation vector)
 TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
-         "test_randomness.py", "test_batch.py", "property/test_batch_differential.py")
+         "test_randomness.py", "test_batch.py", "property/test_batch_differential.py",
+         "test_envs_seat_observation.py", "property/test_envs_observation_secrets.py")
 
 
 def _missing(reason: str) -> None:
@@ -72,13 +74,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def installed(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Python of a fresh virtual environment holding the wheel with its `batch` extra (NumPy), and
-    pytest and Hypothesis."""
+    """The Python of a fresh virtual environment holding the wheel with its `batch` and `rl` extras
+    (NumPy, Gymnasium and PettingZoo), and pytest and Hypothesis."""
     home = tmp_path_factory.mktemp("venv")
     venv.create(home, with_pip=True)
     python = home / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    run = _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{built[1]}[batch]",
-               "pytest>=8.1", "hypothesis>=6.100")
+    run = _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+               f"{built[1]}[batch,rl]", "pytest>=8.1", "hypothesis>=6.100")
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return python
 
@@ -121,12 +123,14 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "assert not bad, bad; assert b.COMPILED is True; "
         "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
         "assert h.__file__.startswith(site), h.__file__; "
+        "import abyss_rules.envs.seat_observation as o; assert o.COMPILED is True; "
         "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
     )
     run = _run(installed, "-c", script, *(ROOT / "tests" / t for t in TESTS))
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
     assert "no compiled bulk hash here" not in run.stdout  # (its tests ran on the wheel's, none skipped)
+    assert "no compiled observation here" not in run.stdout  # (both tiers of the observation ran)
 
 
 def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:

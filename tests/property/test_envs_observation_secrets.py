@@ -13,6 +13,7 @@ pytest.importorskip("numpy", reason="the 'rl' extra is not installed: pip instal
 pytest.importorskip("gymnasium", reason="the 'rl' extra is not installed: pip install -e '.[rl]'")
 
 from tests.builders import with_other_secrets
+from tests.test_envs_seat_observation import TIERS
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
@@ -33,13 +34,17 @@ def test_an_observation_depends_only_on_public_facts(game: Game, rng: random.Ran
 
 
 @pytest.mark.rule("8.1", "8.2", "8.3")
+@pytest.mark.parametrize("compiled", TIERS)
 @given(games(variants(), max_actions=200, finish_rounds=True), st.randoms(use_true_random=False))
-def test_the_seat_fast_path_is_the_encoding_of_the_view(game: Game, rng: random.Random) -> None:
+def test_the_seat_fast_path_is_the_encoding_of_the_view(compiled: bool, game: Game,
+                                                        rng: random.Random) -> None:
     """`SeatObservation.encode(state, seat)` (the environments' fast path, straight from the state)
-    is `Observation.encode(view(state, seat))` byte for byte -- in the order of the game, in a
-    shuffled order (its memos then miss), and for a twin with other secrets."""
+    is `Observation.encode(view(state, seat))` byte for byte, in either tier -- in the order of
+    the game, in a shuffled order (the pure tier's memos then miss), and for a twin with other
+    secrets."""
     obs = Observation(game.variant, game.players)
-    fast = SeatObservation(obs)
+    fast = SeatObservation(obs, compiled=compiled)
+    assert fast.compiled is compiled
     pairs = [(state, seat) for state in game.states for seat in range(game.players)]
     shuffled = list(pairs)
     rng.shuffle(shuffled)

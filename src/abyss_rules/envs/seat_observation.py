@@ -17,7 +17,12 @@ conditions and a property test proves it equal to the long way:
   chosen by its mask bits and, for a face-up space alone, its value), nor do the draw pile's
   cards or the dealer (rule 8.2; the secrecy tests run on this path too).
 
-How: each viewer's vector is kept, a `float32` array, with the facts it was last written
+Two tiers write the same bytes. The compiled one (`_seat_encode.c`, built with the wheel; the
+default where it is, see `COMPILED`) writes the whole vector in C from the state's public
+fields, reading a space's card only when the space is face up. The pure one is the reference
+and the fallback.
+
+How the pure tier works: each viewer's vector is kept, a `float32` array, with the facts it was last written
 from, and a call writes (through the array's bytes) only what changed since that viewer's
 last call, then hands out a copy: the first three fields when the phase, `to_act` or the
 turn changed; the opening flips and the closer when the `opening` tuple or the closer did;
@@ -40,7 +45,10 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
+import os
 import struct
+from collections.abc import Callable
 from itertools import compress
 from operator import attrgetter, ne
 from typing import Any, Final
@@ -51,7 +59,19 @@ from ..errors import Code, ConfigError
 from ..state import Phase, State
 from .observation import TOTAL_CLIP, Observation, Vector
 
-__all__ = ["SeatObservation"]
+__all__ = ["COMPILED", "SeatObservation"]
+
+_encode_into: Callable[[Vector, int, tuple[Any, ...], tuple[Any, ...], bytes, bytes], None] | None = None
+"""The compiled tier (`_seat_encode.c`, built with the wheel), or None: the pure tier only."""
+if os.environ.get("ABYSS_RULES_PURE") != "1":
+    with contextlib.suppress(ImportError):  # (an editable install or a pure wheel: the pure tier)
+        from .._seat_encode import encode_into as _encode_into
+
+COMPILED: Final[bool] = _encode_into is not None
+"""Whether `SeatObservation` writes its vectors in compiled code by default: a wheel's build
+compiles `_seat_encode.c` beside the bots, and the same bytes come out either way (the tests
+compare both tiers with the view's encoding). `False` in an editable install, a pure wheel, or
+when the environment sets `ABYSS_RULES_PURE=1` at import."""
 
 LAYOUT: Final = ("phase", "to_act", "turn", "opening_flips", "closer", "drawn", "top_discard",
                  "discard_counts", "draw_pile", "turns", "totals", "grids")
@@ -61,6 +81,8 @@ _PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAM
 """The entry of each phase in the one-hot field `phase` (the order of its meaning)."""
 
 _FLOAT: Final = np.dtype(np.float32)
+_EMPTY: Final = np.empty
+_PHASES: Final = tuple(_PHASE_CODE)
 _OPENING: Final = Phase.OPENING
 _UNSEEN: Final = object()
 """What a viewer's vector was written from before its first call: equal to no fact."""
@@ -112,24 +134,48 @@ class SeatObservation:
 
     Args:
         observation: The encoding to reproduce.
+        compiled: Write the vectors in compiled code (`True`), in Python (`False`), or in
+            compiled code where the wheel has it (`None`, the default: see `COMPILED`).
 
     Raises:
-        ConfigError: `observation` is not an `Observation` of the layout this path writes
-            (`invalid_env_option`).
+        ConfigError: `observation` is not an `Observation` of the layout this path writes, or
+            `compiled=True` where there is no compiled tier (`invalid_env_option`).
     """
 
-    __slots__ = ("observation", "_players", "_need", "_cap", "_deck_size", "_rank", "_deck_list", "_kinds",
+    __slots__ = ("observation", "compiled", "_option", "_c", "_size", "_mask_bytes", "_players", "_need",
+                 "_cap", "_deck_size", "_rank", "_deck_list", "_kinds",
                  "_heads", "_values", "_rows", "_orders", "_seen", "_at", "_spaces", "_all", "_places",
                  "_pile", "_counts", "_shares", "_none", "_scale")
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, compiled: bool | None = None) -> None:
         if not isinstance(observation, Observation) or tuple(f.name for f in observation.fields) != LAYOUT:
             raise ConfigError(Code.INVALID_ENV_OPTION, "a SeatObservation needs an Observation of layout "
                                                        f"{LAYOUT}")
+        if compiled not in (None, True, False):
+            raise ConfigError(Code.INVALID_ENV_OPTION,
+                              f"compiled must be None, True or False, got {compiled!r}")
+        if compiled and not COMPILED:
+            raise ConfigError(Code.INVALID_ENV_OPTION, "compiled=True, but this installation has no compiled "
+                                                       "observation (an editable install, a pure wheel or "
+                                                       "ABYSS_RULES_PURE=1)")
         self.observation = observation
         """The encoding reproduced."""
+        self.compiled: bool = COMPILED if compiled is None else compiled
+        """Whether the vectors are written in compiled code."""
+        self._option = compiled
         v = observation.variant
         p, k, cells = observation.players, len(v.deck), v.cells
+        self._size, self._mask_bytes = observation.size, (p * cells + 7) // 8
+        self._c: tuple[Any, ...] | None = None
+        if self.compiled:  # the compiled tier's constants (see _seat_encode.c)
+            values = [value for value, _ in v.deck]
+            low, high = min(values), max(values)
+            ranks = [values.index(x) if x in values else -1 for x in range(low, high + 1)]
+            cap = -1 if v.max_turns_per_round is None else v.max_turns_per_round
+            table = [p, cells, k, v.initial_flips, cap, v.deck_size, low, high - low + 1, *ranks,
+                     *(count for _, count in v.deck)]
+            self._c = (_PHASES, np.array(table, np.int32).tobytes(), float(v.target_score or 100),
+                       float(TOTAL_CLIP))
         self._players = p
         self._need, self._cap, self._deck_size = v.initial_flips, v.max_turns_per_round, v.deck_size
         self._scale = float(v.target_score or 100)
@@ -158,16 +204,25 @@ class SeatObservation:
         self._shares = bytearray(self._none)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"observation": self.observation}  # the memos are rebuilt empty
+        return {"observation": self.observation, "compiled": self._option}  # the memos are rebuilt empty
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["observation"])  # type: ignore[misc]
+        self.__init__(state["observation"], state.get("compiled"))  # type: ignore[misc]
 
     def encode(self, state: State, seat: int) -> Vector:
         """`observation.encode(view(state, seat))`: a new `float32` vector, from public facts only.
 
         Under the conditions of `abyss_rules.envs.seat_observation` (not checked).
         """
+        c = self._c
+        if c is not None:  # the compiled tier: the whole vector, from the same public fields
+            assert _encode_into is not None
+            fields = _READ(state)
+            vector: Vector = _EMPTY(self._size, _FLOAT)
+            n = self._mask_bytes
+            _encode_into(vector, seat, fields, c, fields[3].to_bytes(n, "little"),
+                         fields[4].to_bytes(n, "little"))
+            return vector
         p = self._players
         at_flips, _, at_drawn, at_top, at_shares, at_draw, _, at_totals, at_grids = self._at
         # The state's public fields at once, by name (of the draw pile only its length is used).
