@@ -201,3 +201,31 @@ def test_limits_that_are_accepted() -> None:
     assert ar.Variant(target_score=None, max_rounds=3).target_score is None
     assert ar.Variant(max_turns_per_round=1).max_turns_per_round == 1
     assert ar.Variant(deck=[[-5, 100], [1000, 100]]).deck_size == 200
+
+
+def test_every_function_that_takes_a_variant_reads_it_through_resolve() -> None:
+    """A `Variant`, a preset's name or `None` (the standard variant) is accepted alike everywhere,
+    and anything else is refused with the same error."""
+    pytest.importorskip("numpy", reason="the 'batch' extra is not installed: pip install -e '.[batch]'")
+    from abyss_rules.action_space import ActionSpace
+    from abyss_rules.batch import Batch
+    from abyss_rules.batch.observation import Observation
+
+    takers = {
+        "new_game": lambda v: ar.new_game(2, v, seed=1).variant,
+        "Batch.new": lambda v: Batch.new(2, v, seeds=[1]).variant,
+        "ActionSpace": lambda v: ActionSpace(v).variant,
+        "Observation": lambda v: Observation(v, 2).variant,
+    }
+    for name, take in takers.items():
+        assert take("short") is ar.Variant.short(), name
+        assert take(None) is ar.Variant.standard(), name
+        custom = ar.Variant(rows=2, cols=3)
+        assert take(custom) is custom, name
+        for bad in (3, b"short", ["short"]):
+            with pytest.raises(ar.ConfigError) as caught:
+                take(bad)
+            assert caught.value.code == "invalid_variant", name
+            assert f"a preset's name, got {type(bad).__name__}" in str(caught.value), name
+        with pytest.raises(ar.ConfigError, match="no preset is called 'quick'"):
+            take("quick")

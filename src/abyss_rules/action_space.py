@@ -34,7 +34,7 @@ from typing import Final
 
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .config import Variant
-from .errors import ActionIndexError, Code, ConfigError, InvalidStateError, MalformedActionError
+from .errors import ActionIndexError, Code, InvalidStateError, MalformedActionError
 from .rules.legal import legal_actions
 from .state import State
 
@@ -95,11 +95,7 @@ class ActionSpace:
     """The index of `DiscardDrawn` on space 0: `3 * cells + 1`."""
 
     def __init__(self, variant: Variant | str) -> None:
-        if isinstance(variant, str):
-            variant = Variant.preset(variant)
-        elif not isinstance(variant, Variant):
-            raise ConfigError(Code.INVALID_VARIANT, f"an ActionSpace needs a Variant or a preset's name, "
-                                                    f"got {type(variant).__name__}")
+        variant = Variant.resolve(variant)
         cells = variant.cells
         self.variant = variant
         self.rows, self.cols, self.cells = variant.rows, variant.cols, cells

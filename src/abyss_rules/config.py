@@ -265,6 +265,34 @@ class Variant:
                               f"no preset is called {name!r}; the presets are {', '.join(sorted(_PRESETS))}")
         return found
 
+    @classmethod
+    def resolve(cls, variant: object) -> Variant:
+        """The variant an argument names: a `Variant` itself, a preset by its name (see `preset`),
+        or the standard variant for `None`; anything else is refused.
+
+        Every function that takes a variant reads its argument through this.
+
+        Raises:
+            ConfigError: `variant` is none of these, or no preset's name (code `invalid_variant`).
+
+        Examples:
+            >>> Variant.resolve("short") is Variant.short(), Variant.resolve(None) is Variant.standard()
+            (True, True)
+            >>> try:
+            ...     Variant.resolve(3)
+            ... except ConfigError as error:
+            ...     print(error)
+            [invalid_variant] variant must be a Variant or a preset's name, got int (rule 10.3)
+        """
+        if isinstance(variant, Variant):
+            return variant
+        if variant is None:
+            return cls.standard()
+        if isinstance(variant, str):
+            return cls.preset(variant)
+        raise ConfigError(Code.INVALID_VARIANT,
+                          f"variant must be a Variant or a preset's name, got {type(variant).__name__}")
+
     def replace(self, **changes: Any) -> Variant:
         """A copy with some fields changed, validated again (rules 10.2, 10.3).
 

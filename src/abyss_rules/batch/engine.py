@@ -387,13 +387,7 @@ def tables_for(players: object, variant: object) -> Tables:
     Raises:
         ConfigError: `invalid_variant` or `invalid_players`.
     """
-    if variant is None:
-        variant = Variant.standard()
-    elif isinstance(variant, str):
-        variant = Variant.preset(variant)
-    elif not isinstance(variant, Variant):
-        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant or a preset's name, "
-                                                f"got {type(variant).__name__}")
+    variant = Variant.resolve(variant)
     problem = player_count_problem(variant, players)
     if problem is not None or type(players) is not int:  # (the second test only narrows the type)
         raise ConfigError(Code.INVALID_PLAYERS, str(problem))

@@ -246,11 +246,7 @@ class Observation:
                  "_memo")
 
     def __init__(self, variant: Variant | str, players: int) -> None:
-        if isinstance(variant, str):
-            variant = Variant.preset(variant)
-        elif not isinstance(variant, Variant):
-            raise ConfigError(Code.INVALID_VARIANT, f"an Observation needs a Variant or a preset's name, "
-                                                    f"got {type(variant).__name__}")
+        variant = Variant.resolve(variant)
         if (problem := player_count_problem(variant, players)) is not None:
             raise ConfigError(Code.INVALID_PLAYERS, problem)
         self.variant = variant

@@ -41,12 +41,7 @@ def resolve(variant: Variant | str, players: int) -> Variant:
         ...
         abyss_rules.errors.ConfigError: [invalid_players] this variant takes 2 to 8 players, got 9 (rule 1.3)
     """
-    if isinstance(variant, str):
-        presets = Variant.presets()
-        if variant not in presets:
-            raise ConfigError(Code.INVALID_VARIANT,
-                              f"variant must be a Variant or one of {', '.join(presets)}, got {variant!r}")
-        variant = presets[variant]
+    variant = Variant.resolve(variant)
     new_game(players, variant, seed=0)  # the engine's own checks of the variant and the player count
     return variant
 

@@ -59,13 +59,7 @@ def new_game(
         >>> state.cards, state.discard_pile, state.draw_pile, state.phase
         ((1, 0, 0, 1), (0,), (1, 0, 1), <Phase.TURN: 'turn'>)
     """
-    if variant is None:
-        variant = Variant.standard()
-    elif isinstance(variant, str):
-        variant = Variant.preset(variant)
-    elif not isinstance(variant, Variant):
-        raise ConfigError(Code.INVALID_VARIANT, f"variant must be a Variant or a preset's name, "
-                                                f"got {type(variant).__name__}")
+    variant = Variant.resolve(variant)
     problem = player_count_problem(variant, players)
     if problem is not None:
         raise ConfigError(Code.INVALID_PLAYERS, problem)
