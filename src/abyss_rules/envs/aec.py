@@ -77,8 +77,19 @@ def as_index(action: object) -> object:
 def to_act(state: State) -> int | None:
     """The seat an environment waits for: the player to move, or in the opening the lowest seat that
     still owes a flip; `None` once the game is over."""
+    turn = state.turn
+    if turn is not None:  # the turn and drawn phases: the mover, the one seat of `state.to_act`
+        return turn
     seats = state.to_act
     return seats[0] if seats else None
+
+
+def action_of(space: ActionSpace, moves: tuple[Action, ...], index: object, seat: int) -> Action:
+    """`space.action(as_index(index), seat)`, with its errors, where `moves` is `space.actions(seat)`:
+    a plain `int` in range is looked up in `moves` directly (the answer `space.action` gives)."""
+    if type(index) is int and 0 <= index < len(moves):
+        return moves[index]
+    return space.action(as_index(index), seat)  # type: ignore[arg-type]
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type information
@@ -121,7 +132,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._masks = LegalMasks(self.space)
         self._encode = SeatObservation(self.encoder)
         self._moves = tuple(self.space.actions(p) for p in range(players))  # by seat, by index
-        self._size = self.space.size
         self._rewarded = False
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -199,10 +209,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         before = self._state or self._current()
         seat = self._seat[agent]
         try:
-            if type(action) is int and 0 <= action < self._size:  # space.action's own answer
-                move: Action = self._moves[seat][action]
-            else:
-                move = self.space.action(as_index(action), seat)  # type: ignore[arg-type]
+            move = action_of(self.space, self._moves[seat], action, seat)
             after = apply(before, move)  # raises before anything changes
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
@@ -223,8 +230,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
                 self.terminations[a] = True
             self.agent_selection = self.possible_agents[(seat + 1) % self.players]
         else:
-            turn = after.turn  # None in the opening: then the first seat that owes a flip
-            self.agent_selection = self.possible_agents[after.to_act[0] if turn is None else turn]
+            self.agent_selection = self._agent(after)
         if self.render_mode == "human":
             self.render()
 

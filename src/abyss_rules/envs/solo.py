@@ -38,7 +38,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..action_space import ActionSpace
-from ..actions import Action
 from ..bots import Bot, RandomBot, make_bot
 from ..config import Variant
 from ..errors import ActionIndexError, IllegalActionError
@@ -47,7 +46,7 @@ from ..rules.engine import apply
 from ..rules.legal import seat_legal_actions
 from ..state import State
 from ..views import view
-from .aec import as_index, to_act
+from .aec import action_of, to_act
 from .illegal import ILLEGAL_REWARD, check_illegal
 from .masks import LegalMasks, Mask
 from .observation import OBSERVATION_VERSION, Observation, Vector
@@ -218,11 +217,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         if self._ended:
             raise bad_option("the game ended on an illegal action: call reset() to deal a new one")
         try:
-            if type(action) is int and 0 <= action < self.space.size:  # space.action's own answer
-                move: Action = self._moves[action]
-            else:
-                move = self.space.action(as_index(action), self.seat)  # type: ignore[arg-type]
-            state = apply(before, move)
+            state = apply(before, action_of(self.space, self._moves, action, self.seat))
         except (IllegalActionError, ActionIndexError) as error:
             if self.illegal == "raise":
                 raise
@@ -257,9 +252,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         reward = 0.0
         seat, bots, rewards = self.seat, self._bots, self._rewards
         while True:
-            mover = state.turn  # the seat to move, or in the opening (None) the first that owes a flip
-            if mover is None:
-                mover = to_act(state)
+            mover = to_act(state)
             if mover is None or mover == seat:
                 return state, reward
             bot = bots[mover]
