@@ -130,11 +130,12 @@ class RandomBot:
         """
         if not isinstance(view, View) or not view.legal_actions:
             raise _no_action(self, view)
-        return self._rng.choice(view.legal_actions)
+        return self.choose_among(view.legal_actions)
 
     def choose_among(self, legal: tuple[Action, ...]) -> Action:
         """`choose(view)` from `view.legal_actions` alone, for a caller that has those without
-        the view (the RL environments): the same action and the same draw of the generator.
+        the view (the RL environments): `choose` draws through this, so the action and the draw
+        of the generator are the same.
 
         Raises:
             BotError: `legal` is not a non-empty tuple (code `bot_cannot_act`).
