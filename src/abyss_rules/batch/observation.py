@@ -123,24 +123,70 @@ class _Context:
 
 _PHASE_CODE: Final = {phase: code for code, phase in enumerate(_PHASES)}
 
+class DiscardShares:
+    """The field `discard_counts` of one deck: per value, its cards in a discard pile / its cards
+    in the deck (`of(pile)`).
+
+    A discard pile changes by its top card at most per action: the counts are those of the last
+    pile asked for, updated by its top card when that is all that changed, or counted afresh.
+    Used by `Observation.encode` and by the environments' `envs.seat_observation`.
+
+    Args:
+        rank: Each card value's entry.
+        deck: Each entry's cards in the deck.
+    """
+
+    __slots__ = ("rank", "deck", "pile", "counts", "shares")
+
+    def __init__(self, rank: dict[int, int], deck: list[int]) -> None:
+        self.rank, self.deck = rank, deck
+        self.pile: tuple[int, ...] = ()
+        self.counts = [0] * len(deck)
+        self.shares: Vector = np.zeros(len(deck), dtype=np.float32)
+
+    def of(self, pile: tuple[int, ...]) -> Vector:
+        """The entries of `pile` (not empty): a new array when the pile changed, else the last one
+        (read it, do not write it)."""
+        last = self.pile
+        if pile is last:
+            return self.shares
+        rank, totals = self.rank, self.deck
+        counts = list(self.counts)
+        shares = self.shares.copy()
+        n, m = len(pile), len(last)
+        if n == m + 1 and pile[1:] == last:                     # a card put on top
+            changed = [rank[pile[0]]]
+            counts[changed[0]] += 1
+        elif n == m and pile[1:] == last[1:]:                   # the top card replaced
+            changed = [rank[last[0]], rank[pile[0]]]
+            counts[changed[0]] -= 1
+            counts[changed[1]] += 1
+        else:                                                   # counted afresh
+            counts = [0] * len(totals)
+            for card in pile:
+                counts[rank[card]] += 1
+            changed = list(range(len(totals)))
+        for k in changed:
+            shares[k] = counts[k] / totals[k]
+        self.pile, self.counts, self.shares = pile, counts, shares
+        return shares
+
+
 class _Memo:
     """What `abyss_rules.batch.Observation.encode` remembers of the last view it encoded: its
-    discard counts, its opening flips and its totals (as entries).
+    discard counts (a `DiscardShares`), its opening flips and its totals (as entries).
 
-    A discard pile changes by its top card at most per action: its counts are those of the last
-    pile, updated, or counted afresh. The opening flips and the totals change once or twice a
-    round: their entries are kept for the last such fields each viewer saw, compared by identity
-    (the memo holds them, so that an identity cannot be reused while they are remembered)."""
+    The opening flips and the totals change once or twice a round: their entries are kept for
+    the last such fields each viewer saw, compared by identity (the memo holds them, so that an
+    identity cannot be reused while they are remembered)."""
 
-    __slots__ = ("context", "pile", "counts", "shares", "static")
+    __slots__ = ("context", "discards", "static")
 
     def __init__(self, context: _Context) -> None:
         self.context = context
         # By viewer: the last opening flips and totals seen, and their entries.
         self.static: dict[int, tuple[object, object, list[tuple[int, float]]]] = {}
-        self.pile: tuple[int, ...] = ()
-        self.counts = [0] * context.kinds
-        self.shares: Vector = np.zeros(context.kinds, dtype=np.float32)
+        self.discards = DiscardShares(context.rank, context.deck_list)
 
     def seats(self, opening: tuple[tuple[int, ...], ...], totals: tuple[int, ...], me: int
               ) -> list[tuple[int, float]]:
@@ -158,33 +204,6 @@ class _Memo:
         entries = [(at, value) for at, value in entries if value]
         self.static[me] = (opening, totals, entries)
         return entries
-
-    def discard_counts(self, pile: tuple[int, ...]) -> Vector:
-        """Per value, its cards in `pile` / its cards in the deck (`pile` not empty)."""
-        last = self.pile
-        if pile is last:
-            return self.shares
-        c = self.context
-        rank, totals = c.rank, c.deck_list
-        counts = list(self.counts)
-        shares = self.shares.copy()
-        n, m = len(pile), len(last)
-        if n == m + 1 and pile[1:] == last:                     # a card put on top
-            changed = [rank[pile[0]]]
-            counts[changed[0]] += 1
-        elif n == m and pile[1:] == last[1:]:                   # the top card replaced
-            changed = [rank[last[0]], rank[pile[0]]]
-            counts[changed[0]] -= 1
-            counts[changed[1]] += 1
-        else:                                                   # counted afresh
-            counts = [0] * c.kinds
-            for card in pile:
-                counts[rank[card]] += 1
-            changed = list(range(c.kinds))
-        for k in changed:
-            shares[k] = counts[k] / totals[k]
-        self.pile, self.counts, self.shares = pile, counts, shares
-        return shares
 
 
 _Size = Callable[[int, int, int], int]
@@ -353,7 +372,7 @@ class Observation:
         for at, value in memo.seats(view.opening, view.totals, me):
             out[at] = value
         if pile:
-            out[counts_at:counts_at + c.kinds] = memo.discard_counts(pile)
+            out[counts_at:counts_at + c.kinds] = memo.discards.of(pile)
         out[draw_at] = view.draw_pile_size / c.deck_size
         if c.cap is not None:
             out[turns_at] = min(view.turns, c.cap) / c.cap

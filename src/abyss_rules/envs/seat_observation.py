@@ -26,8 +26,8 @@ How the pure tier works: each viewer's vector is kept, a `float32` array, with t
 from, and a call writes (through the array's bytes) only what changed since that viewer's
 last call, then hands out a copy: the first three fields when the phase, `to_act` or the
 turn changed; the opening flips and the closer when the `opening` tuple or the closer did;
-the drawn card; the top discard and the discard counts when the pile did (the counts kept
-from the last pile and updated by its top card, as `Observation.encode` does); the draw pile
+the drawn card; the top discard and the discard counts when the pile did (the counts from
+the `DiscardShares` that `Observation.encode` uses too); the draw pile
 and the turns; the totals when the `totals` tuple did; and of the grids, only the spaces
 whose face-up or swallowed bit or card changed. A step changes one or two spaces, so a call
 writes a few short byte runs instead of the 468 entries of a standard two-player vector.
@@ -55,6 +55,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..batch.observation import DiscardShares
 from ..errors import Code, ConfigError
 from ..state import Phase, State
 from .observation import TOTAL_CLIP, Observation, Vector
@@ -90,7 +91,6 @@ _READ: Final = attrgetter("phase", "turn", "cards", "face_up_mask", "swallowed_m
                           "discard_pile", "drawn", "closer", "opening", "turns", "totals")
 """The fields `encode` reads, in one call (the dealer and the history are not among them)."""
 _PILES: Final = struct.Struct("=2f").pack
-_SHARE: Final = struct.Struct("=f").pack_into
 _ONE: Final = np.float32(1.0).tobytes()
 
 
@@ -145,7 +145,7 @@ class SeatObservation:
     __slots__ = ("observation", "compiled", "_option", "_c", "_size", "_mask_bytes", "_players", "_need",
                  "_cap", "_deck_size", "_rank", "_deck_list", "_kinds",
                  "_heads", "_values", "_rows", "_orders", "_seen", "_at", "_spaces", "_all", "_places",
-                 "_pile", "_counts", "_shares", "_none", "_scale")
+                 "_discards", "_none", "_scale")
 
     def __init__(self, observation: Observation, compiled: bool | None = None) -> None:
         if not isinstance(observation, Observation) or tuple(f.name for f in observation.fields) != LAYOUT:
@@ -199,9 +199,7 @@ class SeatObservation:
         self._all = (1 << p * cells) - 1
         self._places = tuple(tuple(starts["grids"] + row * (((i // cells - viewer) % p) * cells + i % cells)
                                    for i in self._spaces) for viewer in range(p))
-        self._pile: tuple[int, ...] = ()
-        self._counts = [0] * k
-        self._shares = bytearray(self._none)
+        self._discards = DiscardShares(self._rank, self._deck_list)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"observation": self.observation, "compiled": self._option}  # the memos are rebuilt empty
@@ -254,7 +252,7 @@ class SeatObservation:
         if pile is not seen.pile:
             if pile:
                 out[at_top:at_shares] = self._values[pile[0]]
-                out[at_shares:at_draw] = self._shares if pile is self._pile else self._discard_counts(pile)
+                out[at_shares:at_draw] = self._discards.of(pile).tobytes()
             else:
                 out[at_top:at_shares] = out[at_shares:at_draw] = self._none
             seen.pile = pile
@@ -298,28 +296,3 @@ class SeatObservation:
             at = places[i]
             out[at:at + len(down)] = swallowed if gone & bit else rows[cards[i]] if up & bit else down
         seen.cards, seen.up, seen.gone = cards, up, gone
-
-    def _discard_counts(self, pile: tuple[int, ...]) -> bytearray:
-        """Per value, its cards in `pile` / its cards in the deck (`pile` not empty and not the
-        last pile), kept from the last pile and updated by its top card when that is all that
-        changed."""
-        last = self._pile
-        rank, deck, shares = self._rank, self._deck_list, self._shares  # changed in place (see _grids)
-        counts = self._counts
-        n, m = len(pile), len(last)
-        if m and n == m + 1 and pile[1:] == last:          # a card put on top
-            changed: tuple[int, ...] = (rank[pile[0]],)
-            counts[changed[0]] += 1
-        elif m and n == m and pile[1:] == last[1:]:        # the top card replaced
-            changed = (rank[last[0]], rank[pile[0]])
-            counts[changed[0]] -= 1
-            counts[changed[1]] += 1
-        else:                                              # counted afresh
-            counts = self._counts = [0] * self._kinds
-            for card in pile:
-                counts[rank[card]] += 1
-            changed = tuple(range(self._kinds))
-        for k in changed:
-            _SHARE(shares, 4 * k, counts[k] / deck[k])
-        self._pile = pile
-        return shares
