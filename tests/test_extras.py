@@ -21,6 +21,12 @@ CASES = [
 ]
 
 
+def _python(code: str) -> str:
+    """What `code` prints when a fresh interpreter runs it (its imports start from nothing)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+
+
 @pytest.mark.parametrize(("library", "module", "name", "extra", "core_use"), CASES)
 def test_without_its_library_the_import_error_says_what_to_install(
         library: str, module: str, name: str, extra: str, core_use: str) -> None:
@@ -41,9 +47,7 @@ def test_without_its_library_the_import_error_says_what_to_install(
         "else:\n"
         "    print('imported')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            timeout=60)
-    kind, message, cause = (part.strip() for part in result.stdout.split("|"))
+    kind, message, cause = (part.strip() for part in _python(code).split("|"))
     assert kind == "ImportError" and cause == "ModuleNotFoundError"
     assert f"needs {name}" in message and f"pip install 'abyss-rules[{extra}]'" in message
 
@@ -60,7 +64,5 @@ def test_the_core_imports_attrs_only() -> None:
         "print(' '.join(sorted({m.partition('.')[0] for m in sys.modules if not m.startswith('_')}"
         " - set(sys.stdlib_module_names) - {'abyss_rules'})))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            timeout=60)
     expected = {"attr", "attrs"} | ({"typing_extensions"} if sys.version_info < (3, 12) else set())
-    assert set(result.stdout.split()) == expected
+    assert set(_python(code).split()) == expected
