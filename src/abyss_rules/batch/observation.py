@@ -51,7 +51,9 @@ environment's name `abyss_rules_v0`. A change of the layout bumps it and the ids
 TOTAL_CLIP: Final = 4.0
 """Totals are encoded as `total / scale`, clipped to `[-TOTAL_CLIP, TOTAL_CLIP]`."""
 
-_PHASES: Final = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
+PHASES: Final = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
+"""The phases in the order of the one-hot field `phase` (its codes; `envs.seat_observation` writes
+the same field)."""
 
 Vector = npt.NDArray[np.float32]
 Array = np.ndarray[Any, Any]
@@ -121,7 +123,8 @@ class _Context:
         return np.searchsorted(self.values, cards)
 
 
-_PHASE_CODE: Final = {phase: code for code, phase in enumerate(_PHASES)}
+PHASE_CODE: Final = {phase: code for code, phase in enumerate(PHASES)}
+"""Each phase's entry in the one-hot field `phase`."""
 
 class DiscardShares:
     """The field `discard_counts` of one deck: per value, its cards in a discard pile / its cards
@@ -343,7 +346,7 @@ class Observation:
         me = 0 if viewer is None else viewer
         # The one-hot fields before the grids, as bytes (one store per entry is cheapest there) ...
         head = bytearray(c.head)
-        head[phase_at + _PHASE_CODE[view.phase]] = 1
+        head[phase_at + PHASE_CODE[view.phase]] = 1
         if viewer is not None and viewer in view.to_act:
             head[to_act_at] = 1
         if view.turn is not None:
@@ -426,7 +429,7 @@ class Observation:
         out = np.zeros((n, self.size), dtype=np.float32)
         at = {f.name: f.start for f in self.fields}
 
-        phase = np.asarray(batch.phase).astype(np.int64)            # the codes of _PHASES
+        phase = np.asarray(batch.phase).astype(np.int64)            # the codes of PHASES
         opening, moving = phase == 0, (phase == 1) | (phase == 2)
         out[rows, at["phase"] + phase] = 1
         up, gone = np.asarray(batch.face_up), np.asarray(batch.swallowed)    # (N, P, C)

@@ -55,7 +55,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..batch.observation import DiscardShares
+from ..batch.observation import PHASE_CODE, PHASES, DiscardShares
 from ..errors import Code, ConfigError
 from ..state import Phase, State
 from .observation import TOTAL_CLIP, Observation, Vector
@@ -78,12 +78,8 @@ LAYOUT: Final = ("phase", "to_act", "turn", "opening_flips", "closer", "drawn", 
                  "discard_counts", "draw_pile", "turns", "totals", "grids")
 """The fields in the order this encoder writes them: those of `Observation` (layout version 0)."""
 
-_PHASE_CODE: Final = {Phase.OPENING: 0, Phase.TURN: 1, Phase.DRAWN: 2, Phase.GAME_OVER: 3}
-"""The entry of each phase in the one-hot field `phase` (the order of its meaning)."""
-
 _FLOAT: Final = np.dtype(np.float32)
 _EMPTY: Final = np.empty
-_PHASES: Final = tuple(_PHASE_CODE)
 _OPENING: Final = Phase.OPENING
 _UNSEEN: Final = object()
 """What a viewer's vector was written from before its first call: equal to no fact."""
@@ -174,7 +170,7 @@ class SeatObservation:
             cap = -1 if v.max_turns_per_round is None else v.max_turns_per_round
             table = [p, cells, k, v.initial_flips, cap, v.deck_size, low, high - low + 1, *ranks,
                      *(count for _, count in v.deck)]
-            self._c = (_PHASES, np.array(table, np.int32).tobytes(), float(v.target_score or 100),
+            self._c = (PHASES, np.array(table, np.int32).tobytes(), float(v.target_score or 100),
                        float(TOTAL_CLIP))
         self._players = p
         self._need, self._cap, self._deck_size = v.initial_flips, v.max_turns_per_round, v.deck_size
@@ -233,7 +229,7 @@ class SeatObservation:
         if key != seen.head:
             head = self._heads.get(key)
             if head is None:
-                head = self._heads[key] = (_one_hot(4, _PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
+                head = self._heads[key] = (_one_hot(4, PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
                                            + _one_hot(p, key[2] if key[2] >= 0 else None))
             out[:at_flips] = head
             seen.head = key
