@@ -51,6 +51,11 @@ environment's name `abyss_rules_v0`. A change of the layout bumps it and the ids
 TOTAL_CLIP: Final = 4.0
 """Totals are encoded as `total / scale`, clipped to `[-TOTAL_CLIP, TOTAL_CLIP]`."""
 
+
+def totals_scale(variant: Variant) -> float:
+    """The scale of the field `totals`: the variant's `target_score`, or 100 without one."""
+    return float(variant.target_score or 100)
+
 PHASES: Final = (Phase.OPENING, Phase.TURN, Phase.DRAWN, Phase.GAME_OVER)
 """The phases in the order of the one-hot field `phase` (its codes; `envs.seat_observation` writes
 the same field)."""
@@ -104,7 +109,7 @@ class _Context:
         self.deck_list = [count for _, count in variant.deck]
         self.deck_size = variant.deck_size
         self.need = variant.initial_flips
-        self.scale = float(variant.target_score or 100)
+        self.scale = totals_scale(variant)
         self.cap = variant.max_turns_per_round
         # For the batch encoder: a card's rank by table lookup when the values span little.
         self.values = np.array([value for value, _ in variant.deck], dtype=np.int64)

@@ -55,7 +55,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..batch.observation import PHASE_CODE, PHASES, DiscardShares
+from ..batch.observation import PHASE_CODE, PHASES, DiscardShares, totals_scale
 from ..errors import Code, ConfigError
 from ..state import Phase, State
 from .observation import TOTAL_CLIP, Observation, Vector
@@ -162,21 +162,19 @@ class SeatObservation:
         v = observation.variant
         p, k, cells = observation.players, len(v.deck), v.cells
         self._size, self._mask_bytes = observation.size, (p * cells + 7) // 8
-        self._c: tuple[Any, ...] | None = None
-        if self.compiled:  # the compiled tier's constants (see _seat_encode.c)
-            values = [value for value, _ in v.deck]
-            low, high = min(values), max(values)
-            ranks = [values.index(x) if x in values else -1 for x in range(low, high + 1)]
-            cap = -1 if v.max_turns_per_round is None else v.max_turns_per_round
-            table = [p, cells, k, v.initial_flips, cap, v.deck_size, low, high - low + 1, *ranks,
-                     *(count for _, count in v.deck)]
-            self._c = (PHASES, np.array(table, np.int32).tobytes(), float(v.target_score or 100),
-                       float(TOTAL_CLIP))
         self._players = p
         self._need, self._cap, self._deck_size = v.initial_flips, v.max_turns_per_round, v.deck_size
-        self._scale = float(v.target_score or 100)
+        self._scale = totals_scale(v)
         self._rank = {value: r for r, (value, _) in enumerate(v.deck)}
         self._deck_list = [count for _, count in v.deck]
+        self._c: tuple[Any, ...] | None = None
+        if self.compiled:  # the compiled tier's constants (see _seat_encode.c), from the same tables
+            low, high = min(self._rank), max(self._rank)
+            ranks = [self._rank.get(value, -1) for value in range(low, high + 1)]
+            cap = -1 if self._cap is None else self._cap
+            table = [p, cells, k, self._need, cap, self._deck_size, low, high - low + 1, *ranks,
+                     *self._deck_list]
+            self._c = (PHASES, np.array(table, np.int32).tobytes(), self._scale, float(TOTAL_CLIP))
         self._kinds = k
         # The one-hot fields by value: a card's K entries (None: all 0), a space's K + 2 entries.
         self._values: dict[int | None, bytes] = {value: _one_hot(k, r) for value, r in self._rank.items()}
