@@ -10,7 +10,9 @@ faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.
 shortcut decides as the full planner, over random bot settings) -- run against it; so do the stream's tests
 (`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
 spec's vectors) and the batch engine's (`test_batch.py` and its differential test against the
-reference engine), which hash through it. The wheel's tag must be a
+reference engine), which hash through it; and the observation's (`test_envs_seat_observation.py`
+and its property test: `_seat_encode.c`'s vectors against the view's encoding, with the `rl`
+extra installed). The wheel's tag must be a
 platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
 
 `bots._odds`, `bots._model`, `bots._tables` and `bots._planner` are built by mypyc from the very sources
