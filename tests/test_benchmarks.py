@@ -95,3 +95,15 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
     out = capsys.readouterr().out
     assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
     assert "samples/s" in out and "searched:" in out
+
+
+@pytest.mark.parametrize("game", ["swaps", "largest"])
+def test_the_check_views_benchmark_runs(game: str, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["check_views.py", "--game", game, "--actions", "300", "--views", "4",
+                                      "--traced"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "check_views.py"), run_name="__main__")
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    assert "300 actions" in out and "4 views of seat 0" in out and "peak allocated" in out
