@@ -51,7 +51,14 @@ import attrs
 
 from ._text import is_text
 from .actions import ACTION_TYPES, Action
-from .codec.action import RequestId, action_body, action_message, action_to_dict, check_request_id
+from .codec.action import (
+    MAX_REQUEST_ID,
+    RequestId,
+    action_body,
+    action_message,
+    action_to_dict,
+    check_request_id,
+)
 from .codec.strict import (
     MAX_DOCUMENT_BYTES,
     MAX_INT,
@@ -168,6 +175,21 @@ class Verdict:
     """The action the verdict is about, when the server echoes it (`echo_action=True`), or `None`."""
 
     def __attrs_post_init__(self) -> None:
+        code, rule, message, path, seq, request_id = (self.code, self.rule, self.message, self.path, self.seq,
+                                                      self.request_id)
+        if (self.legal is (code is None) and type(message) is str and message.isascii()
+                and (rule is None or (type(rule) is str and rule.isascii()))
+                and (path is None or (type(path) is str and path.isascii()))
+                and (code is None or (isinstance(code, str) and code.isascii()))
+                and (seq is None or (type(seq) is int and 0 <= seq <= MAX_INT))
+                and (request_id is None or (type(request_id) is int and 0 <= request_id <= MAX_INT)
+                     or (type(request_id) is str and 1 <= len(request_id) <= MAX_REQUEST_ID
+                         and request_id.isascii()))
+                and (self.action is None or type(self.action) in ACTION_TYPES)):
+            return  # every verdict the library makes (its text is ASCII unless a client's was not)
+        self._check()
+
+    def _check(self) -> None:
         if type(self.legal) is not bool:
             raise ArgumentError(f"legal must be a bool, got {type(self.legal).__name__}")
         if self.legal != (self.code is None):

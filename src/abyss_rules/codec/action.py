@@ -139,7 +139,7 @@ def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
         raise wrong_type(value, "a string or an integer", path)
     if not 1 <= len(value) <= MAX_REQUEST_ID:
         raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
-    if not is_text(value):
+    if not value.isascii() and not is_text(value):  # (ASCII at once, without a call)
         raise lone_surrogate(path)
     return value
 

@@ -78,7 +78,7 @@ def canonical_json(doc: Any) -> str:
     # in their rules_version. When in doubt (a string may hold these too), look at the values.
     if "e+" in text or "e-" in text or "." in text.replace(RULES_VERSION, ""):
         _refuse_floats(doc)
-    if not is_text(text):
+    if not text.isascii() and not is_text(text):  # (ASCII at once, without a call)
         raise _lone_surrogate(doc)
     return text
 
