@@ -388,8 +388,8 @@ def test_the_variants_table_matches_the_code() -> None:
 
 ENGINE_MODULES = (
     "actions", "cards", "config", "errors", "grid", "versions", "randomness", "state", "views", "rules",
-    "rules.columns", "rules.dealing", "rules.draw_pile", "rules.engine", "rules.illegal",
-    "rules.legal", "rules.opening", "rules.round_end", "rules.scoring", "rules.turn",
+    "rules._columns", "rules._dealing", "rules._draw_pile", "rules._engine", "rules._illegal",
+    "rules._legal", "rules._opening", "rules._round_end", "rules._scoring", "rules._turn",
 )
 
 
@@ -491,9 +491,9 @@ def test_the_api_page_lists_the_modules_to_import_from() -> None:
 def test_the_rendering_check_reads_directives_and_their_members() -> None:
     directives = dict(_directives("api-modules-bots.md"))
     assert directives["abyss_rules.pictures"] == [] and directives["abyss_rules.testing"] is None
-    assert directives["abyss_rules.pictures.svg"] == ["Band", "BANDS", "band", "HIGHLIGHT"]
+    assert directives["abyss_rules.pictures._svg"] == ["Band", "BANDS", "band", "HIGHLIGHT"]
     _, shown = _rendered()  # (canonical paths: a name is counted where it is defined)
-    assert shown.count("abyss_rules.pictures.svg.to_svg") == 1 and "abyss_rules.pictures.to_svg" not in shown
+    assert shown.count("abyss_rules.pictures._svg.to_svg") == 1 and "abyss_rules.pictures.to_svg" not in shown
 
 
 def test_every_module_has_a_section_in_the_api_reference() -> None:

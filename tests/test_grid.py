@@ -9,9 +9,9 @@ import pytest
 from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules import grid as grid_module
+from abyss_rules import _grid as grid_module
+from abyss_rules._grid import Geometry
 from abyss_rules.errors import SeatError
-from abyss_rules.grid import Geometry
 
 
 @pytest.mark.rule("1.2")

@@ -17,8 +17,8 @@ import pytest
 
 import abyss_rules as ar
 from abyss_rules.codec import state_from_dict, state_to_dict
-from abyss_rules.codec.strict import MAX_INT
-from abyss_rules.loadability import COUNTER_LIMIT, impossibility
+from abyss_rules.codec._strict import MAX_INT
+from abyss_rules.rules import COUNTER_LIMIT, impossibility
 from abyss_rules.testing import InvariantError, check_invariants
 
 
@@ -111,7 +111,7 @@ def test_a_seat_with_every_space_swallowed_is_never_to_act() -> None:
     assert_impossible(dead, "impossible_state", "/closer", invariant="closer")
     assert_impossible(dead._replace(closer=1 - state.turn), "impossible_state", "/closer", invariant="closer")
     # The check of the seat to act says so on its own too (the closer checks come first).
-    from abyss_rules.rules import reachable
+    from abyss_rules.rules import _reachable as reachable
 
     acting_seat = next(check for check in reachable.CHECKS if check.__name__ == "_acting_seat")
     problem = acting_seat(dead._replace(closer=1 - state.turn))

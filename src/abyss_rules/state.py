@@ -37,9 +37,9 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
+from ._grid import Grid, flags
 from .config import Variant
 from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
-from .grid import Grid, flags
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
 
@@ -47,7 +47,7 @@ def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
 
     Stated here, with the state that reports it (`State.winners`), so that the state needs
-    nothing of `rules/`; `abyss_rules.rules.scoring` re-exports it.
+    nothing of `rules/`; `abyss_rules.rules._scoring` re-exports it.
 
     Examples:
         >>> winners((12, 7, 7))
@@ -138,7 +138,7 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this round's final reveal."""
-        from .pictures.svg import to_svg  # on use: the pictures import this module
+        from .pictures._svg import to_svg  # on use: the pictures import this module
 
         return to_svg(self)
 
@@ -214,7 +214,7 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of the public view, no secret."""
-        from .pictures.svg import to_svg  # on use: the pictures import this module
+        from .pictures._svg import to_svg  # on use: the pictures import this module
 
         return to_svg(self)
 

@@ -33,7 +33,7 @@ from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
 from . import _model, _odds, _planner, _tables
-from .search import RolloutSearch
+from ._search import RolloutSearch
 
 __all__ = [
     "BOTS",
@@ -277,7 +277,7 @@ class SearchBot(RolloutSearch):
     `CountingBot` at every seat, and plays the move with the best mean outcome: the others'
     lowest round score minus its own, closer penalty included, plus or minus `win_bonus` when
     the round ends the game. Every other decision is `CountingBot`'s (see
-    `abyss_rules.bots.search`).
+    `abyss_rules.bots._search`).
 
     Args:
         seed: Seeds its sampling: with the rollout budget (the default) the same seed and the

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..errors import AbyssError
-from .narration import Narrator, narrate, render_grids
-from .options import (
+from ._narration import Narrator, narrate, render_grids
+from ._options import (
     EXIT_BAD_INPUT,
     EXIT_INPUT_ENDED,
     EXIT_INTERRUPTED,
@@ -43,9 +43,9 @@ from .options import (
     BadInput,
     UsageError,
 )
-from .parser import build_parser
-from .play import parse_move
-from .simulate import ProgressBar
+from ._parser import build_parser
+from ._play import parse_move
+from ._simulate import ProgressBar
 
 __all__ = [
     "EXIT_BAD_INPUT",

@@ -31,7 +31,7 @@ __all__ = ["serve_command"]
 def serve_command(argv: Sequence[str], stderr: TextIO) -> int:
     """`abyss-rules serve ...`: run the server, or say which extra to install (exit status 2)."""
     try:
-        from .runner import main
+        from ._runner import main
     except ImportError as error:
         print(f"abyss-rules serve: error: the server needs the `server` extra ({error.name} is missing): "
               "pip install 'abyss-rules[server]'", file=stderr)
