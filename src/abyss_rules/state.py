@@ -4,7 +4,7 @@
 authoritative state a server keeps. It never changes; the rule functions
 return new states. It compares and hashes by value.
 
-Representation (chosen for speed, see `benchmarks/playouts.py`):
+Representation (chosen for speed; docs/performance.md says why):
 
 * `cards` -- every player's grid in one flat tuple of ints: player `p`'s
   space `s` is `cards[p * cells + s]` (space `s = row * cols + col`).
@@ -16,10 +16,9 @@ Representation (chosen for speed, see `benchmarks/playouts.py`):
 
 `State.grid` and the other properties give friendlier read access.
 
-`State` is a `typing.NamedTuple` underneath -- a frozen attrs class
-with 17 fields took 3.2 µs to build on the reference machine against 0.2 µs
-for a tuple, and a state is built on every action -- but it is not equal to
-any plain tuple, and its `repr` never shows secret information.
+`State` is a `typing.NamedTuple` underneath -- a state is built on every action, and a
+tuple is the cheapest value to build -- but it is not equal to any plain tuple, and its
+`repr` never shows secret information.
 
 Examples:
     >>> import abyss_rules as ar

@@ -286,7 +286,8 @@ def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[Rou
 
 
 _fast_view = fast_constructor(View)
-"""`View(...)` with the fields in their order, built without attrs' `__init__` (4x faster): every
+"""`View(...)` with the fields in their order, built without attrs' `__init__` (a view is built
+on every call of `view`; docs/performance.md says what it saves): every
 value `view` passes is already one of the view's types (`tests/test_views.py` checks that it
 builds what `View(...)` builds)."""
 

@@ -114,8 +114,8 @@ class Arrays:
 
 def flat(array: Array) -> Array:
     """A flat view of a C-contiguous array, through which `take` and indexing by one array of flat
-    indices read and write it (ten times faster than NumPy's indexing by pairs of index arrays;
-    and `flat[i] = v` costs a fifth of `flat.put(i, v)` for thousands of indices)."""
+    indices read and write it (rather than NumPy's indexing by pairs of index arrays, and
+    `flat[i] = v` rather than `flat.put(i, v)`: `benchmarks/representation.py` measures both)."""
     if not array.flags.c_contiguous:  # pragma: no cover - every array of a batch is C-contiguous
         raise ValueError("flat() needs a C-contiguous array")
     view: Array = array.reshape(-1)

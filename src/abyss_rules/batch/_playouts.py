@@ -57,8 +57,7 @@ def choose_uniformly(mask: Array, rng: np.random.Generator) -> Array:
     Draws one float per row (`rng.random(N)`), scales it by the row's number of legal indices
     and takes the legal index of that rank. The work runs along the first axis of `mask.T`, the
     layout in which `abyss_rules.batch.Batch.legal_mask` builds its masks: one NumPy call per
-    index over all `N` games, instead of reductions along each short row (ten times slower in
-    NumPy).
+    index over all `N` games, instead of reductions along each short row.
 
     Examples:
         >>> import numpy as np

@@ -10,9 +10,9 @@ handle it:
 * `parse` -- the JSON value of its canonical text (the fast reader of `loads_state`).
 
 `data`, `plain` and `text` return Python *source* (the generated functions inline it);
-`parse` runs. Integers are spelled by value, never by position in a table (a table indexed
-by position once spelled 2100 as -460): `INT_TEXT` keeps the common spellings and spells any
-other int on demand, and the fast reader takes back only the spellings `json` writes.
+`parse` runs. Integers are spelled by value, never by position in a table: `INT_TEXT` keeps
+the common spellings and spells any other int on demand, and the fast reader takes back only
+the spellings `json` writes.
 """
 
 from __future__ import annotations

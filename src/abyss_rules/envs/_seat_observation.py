@@ -22,16 +22,6 @@ default where it is, see `COMPILED`) writes the whole vector in C from the state
 fields, reading a space's card only when the space is face up. The pure one is the reference
 and the fallback.
 
-How the pure tier works: each viewer's vector is kept, a `float32` array, with the facts it was last written
-from, and a call writes (through the array's bytes) only what changed since that viewer's
-last call, then hands out a copy: the first three fields when the phase, `to_act` or the
-turn changed; the opening flips and the closer when the `opening` tuple or the closer did;
-the drawn card; the top discard and the discard counts when the pile did (the counts from
-the `DiscardShares` that `Observation.encode` uses too); the draw pile
-and the turns; the totals when the `totals` tuple did; and of the grids, only the spaces
-whose face-up or swallowed bit or card changed. A step changes one or two spaces, so a call
-writes a few short byte runs instead of the 468 entries of a standard two-player vector.
-
 Examples:
     >>> import abyss_rules as ar
     >>> from abyss_rules.envs import Observation
@@ -104,6 +94,15 @@ def _one_hot(n: int, at: int | None) -> bytes:
     return bytes(out)
 
 
+# How the pure tier works: each viewer's vector is kept, a `float32` array, with the facts it was
+# last written from (a `_Seen`), and a call writes (through the array's bytes) only what changed
+# since that viewer's last call, then hands out a copy: the first three fields when the phase,
+# `to_act` or the turn changed; the opening flips and the closer when the `opening` tuple or the
+# closer did; the drawn card; the top discard and the discard counts when the pile did (the counts
+# from the `DiscardShares` that `Observation.encode` uses too); the draw pile and the turns; the
+# totals when the `totals` tuple did; and of the grids, only the spaces whose face-up or swallowed
+# bit or card changed. A step changes one or two spaces, so a call writes a few short byte runs
+# instead of the 468 entries of a standard two-player vector.
 class _Seen:
     """One viewer's vector as it stands (its `float32` bytes) and the facts it was written from."""
 
