@@ -47,6 +47,7 @@ from ._results import (
     SimulationResult,
     aggregate,
     lineup,
+    wilson_interval,
 )
 
 __all__ = [
@@ -61,9 +62,11 @@ __all__ = [
     "SimulationInterrupted",
     "SimulationResult",
     "derive_seed",
+    "lineup",
     "play_game",
     "resolve_variant",
     "simulate",
+    "wilson_interval",
 ]
 
 _PROGRESS_EVERY: Final = 1.0
