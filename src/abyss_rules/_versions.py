@@ -5,8 +5,7 @@ codec's document headers, `abyss-rules --version`); the package re-exports them.
 
 Examples:
     >>> import abyss_rules as ar
-    >>> from abyss_rules import versions
-    >>> versions.RULES_VERSION == ar.RULES_VERSION, versions.FORMAT_VERSION == ar.FORMAT_VERSION
+    >>> RULES_VERSION == ar.RULES_VERSION, FORMAT_VERSION == ar.FORMAT_VERSION
     (True, True)
 """
 

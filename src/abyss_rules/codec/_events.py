@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from .. import _event_types as event_types
+from .._event_types import EVENT_TYPES, Event
 from .._versions import header
 from ..actions import Action
 from ..documents import EventsDocument
@@ -12,7 +12,7 @@ from ._action import action_body, check_action
 from ._strict import canonical_json
 
 
-def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> EventsDocument:
+def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> EventsDocument:
     """The `events` document: what `action` caused, leading to the state numbered `seq`.
 
     Public information only (see `abyss_rules.events`): safe to send to every client.
@@ -29,14 +29,14 @@ def events_to_dict(events: tuple[event_types.Event, ...], *, action: Action, seq
         raise TypeError(f"seq must be an int >= 0, got {seq!r}")
     items = []
     for event in events:
-        if type(event) not in event_types.EVENT_TYPES:
+        if type(event) not in EVENT_TYPES:
             raise TypeError(f"expected events, got {type(event).__name__}")
         items.append(event.to_dict())
     body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
     return cast(EventsDocument, body)
 
 
-def dumps_events(events: tuple[event_types.Event, ...], *, action: Action, seq: int) -> str:
+def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:
     """The canonical JSON text of the `events` document (see `events_to_dict`).
 
     Examples:

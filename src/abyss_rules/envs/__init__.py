@@ -35,11 +35,13 @@ except ImportError as error:  # pragma: no cover - exercised by a subprocess tes
 from ._aec import env, raw_env
 from ._observation import OBSERVATION_VERSION, Observation
 from ._rewards import REWARDS, Rewards
+from ._seat_observation import COMPILED
 from ._selfplay import SELF_PLAY_ID, SelfPlayEnv
 from ._solo import SOLO_ID, SoloEnv
 from ._vector import VectorEnv
 
 __all__ = [
+    "COMPILED",
     "OBSERVATION_VERSION",
     "REWARDS",
     "SELF_PLAY_ID",
