@@ -15,9 +15,9 @@ Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid docume
 file, bad JSON); 4 the input of `play` ended before the game did; 130 interrupted. The
 CLI page of the documentation describes every command.
 
-The package: `parser` (the arguments of every subcommand), `commands` (`demo`, `replay`,
-`validate`, `schema`), `play`, `simulate`, `narration` (the game told in words, the grids
-drawn as text) and `options` (exit statuses and what the commands share).
+The package's private modules: `_parser` (the arguments of every subcommand), `_commands`
+(`demo`, `replay`, `validate`, `schema`), `_play`, `_simulate`, `_narration` (the game told in
+words, the grids drawn as text) and `_options` (exit statuses and what the commands share).
 
 Examples:
     >>> main(["demo", "--seed", "3", "--variant", "short", "--bots", "random", "random", "--quiet"])

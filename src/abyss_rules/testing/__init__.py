@@ -19,9 +19,9 @@ For exhaustive checks, `action_space` lists every
 well-formed action around a grid and `deck_orders` every
 order of a small deck.
 
-The package: `strategies` (the Hypothesis strategies and `Game`), `invariants`
-(`check_invariants`) and `exhaustive` (`action_space`, `deck_orders`); every name is imported
-from `abyss_rules.testing`.
+The package's private modules: `_strategies` (the Hypothesis strategies and `Game`),
+`_invariants` (`check_invariants`) and `_exhaustive` (`action_space`, `deck_orders`); every name
+is imported from `abyss_rules.testing`.
 
 Examples:
     >>> from hypothesis import given, settings
