@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import attrs
 
+from ._grid import Geometry
 from ._text import is_text
+from ._versions import header
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
 from .errors import ArgumentError, Code, ConfigError
-from .grid import Geometry
-from .versions import header
 
 if TYPE_CHECKING:
     from .documents import VariantDict, VariantDocument

@@ -50,8 +50,9 @@ from typing import Any, Final, NamedTuple, cast
 import attrs
 
 from ._text import is_text
+from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec.action import (
+from .codec._action import (
     MAX_REQUEST_ID,
     RequestId,
     action_body,
@@ -59,7 +60,7 @@ from .codec.action import (
     action_to_dict,
     check_request_id,
 )
-from .codec.strict import (
+from .codec._strict import (
     MAX_DOCUMENT_BYTES,
     MAX_INT,
     canonical_json,
@@ -72,9 +73,8 @@ from .documents import ActionDocument, VerdictDocument
 from .errors import AbyssError, ArgumentError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
-from .rules.engine import check
+from .rules._engine import check
 from .state import State
-from .versions import header
 from .views import View
 
 __all__ = ["HTTP_STATUS", "Accepted", "Judgement", "Message", "Verdict", "action_documents", "http_status",

@@ -33,10 +33,10 @@ from typing import Any, Final
 
 import attrs
 
-from .codec.action import read_action
-from .codec.strict import parse, read_document, read_int, read_list, read_str, wrong_type
+from ._event_types import EVENT_TYPES, Event
+from .codec._action import read_action
+from .codec._strict import parse, read_document, read_int, read_list, read_str, wrong_type
 from .errors import ArgumentError, Code, DecodeError
-from .event_types import EVENT_TYPES, Event
 from .views import View
 
 __all__ = ["PublicTable", "Space", "apply_events"]

@@ -8,7 +8,11 @@ out -- never a `TypeError`, `AttributeError`, `UnicodeEncodeError`... -- its `to
 written as UTF-8 JSON, and no call takes longer than `SECONDS` (a guard against endless loops).
 
 Left out: the exception classes themselves, enumerations (`Code("x")` raising `ValueError` is
-Python's enum protocol), protocols (`Bot`), and the methods a `State` has as a tuple.
+Python's enum protocol), protocols (`Bot`), and the methods a `State` has as a tuple; and the
+modules whose functions are the engine's own parts, public for readers of the spec, given only
+what the engine has checked (`rules`, `randomness`, `cards`, `caches`), the batch engine and the
+environments (NumPy arrays, their own contracts), the server and the command line (which answer
+their users themselves).
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ MODULES = (
     "abyss_rules", "abyss_rules.codec", "abyss_rules.protocol", "abyss_rules.public_table",
     "abyss_rules.notation", "abyss_rules.records", "abyss_rules.events", "abyss_rules.json_schemas",
     "abyss_rules.action_space", "abyss_rules.pictures", "abyss_rules.simulation", "abyss_rules.bots",
-    "abyss_rules.sampling", "abyss_rules.testing",
+    "abyss_rules.sampling", "abyss_rules.testing", "abyss_rules.config", "abyss_rules.state",
+    "abyss_rules.views", "abyss_rules.actions",
 )
 """The public modules of docs/api.md (what to import from where), the package itself first."""
 SECONDS = 20
