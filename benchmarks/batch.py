@@ -17,9 +17,10 @@ are one turn; opening flips are not turns.
 
 ``--peer NAME=COMMAND`` adds another engine to the same run, measured the same way: COMMAND (split
 as a shell splits words, run without a shell) plays random games and prints the turns and the
-games it played, two integers, on its last line; its CPU time is the child process's, as the
-operating system counts it (start-up included). Each peer runs ``--repeat`` times, alternating
-with the reference runs like a batch size.
+games it played, two integers, on its last line, and may add a third number, the CPU seconds of
+the games it timed (a JIT's warm-up left out); without it the CPU time is the child process's, as
+the operating system counts it (start-up included). Each peer runs ``--repeat`` times,
+alternating with the reference runs like a batch size.
 
 The first lines say how the streams run: compiled (a wheel's build: the SHA-256 blocks and the
 shuffles in C; ``ABYSS_RULES_PURE=1`` at import forces the pure path) or pure Python (an editable
@@ -75,14 +76,18 @@ def batched(players: int, width: int, games: int, seed: int) -> tuple[float, flo
 
 def peer(command: str) -> tuple[float, float, float]:
     """One run of another engine's ``command``: (turns/s, games/s, turns per CPU second), from the
-    two integers of its last line and the child process's CPU time."""
+    two integers of its last line and its CPU time (the third number there, else the child
+    process's)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = perf_counter()
     run = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True)
     wall = perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    turns, games = (int(word) for word in run.stdout.strip().splitlines()[-1].split()[:2])
+    words = run.stdout.strip().splitlines()[-1].split()
+    turns, games = int(words[0]), int(words[1])
+    if len(words) > 2:
+        cpu = float(words[2])
     return turns / wall, games / wall, turns / max(cpu, 1e-9)
 
 
