@@ -385,16 +385,6 @@ static void refill(reader *r, uint64_t want)
     r->end = (unsigned)(8 * count);
 }
 
-/* The next word of the stream; `want`: the words the caller still expects to read, this one
-   included (how many blocks a refill hashes). */
-static inline uint32_t next_word(reader *r, uint64_t want)
-{
-    if (r->at == r->end)
-        refill(r, want);
-    r->position++;
-    return r->words[r->at++];
-}
-
 typedef struct {
     uint64_t limit;  /* 2^32 - (2^32 mod m): the first rejected word */
     uint64_t c;      /* ceil(2^64 / m) */
@@ -418,27 +408,38 @@ static inline uint32_t remainder_of(uint32_t x, uint64_t m, uint64_t c)
 #endif
 }
 
-/* below(m) of rule 9.3, for 2 <= m <= 2^32; `left`: the draws still to come, this one included. */
-static inline uint32_t below(reader *r, uint64_t m, uint64_t left)
-{
-    modulus d = m <= FAST_MODULI ? moduli[m] : modulus_of(m);
-    for (;;) {
-        uint32_t x = next_word(r, left);
-        if (x < d.limit)
-            return remainder_of(x, m, d.c);
-    }
-}
-
-/* Rule 9.4 on the `n` items of `a` (n >= 2), one function per item size. */
-#define DEFINE_SHUFFLE(NAME, T)                                  \
-    static void NAME(T *a, uint64_t n, reader *r)                \
-    {                                                            \
-        for (uint64_t i = n - 1; i > 0; i--) {                   \
-            uint32_t j = below(r, i + 1, i);                     \
-            T t = a[i];                                          \
-            a[i] = a[j];                                         \
-            a[j] = t;                                            \
-        }                                                        \
+/* Rule 9.4 on the `n` items of `a` (n >= 2), one function per item size: for i from n - 1 down
+   to 1, j = below(i + 1) (rule 9.3: the words from `r` on, each rejected one skipped), then swap
+   a[i] and a[j]. The reader's place is kept in locals (an item store could alias the reader's
+   fields: a char type aliases anything) and written back when the block runs out and at the end. */
+#define DEFINE_SHUFFLE(NAME, T)                                                      \
+    static void NAME(T *a, uint64_t n, reader *r)                                    \
+    {                                                                                \
+        const uint32_t *words = r->words;                                            \
+        unsigned at = r->at, end = r->end;                                           \
+        uint64_t used = 0;  /* the words read since r->position */                   \
+        for (uint64_t i = n - 1; i > 0; i--) {                                       \
+            uint64_t m = i + 1;                                                      \
+            modulus d = m <= FAST_MODULI ? moduli[m] : modulus_of(m);                \
+            uint32_t x;                                                              \
+            do {                                                                     \
+                if (at == end) {                                                     \
+                    r->position += used;                                             \
+                    used = 0;                                                        \
+                    refill(r, i);                                                    \
+                    at = r->at;                                                      \
+                    end = r->end;                                                    \
+                }                                                                    \
+                x = words[at++];                                                     \
+                used++;                                                              \
+            } while (x >= d.limit);                                                  \
+            uint32_t j = remainder_of(x, m, d.c);                                    \
+            T t = a[i];                                                              \
+            a[i] = a[j];                                                             \
+            a[j] = t;                                                                \
+        }                                                                            \
+        r->position += used;                                                         \
+        r->at = at;                                                                  \
     }
 
 DEFINE_SHUFFLE(shuffle_8, uint8_t)
