@@ -36,7 +36,7 @@ EXTENSIONS = ("_sha256_blocks", "_seat_encode")
 section 9 (the stream blocks of many games hashed in one call, behind
 `randomness.many_stream_blocks`, and the shuffles that read them, behind `randomness.shuffled` and
 `randomness.compiled_row_shuffle`), and a seat's observation vector, the compiled tier of
-`envs.seat_observation`."""
+`envs._seat_observation`."""
 
 
 class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]

@@ -1,4 +1,4 @@
-"""The batch engine's shuffle (`abyss_rules.batch.shuffle`): both tiers against the reference.
+"""The batch engine's shuffle (`abyss_rules.batch._shuffle`): both tiers against the reference.
 
 The pure tier swaps every game's cards in lockstep in NumPy; the compiled one
 (`randomness.compiled_row_shuffle`, in the C module that hashes the streams) shuffles each row in
@@ -20,7 +20,7 @@ from tests.test_randomness import _rejecting_digest, reference_shuffle
 
 import abyss_rules as ar
 from abyss_rules import batch, randomness
-from abyss_rules.batch import shuffle
+from abyss_rules.batch import _shuffle as shuffle
 from abyss_rules.config import MAX_DECK_SIZE, MAX_PLAYERS
 
 Array = np.ndarray[Any, Any]

@@ -130,7 +130,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
         "assert r.compiled_row_shuffle() is h.shuffle_rows; "
         "assert h.__file__.startswith(site), h.__file__; "
-        "import abyss_rules.envs.seat_observation as o; assert o.COMPILED is True; "
+        "import abyss_rules.envs._seat_observation as o; assert o.COMPILED is True; "
         "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
     )
     run = _run(installed, "-c", script, *(ROOT / "tests" / t for t in TESTS))
