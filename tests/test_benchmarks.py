@@ -53,6 +53,27 @@ def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
     assert "where the CPU time goes" in out and "SHA-256 blocks" in out
 
 
+def test_the_batch_benchmark_runs_another_engine_beside_them(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # A stand-in engine that "played" 3,000 turns in 20 games: its row, ratios and every run.
+    pytest.importorskip("numpy")
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    command = f"{sys.executable} -c 'print(\"warming up\"); print(3000, 20)'"
+    monkeypatch.setattr(sys, "argv", ["batch.py", "--seconds", "0.05", "--sizes", "16", "--per-lane", "1",
+                                      "--repeat", "2", "--peer", f"stand-in={command}"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.splitlines() if line.split()[:1] == ["stand-in"])
+    assert len(row) == 5 and all(float(x.replace(",", "")) > 0 for x in row[1:])
+    assert "stand-in: " in out.split("every run's ratio")[1]
+    monkeypatch.setattr(sys, "argv", ["batch.py", "--peer", "no-command"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 2
+
+
 @pytest.mark.parametrize("option", ["--repeat", "--per-lane", "--sizes"])
 def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
