@@ -101,10 +101,11 @@ def test_expect_100_continue_is_refused_before_the_body_is_sent(server: GameServ
 @pytest.mark.parametrize("line", [b"GARBAGE", b"GET", b"GET /games/x/view HTTP/1.1 extra", b"\x00\xff\xfe",
                                   b"GET / HTTP/x.y"])
 def test_a_malformed_request_line_gets_a_status_line(server: GameServer, line: bytes) -> None:
-    # uvicorn (h11) answers it before the app sees anything: a 400 with a status line, then closes
+    # the HTTP parser refuses it before the app sees anything: a 400 verdict, then the close
     answer = _raw(server.port, line + b"\r\n\r\n")
-    head = answer.partition(b"\r\n\r\n")[0]
-    assert head.startswith(b"HTTP/1.1 400 "), answer[:200]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head.lower(), answer[:200]
+    assert json.loads(body)["code"] == "bad_request"
 
 
 def test_head_answers_like_get_without_a_body(server: GameServer) -> None:
