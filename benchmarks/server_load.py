@@ -12,10 +12,14 @@ Run from the repository root of a git checkout (it starts and stops everything i
 with `git archive` into a temporary directory and run from there with `PYTHONPATH` on its own
 `src/`: it runs on the library it was written for.
 
-**The load.** `--clients` client threads (one keep-alive connection each) create 2-player `short`
-games and play them to the end with random legal moves: per move a `GET .../view` with the seat's
-token, then a `POST .../actions` (the action document and the seq it was chosen at), which the
-server commits durably before it answers. The clients parse only what they need (the JSON of the
+**The new server** runs from this tree with `--workers 2` by default (one per core of the machine
+it was measured on; `--workers` changes it) and waits until every worker serves.
+
+**The load.** `--clients` client processes (one keep-alive connection each: separate programs, as
+players are, which never wait for each other) create 2-player `short` games and play them to the
+end with random legal moves: per move a `GET .../view` with the seat's token, then a `POST
+.../actions` (the action document and the seq it was chosen at), which the server commits durably
+before it answers. The clients parse only what they need (the JSON of the
 view, its `legal_actions`), so that the load generator takes as little of the machine as it can.
 Each row prints accepted moves per second, the p50 / p99 latency of the action requests, and the
 server's CPU time per move (its processes' user + system time, from /proc). After each row every
@@ -39,6 +43,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -50,7 +55,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -190,6 +194,13 @@ class Player:
             self.connection.close()
 
 
+def _play(port: int, seed: int, until: float) -> tuple[list[float], list[tuple[str, int]], dict[int, int]]:
+    """One client process's game loop (its own process: clients never wait for each other's GIL)."""
+    player = Player(port, seed)
+    player.run(until)
+    return player.latencies, player.acknowledged, player.refusals
+
+
 def stored_moves(db: str) -> set[tuple[str, int]]:
     """Every (game, seq) in the `actions` table (the same table in the old server and the new)."""
     query = "SELECT game, seq FROM actions"
@@ -207,26 +218,23 @@ def measure(kind: str, db: str, old_root: Path, clients: int, seconds: float,
     """One row: `clients` players against a fresh `kind` server for `seconds`."""
     server = Server(kind, db, old_root, workers)
     try:
-        players = [Player(server.port, index) for index in range(clients)]
-        cpu = server.cpu_seconds()
-        started = time.monotonic()
-        threads = [threading.Thread(target=player.run, args=(started + seconds,)) for player in players]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(seconds + 120)
-        elapsed = time.monotonic() - started
-        cpu = server.cpu_seconds() - cpu
+        with multiprocessing.get_context("fork").Pool(clients) as pool:
+            pool.apply(time.sleep, (0,))  # the client processes are up before the clock starts
+            cpu = server.cpu_seconds()
+            started = time.monotonic()
+            played = pool.starmap(_play, [(server.port, index, started + seconds)
+                                          for index in range(clients)])
+            elapsed = time.monotonic() - started
+            cpu = server.cpu_seconds() - cpu
     finally:
         server.stop()
-    moves = [latency for player in players for latency in player.latencies]
-    acknowledged = {move for player in players for move in player.acknowledged}
-    missing = acknowledged - stored_moves(db)
+    moves = [latency for latencies, _, _ in played for latency in latencies]
+    missing = {move for _, acknowledged, _ in played for move in acknowledged} - stored_moves(db)
     if missing:
         raise SystemExit(f"{kind}: {len(missing)} acknowledged moves are not in the database")
-    refusals = {}
-    for player in players:
-        for status, count in player.refusals.items():
+    refusals: dict[int, int] = {}
+    for _, _, refused in played:
+        for status, count in refused.items():
             refusals[status] = refusals.get(status, 0) + count
     if refusals:
         print(f"  {kind}: refusals {refusals}", file=sys.stderr)
@@ -266,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="load time per row (default 20)")
     parser.add_argument("--clients", type=int, default=20, help="client threads (default 20)")
     parser.add_argument("--rounds", type=int, default=2, help="old/new pairs per database (default 2)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="the new server's worker processes (default 1)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="the new server's worker processes (default 2: one per core here)")
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--wrk", action="store_true", help="then the same rounds with wrk (Debian's wrk)")
     args = parser.parse_args(argv)
@@ -308,7 +316,9 @@ def main(argv: list[str] | None = None) -> int:
                         for kind in KINDS if number % 2 == 0 else KINDS[::-1]:
                             report = run_wrk(kind, make(f"wrk-{kind}-{number}"), old_root, args.clients,
                                              args.seconds, args.workers)
-                            print(f"--- wrk, {backend}, round {number + 1}, {kind}:\n{report.rstrip()}",
+                            summary = [line for line in report.splitlines()
+                                       if line.startswith(("moves ", "latency of every"))]
+                            print(f"wrk {backend:<11} {number + 1:>5} {kind:<6} {'; '.join(summary)}",
                                   flush=True)
             finally:
                 stop()

@@ -76,7 +76,7 @@ def test_act_encodes_the_whole_answer_before_it_commits(tmp_path: Path) -> None:
     """Whatever the library lets through, `act` stores no move whose answer cannot be encoded: the
     answer is built and encoded first, then the move is committed."""
     from abyss_rules.serve.app import _Server
-    from abyss_rules.serve.requests import HttpError
+    from abyss_rules.serve.requests import HttpError, encode
     from abyss_rules.serve.settings import Settings
 
     server = _Server(Settings(db=f"sqlite:///{tmp_path / 'games.db'}"))
@@ -88,10 +88,11 @@ def test_act_encodes_the_whole_answer_before_it_commits(tmp_path: Path) -> None:
             return await server.act(game.id, doc, answer, seat=0)
 
         with pytest.raises(HttpError) as refused:
-            asyncio.run(attempt(lambda verdict, seat, move: {"note": "\ud800"}))
+            asyncio.run(attempt(lambda verdict, seat, move: encode({"note": "\ud800"})))
         assert refused.value.status == 400 and refused.value.verdict.code == "invalid_json"
         assert server.games.state(game.id).seq == 0 and server.games.store.record(game.id)[1] == []
-        assert json.loads(asyncio.run(attempt(lambda verdict, seat, move: verdict.to_dict())))["legal"]
+        accepted = asyncio.run(attempt(lambda verdict, seat, move: encode(verdict.to_dict())))
+        assert json.loads(accepted)["legal"]
         assert server.games.state(game.id).seq == 1
     finally:
         server.games.store.close()

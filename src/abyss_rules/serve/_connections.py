@@ -38,6 +38,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from . import library as ar
+from .requests import encode
 from .settings import Settings, from_env
 
 __all__ = ["EDGE_STATUS", "HttpProtocol", "WebSocketProtocol"]
@@ -87,13 +88,53 @@ _CLIENTS: Final = _PerAddress()
 def _answer(status: int, code: str, message: str, default_headers: list[tuple[bytes, bytes]],
             headers: dict[str, str] | None = None) -> bytes:
     """A whole HTTP/1.1 response: the refusal as a verdict document, and `Connection: close`."""
-    body = ar.canonical_json(ar.Verdict(False, code, None, message, None).to_dict()).encode("utf-8")
+    body = encode(ar.Verdict(False, code, None, message, None).to_dict())
     lines = [b"HTTP/1.1 %d %s" % (status, http.HTTPStatus(status).phrase.encode("ascii"))]
     lines += [name + b": " + value for name, value in default_headers]
     lines += [b"content-type: application/json", b"content-length: %d" % len(body),
               b"cache-control: no-store", b"connection: close"]
     lines += [f"{name}: {value}".encode("ascii") for name, value in (headers or {}).items()]
     return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+class _OneSend:
+    """A connection's transport whose writes within one turn of the event loop go out as one send.
+
+    uvicorn writes an answer's head and its body separately: two system calls and two packets, and
+    the client wakes twice. Gathered, an answer is one of each; an answer is sent the moment it is
+    complete, and a stream's pieces at the end of the loop's turn that wrote them.
+    """
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport, self._loop = transport, loop
+        self._parts: list[bytes] = []
+        self._later: asyncio.Handle | None = None
+
+    def write(self, data: bytes) -> None:
+        self._parts.append(data)
+        if self._later is None:
+            self._later = self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        if self._parts:
+            data = self._parts[0] if len(self._parts) == 1 else b"".join(self._parts)
+            self._parts.clear()
+            self.transport.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def discard(self) -> None:
+        """Drop what was not sent: the connection is gone."""
+        self._parts.clear()
+        self.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
 
 
 class HttpProtocol(HttpToolsProtocol):
@@ -113,6 +154,8 @@ class HttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._sends = _OneSend(transport, self.loop)
+        self.transport = self._sends  # type: ignore[assignment]  # the answers' writes, gathered
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             with contextlib.suppress(OSError):  # an answer's head and body are two writes: no Nagle delay
@@ -126,7 +169,8 @@ class HttpProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
-        _CLIENTS.release(self.transport)
+        self._sends.discard()
+        _CLIENTS.release(self._sends.transport)
         super().connection_lost(exc)
 
     def _address(self) -> str:
@@ -155,6 +199,8 @@ class HttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()  # the WebSocket protocol takes the connection over (and its count)
+        self._sends.flush()
+        self.transport = self._sends.transport
         super().handle_websocket_upgrade()
 
     # -- httptools' callbacks --------------------------------------------------------------
@@ -183,6 +229,7 @@ class HttpProtocol(HttpToolsProtocol):
         self._ready_for_next()
 
     def on_response_complete(self) -> None:
+        self._sends.flush()  # the whole answer, at once
         super().on_response_complete()
         self._ready_for_next()
 

@@ -36,6 +36,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -56,13 +57,14 @@ from . import library as ar
 from ._connections import EDGE_STATUS
 from .games import Games, Limits, Move
 from .hub import Hub
-from .requests import HttpError, parse_body, read_action_body, read_game_request
+from .requests import HttpError, encode, parse_body, read_action_body, read_game_request
 from .settings import Settings
 from .store import open_store
 
 __all__ = ["create_app"]
 
 _LOG: Final = logging.getLogger("abyss_rules.serve")
+_SWITCH_INTERVAL: Final = 0.0005
 MAX_REPLAY: Final = 64
 """A stream that fell further behind than this many actions gets the current view, not each action."""
 _UNAUTHORIZED: Final = {"WWW-Authenticate": 'Bearer realm="abyss"'}
@@ -76,18 +78,6 @@ _PAGE_HEADERS: Final = {
 _ROUTES_TEXT: Final = ("GET /, GET /health, GET /ready, POST /games, GET /games/{id}/view, "
                        "POST /games/{id}/actions, GET /games/{id}/record, GET /games/{id}/picture, "
                        "GET /games/{id}/events, WS /games/{id}/ws")
-
-
-_NOT_UNICODE: Final = ("the request holds a string that is not Unicode text (a lone surrogate, which UTF-8 "
-                       "cannot carry)")
-
-
-def _utf8(doc: Any) -> bytes:
-    """`doc` as canonical JSON in UTF-8; 400 `invalid_json` if a string of it (from a request) cannot be."""
-    try:
-        return ar.canonical_json(doc).encode("utf-8")
-    except UnicodeEncodeError:
-        raise HttpError.refuse(400, ar.Code.INVALID_JSON, _NOT_UNICODE) from None
 
 
 def _is_text(text: str) -> bool:
@@ -108,9 +98,9 @@ def _with_request_id(error: HttpError, request_id: str | int | None) -> HttpErro
 
 def _json(status: int, doc: Any, headers: Mapping[str, str] | None = None) -> Response:
     try:
-        body = _utf8(doc)
+        body = encode(doc)
     except HttpError as error:  # a refusal echoing what cannot be sent: refused without the echo
-        status, body, headers = error.status, _utf8(error.verdict.to_dict()), error.headers
+        status, body, headers = error.status, encode(error.verdict.to_dict()), error.headers
     return Response(body, status, {"Cache-Control": "no-store", **(headers or {})},
                     media_type="application/json")
 
@@ -278,13 +268,13 @@ class _Server:
             state = await self.read(self.games.state, game_id)
         return _json(200, ar.view_to_dict(ar.view(state, seat)))
 
-    async def act(self, game_id: str, doc: Any, answer: Callable[[ar.Verdict, int, Move], Any], *,
+    async def act(self, game_id: str, doc: Any, answer: Callable[[ar.Verdict, int, Move], bytes], *,
                   seat: int | None = None, token: str | None = None) -> bytes:
         """Check and store one action message of `seat` (or of `token`'s seat, checked first).
 
-        Returns `answer(verdict, seat, move)` as canonical JSON in UTF-8, encoded before the move is
-        committed: a move whose answer cannot be sent is never stored (400 instead). Raises `HttpError`
-        for a refusal; nothing is stored then.
+        Returns `answer(verdict, seat, move)`: the answer's bytes, made (and so encoded) before the move
+        is committed: a move whose answer cannot be sent is never stored (400 instead). Raises
+        `HttpError` for a refusal; nothing is stored then.
         """
         request_id = doc.get("request_id") if isinstance(doc, dict) else None
         request_id = request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) \
@@ -306,7 +296,7 @@ class _Server:
         after = move.accepted.state
         verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id,
                              move.accepted.action)
-        body = _utf8(answer(verdict, who, move))  # before the commit: never a stored move without its answer
+        body = answer(verdict, who, move)  # before the commit: never a stored move without its answer
         try:
             stored = await asyncio.wrap_future(self.games.store_move(move))
             await self.read(self.games.stored, move, stored)
@@ -320,10 +310,11 @@ class _Server:
         token = self.token(request)
         doc = await self.body(request)
 
-        def answer(verdict: ar.Verdict, seat: int, move: Move) -> Any:
+        def answer(verdict: ar.Verdict, seat: int, move: Move) -> bytes:
             after, accepted = move.accepted.state, move.accepted
-            return {"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
-                    "events": ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)}
+            events = ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
+            return encode({"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
+                           "events": events})
 
         body = await self.act(game_id, doc, answer, token=token)
         return Response(body, 200, {"Cache-Control": "no-store"}, media_type="application/json")
@@ -390,7 +381,7 @@ class _Server:
                 shown = doc if kind == "view" else doc["view"]
                 over = shown["phase"] == "game_over"
                 yield _sse("view" if kind == "view" else "action", shown["seq"], doc)
-            yield f"event: end\ndata: {ar.canonical_json({'over': over})}\n\n".encode()
+            yield b"event: end\ndata: " + encode({"over": over}) + b"\n\n"
 
         return StreamingResponse(stream(), 200, {"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
                                  media_type="text/event-stream")
@@ -411,13 +402,13 @@ class _Server:
         except (TimeoutError, ValueError, WebSocketDisconnect, HttpError) as error:
             if isinstance(error, HttpError):
                 with contextlib.suppress(Exception):
-                    await socket.send_text(ar.canonical_json({"type": "error", "status": error.status,
-                                                              "verdict": error.verdict.to_dict()}))
+                    await socket.send_text(encode({"type": "error", "status": error.status,
+                                                   "verdict": error.verdict.to_dict()}).decode("utf-8"))
             with contextlib.suppress(Exception):
                 await socket.close(1008)
             return
         shown = ar.view_to_dict(ar.view(state, seat))
-        await socket.send_text(ar.canonical_json({"type": "view", "view": shown}))
+        await socket.send_text(encode({"type": "view", "view": shown}).decode("utf-8"))
 
         acting = anyio.Lock()  # held while an action is checked and stored: its verdict precedes the end
 
@@ -426,8 +417,8 @@ class _Server:
                 if item is None:
                     continue
                 kind, doc = item
-                await socket.send_text(ar.canonical_json({"type": kind, **({"view": doc} if kind == "view"
-                                                                            else doc)}))
+                message = {"type": kind, **({"view": doc} if kind == "view" else doc)}
+                await socket.send_text(encode(message).decode("utf-8"))
             with anyio.move_on_after(self.settings.graceful_timeout):
                 await acting.acquire()  # the verdict of the game's last action is sent first
             await socket.send_text('{"type":"end"}')
@@ -448,14 +439,14 @@ class _Server:
                     doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
                 except ar.AbyssError as error:
                     raise HttpError.of(error) from None
-                reply = await self.act(game_id, doc, lambda verdict, _seat, _move: {
-                    "type": "verdict", "status": 200, "verdict": verdict.to_dict()}, seat=seat)
+                reply = await self.act(game_id, doc, lambda verdict, _seat, _move: encode({
+                    "type": "verdict", "status": 200, "verdict": verdict.to_dict()}), seat=seat)
             except HttpError as error:
                 refusal = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
                 try:
-                    reply = _utf8(refusal)
+                    reply = encode(refusal)
                 except HttpError as unsendable:  # it echoed what cannot be sent: without the echo
-                    reply = _utf8({"type": "verdict", "status": unsendable.status,
+                    reply = encode({"type": "verdict", "status": unsendable.status,
                                    "verdict": unsendable.verdict.to_dict()})
             await socket.send_text(reply.decode("utf-8"))
 
@@ -476,6 +467,9 @@ class _Server:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        # The writer thread, back from the disk, waits for the GIL while the event loop runs Python:
+        # at most this long, not the default 5 ms (once per statement of each group commit).
+        sys.setswitchinterval(_SWITCH_INTERVAL)
         self.hub.start()
         _wake_on_signals(self.hub)
         self.games.start()
@@ -533,7 +527,7 @@ def _stop_with_supervisor() -> Callable[[], None]:
 
 
 def _sse(name: str, seq: int, doc: Any) -> bytes:
-    return f"id: {seq}\nevent: {name}\ndata: {ar.canonical_json(doc)}\n\n".encode()
+    return f"id: {seq}\nevent: {name}\n".encode() + b"data: " + encode(doc) + b"\n\n"
 
 
 async def _on_http_error(request: Request, error: Exception) -> Response:
@@ -612,13 +606,13 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     server = _Server(settings or Settings())
     games = "/games/{game:str}"
     app = Starlette(
-        routes=[
+        routes=[  # the ones a game calls most first: a request is matched against them in order
+            Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
+            Route(games + "/actions", server.post_action, methods=["POST"]),
             Route("/", server.page_route, methods=["GET", "HEAD"]),
             Route("/health", server.health, methods=["GET", "HEAD"]),
             Route("/ready", server.ready, methods=["GET", "HEAD"]),
             Route("/games", server.create_game, methods=["POST"]),
-            Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
-            Route(games + "/actions", server.post_action, methods=["POST"]),
             Route(games + "/record", server.get_record, methods=["GET", "HEAD"]),
             Route(games + "/picture", server.get_picture, methods=["GET", "HEAD"]),
             Route(games + "/events", server.get_events, methods=["GET"]),
