@@ -77,7 +77,7 @@ class _Known(NamedTuple):
 
 
 class Move(NamedTuple):
-    """An action checked against the game at its seq, not yet stored (`Games.check`, then `Games.store`)."""
+    """An action checked against the game at its seq, not yet stored (`Games.check`; `Games.store_move`)."""
 
     game_id: str
     before: ar.State

@@ -209,6 +209,11 @@ class Store:
         cursor.execute(self._sql(statement), tuple(params))
         return cursor
 
+    def _read(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read statement, outside any transaction (one round trip to the database)."""
+        with self._connection() as connection:
+            return list(connection.execute(self._sql(statement), tuple(params)).fetchall())
+
     # -- the writer ------------------------------------------------------------------------------
 
     def write(self, job: Callable[[Any], T]) -> concurrent.futures.Future[T]:
@@ -318,16 +323,16 @@ class Store:
 
     def load(self, game_id: str) -> GameRow | None:
         """The stored game, or `None`."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, _ROW, (game_id,)).fetchone()
-        return None if row is None else GameRow(int(row[0]), row[1], bool(row[2]), row[3], float(row[4]))
+        rows = self._read(_ROW, (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return GameRow(int(row[0]), row[1], bool(row[2]), row[3], float(row[4]))
 
     def seat_of(self, game_id: str, token_hash: str) -> int | None:
         """The seat of the game whose token has this hash, or `None`."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, "SELECT seat FROM seats WHERE game = ? AND token_hash = ?",
-                            (game_id, token_hash)).fetchone()
-        return None if row is None else int(row[0])
+        rows = self._read("SELECT seat FROM seats WHERE game = ? AND token_hash = ?", (game_id, token_hash))
+        return int(rows[0][0]) if rows else None
 
     def commit_action(self, game_id: str, seq: int, *, state: str, action: str, over: bool,
                       waiting_bot: bool, now: float) -> concurrent.futures.Future[bool]:
@@ -373,9 +378,8 @@ class Store:
 
     def waiting_for_bots(self, idle_since: float) -> list[str]:
         """Games where a bot is to act and nothing happened since `idle_since` (a process died)."""
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT id FROM games WHERE waiting_bot = 1 AND over = 0 "
-                             "AND updated < ?", (idle_since,)).fetchall()
+        rows = self._read("SELECT id FROM games WHERE waiting_bot = 1 AND over = 0 AND updated < ?",
+                          (idle_since,))
         return [game_id for (game_id,) in rows]
 
     def seqs(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -383,20 +387,16 @@ class Store:
         if not game_ids:
             return {}
         marks = ", ".join("?" * len(game_ids))
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, f"SELECT id, seq FROM games WHERE id IN ({marks})", game_ids).fetchall()
+        rows = self._read(f"SELECT id, seq FROM games WHERE id IN ({marks})", game_ids)
         return {game_id: int(seq) for game_id, seq in rows}
 
     def ping(self) -> None:
         """Run `SELECT 1` (raises if the database cannot be reached): the readiness check."""
-        with self._transaction(write=False) as cursor:
-            self._run(cursor, "SELECT 1").fetchone()
+        self._read("SELECT 1")
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT id FROM games ORDER BY created, id").fetchall()
-        return [game_id for (game_id,) in rows]
+        return [game_id for (game_id,) in self._read("SELECT id FROM games ORDER BY created, id")]
 
 
 class SqliteStore(Store):
@@ -473,10 +473,13 @@ class PostgresStore(Store):
         super().__init__(url, size)
 
     def _connect(self) -> Any:
-        return self._psycopg.connect(self.url, autocommit=False, connect_timeout=10)
+        # Autocommit: a read of one statement is one round trip; a transaction says BEGIN itself.
+        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
 
     def _begin(self, connection: Any, write: bool) -> Any:
-        return connection.cursor()
+        cursor = connection.cursor()
+        cursor.execute("BEGIN")
+        return cursor
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
