@@ -233,6 +233,11 @@ class Games:
         """The authoritative state of a game (404 `no_such_game`): never sent to clients (rule 8.2)."""
         return self._row(game_id).state
 
+    def known_seat(self, game_id: str, token: str) -> int | None:
+        """The seat whose token is `token` if this process has seen it, else None (`seat_of` reads)."""
+        with self._lock:
+            return self._seats.get((game_id, hash_token(token)))
+
     def seat_of(self, game_id: str, token: str) -> int | None:
         """The seat whose token is `token`, or `None` (only hashes are stored)."""
         key = (game_id, hash_token(token))
@@ -257,13 +262,21 @@ class Games:
         Raises `AbyssError` (the rules' refusal, `stale_action`, `seat_mismatch`...) or `HttpError`
         (404 for an unknown game, 409 `game_too_long`), as the stored game at this moment says.
         """
+        return self.check_known(game_id, action, seq=seq, seat=seat) or \
+            self._check(game_id, self._row(game_id), action, seq, seat)
+
+    def check_known(self, game_id: str, action: ar.Action, *, seq: int | None,
+                    seat: int | None) -> Move | None:
+        """`check` against the state this process holds at `seq`, without the database: the move if the
+        action is accepted there, else None (the database has the last word: call `check`)."""
         with self._lock:
             known = self._known.get(game_id)
-        if known is not None and seq is not None and known.state.seq == seq and not known.state.is_over \
-                and not self._expired(False, known.updated):
-            with contextlib.suppress(ar.AbyssError, HttpError):  # refused: confirmed by the database below
-                return self._check(game_id, known, action, seq, seat)
-        return self._check(game_id, self._row(game_id), action, seq, seat)
+        if known is None or seq is None or known.state.seq != seq or known.state.is_over \
+                or self._expired(False, known.updated):
+            return None
+        with contextlib.suppress(ar.AbyssError, HttpError):  # refused: confirmed by the database
+            return self._check(game_id, known, action, seq, seat)
+        return None
 
     def _check(self, game_id: str, known: _Known, action: ar.Action, seq: int | None,
                seat: int | None) -> Move:
