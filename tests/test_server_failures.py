@@ -75,9 +75,9 @@ def test_over_a_websocket_such_an_action_gets_a_refusal_and_is_not_stored(tmp_pa
 def test_act_encodes_the_whole_answer_before_it_commits(tmp_path: Path) -> None:
     """Whatever the library lets through, `act` stores no move whose answer cannot be encoded: the
     answer is built and encoded first, then the move is committed."""
-    from abyss_rules.serve.app import _Server
-    from abyss_rules.serve.requests import HttpError, encode
-    from abyss_rules.serve.settings import Settings
+    from abyss_rules.serve._app import _Server
+    from abyss_rules.serve._requests import HttpError, encode
+    from abyss_rules.serve._settings import Settings
 
     server = _Server(Settings(db=f"sqlite:///{tmp_path / 'games.db'}"))
     try:

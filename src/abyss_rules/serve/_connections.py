@@ -37,9 +37,9 @@ import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from . import library as ar
-from .requests import encode
-from .settings import Settings, from_env
+from . import _library as ar
+from ._requests import encode
+from ._settings import Settings, from_env
 
 __all__ = ["EDGE_STATUS", "HttpProtocol", "WebSocketProtocol"]
 
