@@ -133,3 +133,27 @@ def test_the_representation_benchmark_prints_its_ratios(monkeypatch: pytest.Monk
     else:
         assert out.count("ratio: ") == 4 and "a pair of index arrays" in out
     assert "a State of 17 fields" in out and "a View" in out
+
+
+def test_the_server_load_benchmark_runs_old_and_new_and_checks_every_acknowledged_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`server_load.py` exports the old example server from git history, runs it and the shipped
+    server on SQLite, and prints a row for each and their ratio (a missing move would end it)."""
+    pytest.importorskip("uvicorn")
+    import subprocess
+
+    root = BENCHMARKS.parent
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import server_load
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    if subprocess.run(["git", "cat-file", "-e", f"{server_load.OLD_COMMIT}^{{commit}}"], cwd=root,
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip(f"this checkout has no commit {server_load.OLD_COMMIT} (a shallow clone)")
+    assert server_load.main(["--seconds", "1", "--rounds", "1", "--clients", "2", "--workers", "1",
+                             "--backends", "sqlite"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith("sqlite ")]
+    assert sorted(row[2] for row in rows) == ["new", "old"] and all(int(row[3]) > 0 for row in rows)
+    assert any(line.startswith("sqlite: new / old per round: moves/s") for line in lines)
