@@ -12,7 +12,7 @@ import pytest
 from tests.builders import mixed_games, tiny, with_other_secrets
 
 import abyss_rules as ar
-from abyss_rules.sampling import MAX_SAMPLES, StateSampler, sample_states
+from abyss_rules.sampling import MAX_SAMPLED_CARDS, MAX_SAMPLES, StateSampler, sample_states
 from abyss_rules.testing import check_invariants
 from abyss_rules.testing.exhaustive import deck_orders
 
@@ -249,3 +249,33 @@ def test_a_tampered_view_is_refused(name: str) -> None:
         sample_states(v, 1, random.Random(1))
     assert caught.value.code == code, caught.value
     assert caught.value.message.startswith(("no state has this view", "the view"))
+
+
+def _largest() -> ar.View:
+    """A seat's view of the largest game the rules allow: 16 seats of 8 x 8, 2,048 cards."""
+    variant = ar.Variant.standard().replace(name="largest", rows=8, cols=8, max_players=16,
+                                            deck=tuple((c, 128) for c in range(-2, 14)))
+    return ar.view(ar.new_game(16, variant, seed=1), 0)
+
+
+def test_a_call_holds_at_most_max_sampled_cards() -> None:
+    import time
+    import tracemalloc
+
+    v = _largest()
+    assert v.variant.deck_size == 2_048
+    most = MAX_SAMPLED_CARDS // 2_048
+    for n in (most + 1, MAX_SAMPLES):
+        tracemalloc.start()
+        start = time.process_time()
+        with pytest.raises(ar.SamplingError) as caught:
+            sample_states(v, n, random.Random(1))
+        spent = time.process_time() - start
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert caught.value.code == "invalid_sampling"
+        assert f"at most {most:,} states" in caught.value.message
+        assert peak < 20 * 2**20 and spent < 5  # refused before any sample is drawn
+    # the standard game keeps every count up to MAX_SAMPLES
+    assert MAX_SAMPLES * ar.Variant.standard().deck_size <= MAX_SAMPLED_CARDS
+    assert len(sample_states(v, 2, random.Random(1))) == 2

@@ -49,11 +49,16 @@ from .state import Dealer, State
 from .views import View
 from .views import view as view_of
 
-__all__ = ["MAX_SAMPLES", "SamplingError", "StateSampler", "sample_states"]
+__all__ = ["MAX_SAMPLED_CARDS", "MAX_SAMPLES", "SamplingError", "StateSampler", "sample_states"]
 
 MAX_SAMPLES: Final = 100_000
-"""The most states one call of `sample_states` makes (a standard 2-player state
-holds about 200 ints: 100,000 of them are tens of megabytes)."""
+"""The most states one call of `sample_states` makes."""
+
+MAX_SAMPLED_CARDS: Final = 1 << 24
+"""The most cards one call of `sample_states` returns, counted as `n` times the deck's size
+(every state holds every card of the deck): 16,777,216, about 8 bytes each, so a call's
+memory is bounded (a little over 100,000 states of the standard deck; 8,192 of the largest,
+2,048 cards)."""
 
 _SEED_BYTES: Final = 32
 
@@ -234,7 +239,8 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
 
     Args:
         view: A seat's (or a spectator's) `View`.
-        n: How many states, from 1 to `MAX_SAMPLES`.
+        n: How many states, from 1 to `MAX_SAMPLES`, and at most `MAX_SAMPLED_CARDS` cards in all
+            (`n` times the deck's size).
         rng: The source of the shuffles (a `random.Random`; the same state gives the same samples).
 
     Returns:
@@ -242,8 +248,9 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
         and each with `view(state, view.viewer) == view`.
 
     Raises:
-        SamplingError: A bad `n` or `rng`, or a `view` no state has (see
-            `StateSampler`).
+        SamplingError: A bad `n` or `rng` (`invalid_sampling`; also when `n` states of this
+            view's deck would hold more than `MAX_SAMPLED_CARDS` cards), or a `view` no state
+            has (see `StateSampler`).
 
     Examples:
         >>> import random
@@ -259,4 +266,9 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
     if not isinstance(rng, random.Random):
         raise SamplingError(f"rng must be a random.Random, got {type(rng).__name__}")
     sampler = StateSampler(view)
+    cards = view.variant.deck_size
+    if n * cards > MAX_SAMPLED_CARDS:
+        raise SamplingError(f"n = {n:,} states of {cards:,} cards would hold more than {MAX_SAMPLED_CARDS:,} "
+                            f"cards: ask for at most {MAX_SAMPLED_CARDS // cards:,} states of this view "
+                            "per call (or draw them one at a time from a StateSampler)")
     return tuple([sampler.sample(rng) for _ in range(n)])
