@@ -285,7 +285,6 @@ class SearchBot(RolloutSearch):
         rollouts: Rollouts per searched decision, shared among the candidate moves.
         seconds: A time budget per searched decision instead of `rollouts` (not reproducible).
         horizon: Search when a seat has at most this many face-down cards.
-        win_bonus: What winning (or losing) the game in a rollout adds (or takes).
         confidence: It leaves `CountingBot`'s move only for one whose mean lead over the same
             sampled states is at least this many standard errors.
 
@@ -300,9 +299,9 @@ class SearchBot(RolloutSearch):
     """The name the registry `BOTS` and the command line know it by."""
 
     def __init__(self, seed: int | None = None, *, rollouts: int = 32, seconds: float | None = None,
-                 horizon: int = 2, win_bonus: float = 20.0, confidence: float = 1.0) -> None:
+                 horizon: int = 2, confidence: float = 1.0) -> None:
         super().__init__(CountingBot(), seed, rollouts=rollouts, seconds=seconds, horizon=horizon,
-                         win_bonus=win_bonus, confidence=confidence)
+                         confidence=confidence)
 
 
 BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot] | type[SearchBot]]] = {
