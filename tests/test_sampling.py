@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from itertools import islice, permutations
+from itertools import islice, pairwise, permutations
 
 import attrs
 import pytest
@@ -344,7 +344,7 @@ def test_perfect_recall_samples_are_uniform_over_the_exact_posterior() -> None:
     assert target is not None
     last = target[-1]
     assert last.phase is ar.Phase.DRAWN and any(
-        b.draw_pile_size > a.draw_pile_size for a, b in zip(target, target[1:]))  # a reshuffle was seen
+        b.draw_pile_size > a.draw_pile_size for a, b in pairwise(target))  # a reshuffle was seen
     # the exact posterior is uniform ...
     assert len(set(layouts.values())) == 1
     # ... over the face-down spaces holding the cards not reshuffled, the draw pile the rest

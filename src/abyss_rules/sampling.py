@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Final
 
 import attrs
@@ -216,14 +217,14 @@ def _remembered_draw_pile(view: View, recall: Sequence[View]) -> Counter[int] | 
         raise SamplingError("the last view of recall must be the view sampled from")
     if any(v.viewer != view.viewer or v.variant != view.variant or v.round != view.round for v in recall):
         raise SamplingError("recall must hold views of one seat, variant and round")
-    if any(b.seq != a.seq + 1 for a, b in zip(recall, recall[1:], strict=False)):
+    if any(b.seq != a.seq + 1 for a, b in pairwise(recall)):
         raise SamplingError("recall must hold every view of the round, one after each action (seq one apart)")
     if len(first.discard_pile) != 1 or first.drawn is not None or first.turns or any(
             True in g.face_up or True in g.swallowed for g in first.grids):
         raise SamplingError("the first view of recall must be the round's deal: every card face down, one "
                             "card on the discard pile")
     known: Counter[int] | None = None
-    for before, after in zip(recall, recall[1:], strict=False):
+    for before, after in pairwise(recall):
         if before.phase is not Phase.TURN or after.phase is not Phase.DRAWN or after.drawn is None:
             continue  # (not a draw)
         if before.draw_pile_size == 0:  # a reshuffle, then the draw
@@ -232,8 +233,8 @@ def _remembered_draw_pile(view: View, recall: Sequence[View]) -> Counter[int] | 
         if known is not None:
             known[after.drawn] -= 1
             if min(known.values(), default=0) < 0:
-                raise SamplingError(Code.IMPOSSIBLE_STATE, f"no state has these views: a {after.drawn} is drawn "
-                                                           "that the reshuffled draw pile did not hold")
+                raise SamplingError(Code.IMPOSSIBLE_STATE, f"no state has these views: a {after.drawn} is "
+                                                           "drawn that the reshuffled draw pile did not hold")
     return None if known is None else +known
 
 

@@ -268,7 +268,8 @@ def win_chance(state: State, me: int) -> float:
     approximation, the chance that its lead over the best of the others -- the difference of
     their totals -- outlasts the rounds still to come, about `ROUND_SPREAD` points of spread
     each, their number estimated from the highest total's distance to the target score at
-    `ROUND_POINTS` a round (at least one: the game goes on, rule 7.2).
+    `ROUND_POINTS` a round, and at most the rounds left (at least one: the game goes on, rules
+    7.2, 7.3).
 
     Examples:
         >>> import abyss_rules as ar
@@ -281,5 +282,9 @@ def win_chance(state: State, me: int) -> float:
         winners = state.winners
         return 1 / len(winners) if me in winners else 0.0
     lead = min(t for p, t in enumerate(totals) if p != me) - totals[me]
-    rounds = max(1.0, (state.variant.target_score - max(totals)) / ROUND_POINTS)
+    variant = state.variant
+    target, last = variant.target_score, variant.max_rounds
+    rounds = 1.0 if target is None else max(1.0, (target - max(totals)) / ROUND_POINTS)
+    if last is not None:  # (the round just dealt, and those after it)
+        rounds = min(rounds, max(1.0, float(last - state.round + 1)))
     return 0.5 * math.erfc(-lead / (ROUND_SPREAD * math.sqrt(2.0 * rounds)))
