@@ -38,6 +38,7 @@ from .search import RolloutSearch
 __all__ = [
     "BOTS",
     "COMPILED",
+    "LEVELS",
     "Bot",
     "BotError",
     "BotFactory",
@@ -310,7 +311,23 @@ BOTS: Final[Mapping[str, type[RandomBot] | type[GreedyBot] | type[CountingBot] |
     "counting": CountingBot,
     "search": SearchBot,
 }
-"""The built-in bots by name; each class is a `BotFactory` (`BOTS["greedy"](seed)`)."""
+"""The built-in bots by name, weakest first; each class is a `BotFactory` (`BOTS["greedy"](seed)`)."""
+
+LEVELS: Final[Mapping[str, str]] = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "counting",
+    "hard": "search",
+}
+"""Levels of play for apps, weakest first: the built-in bot that plays each (`make_bot(LEVELS[level])`).
+Their measured strength is on the Bots page of the docs.
+
+Examples:
+    >>> list(LEVELS) == ["beginner", "easy", "medium", "hard"]
+    True
+    >>> make_bot(LEVELS["hard"], seed=1)
+    SearchBot(seed=1, rollouts=32, seconds=None)
+"""
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
