@@ -38,7 +38,8 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
         page.send("Page.navigate", url=server.url + "/")
         page.wait_for("document.getElementById('create') && document.getElementById('seat-1')")
         assert page.evaluate("document.getElementById('seat-1').value") == "counting"  # medium
-        options = page.evaluate("Array.from(document.getElementById('seat-1').options, o => [o.value, o.text])")
+        options = page.evaluate("Array.from(document.getElementById('seat-1').options, "
+                                "o => [o.value, o.text])")
         assert options == [[bot, f"bot: {level} ({bot})"] for level, bot in ar.bots.LEVELS.items()] + [
             ["", "a friend"]]
         page.click("#create")
