@@ -160,8 +160,9 @@ def svg(rated: dict[str, tuple[float, float]]) -> str:
              '<rect width="100%" height="100%" fill="white"/>']
     axis = top + row * len(rated)
     for tick in range(start, end + 1, step):
-        parts.append(f'<line x1="{x(tick):.1f}" y1="{top - 10}" x2="{x(tick):.1f}" y2="{axis}" stroke="#ddd"/>')
-        parts.append(f'<text x="{x(tick):.1f}" y="{axis + 16}" text-anchor="middle" fill="#444">{tick}</text>')
+        at = f"{x(tick):.1f}"
+        parts.append(f'<line x1="{at}" y1="{top - 10}" x2="{at}" y2="{axis}" stroke="#ddd"/>')
+        parts.append(f'<text x="{at}" y="{axis + 16}" text-anchor="middle" fill="#444">{tick}</text>')
     parts.append(f'<text x="{(left + width - right) / 2:.1f}" y="{axis + 34}" text-anchor="middle" '
                  'fill="#444">rating (Elo scale, counting = 1500), 95% interval</text>')
     for i, (bot, (value, half)) in enumerate(rated.items()):
