@@ -68,6 +68,7 @@ class RolloutSearch:
             machine's speed: not reproducible). `None` uses `rollouts`.
         horizon: Search when the bot has at most this many face-down cards left, or when
             another seat has at most this many, or has closed the round.
+        win_bonus: What ending the game as a winner (or not) adds to (or takes from) an outcome.
         confidence: Another move than the policy's is played only when its mean lead over the
             policy's move, on the verifying samples, is at least this many standard errors.
 
@@ -83,7 +84,8 @@ class RolloutSearch:
     """
 
     def __init__(self, policy: Policy, seed: int | None = None, *, rollouts: int = 32,
-                 seconds: float | None = None, horizon: int = 2, confidence: float = 1.0) -> None:
+                 seconds: float | None = None, horizon: int = 2, win_bonus: float = 20.0,
+                 confidence: float = 1.0) -> None:
         if type(rollouts) is not int or rollouts < 1:
             raise BotError(Code.BOT_CANNOT_ACT, f"rollouts must be a positive int, got {rollouts!r}")
         if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < 3600):
@@ -94,6 +96,7 @@ class RolloutSearch:
         self.rollouts = rollouts
         self.seconds = seconds
         self.horizon = horizon
+        self.win_bonus = float(win_bonus)
         self.confidence = float(confidence)
         self._rng = random.Random(seed)
         self._policy = policy
@@ -184,30 +187,21 @@ class RolloutSearch:
         return out
 
     def _search(self, me: int, candidates: list[Action], sampler: StateSampler) -> Action:
-        """Screen by sequential halving, then verify: half the budget, in rounds, plays every
-        candidate still in the pool on the same new samples and keeps the better half by their
-        mean outcome so far, until one is left; the other half, on new samples, plays only the
-        policy's move and that one, and the challenger is played only if its mean lead there is
-        at least `confidence` standard errors of the paired differences. (The lead of the best of
-        several is biased upwards by the noise it was chosen on; fresh samples are not.)"""
+        """Screen, then verify: half the budget finds the candidate whose outcomes beat the first
+        one's (the policy's move) by the most over the same sampled states; the other half, on new
+        samples, plays only those two, and the challenger is played only if its mean lead there
+        is at least `confidence` standard errors of the paired differences. (The lead of the best
+        of several is biased upwards by the noise it was chosen on; fresh samples are not.)"""
         n = len(candidates)
         half = max(2 * n, self.rollouts // 2)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds / 2
-        pool = list(range(n))
-        totals = [0.0] * n
-        seen = [0] * n
-        rounds = max(1, math.ceil(math.log2(n)))
-        for _ in range(rounds):
-            if len(pool) == 1:
-                break
-            samples = max(1, half // (rounds * len(pool)))
-            outcomes = self._play(me, [candidates[i] for i in pool], sampler, samples, deadline)
-            for i, got in zip(pool, outcomes, strict=True):
-                totals[i] += sum(got)
-                seen[i] += len(got)
-            # (the better half by mean; the policy's move first among equals)
-            pool = sorted(pool, key=lambda i: (-totals[i] / seen[i], i))[:max(1, (len(pool) + 1) // 2)]
-        best = pool[0]
+        outcomes = self._play(me, candidates, sampler, max(2, half // n), deadline)
+        base = outcomes[0]
+        best, best_mean = 0, 0.0
+        for i in range(1, n):
+            mean = (sum(outcomes[i]) - sum(base)) / len(base)
+            if mean > best_mean:
+                best, best_mean = i, mean
         if best == 0:
             return candidates[0]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds / 2
@@ -249,42 +243,11 @@ class RolloutSearch:
             seat = state.to_act[0]
             state = apply(state, policy.choose(view(state, seat)))
         else:
-            return win_chance(state, me)
-        return win_chance(state, me)
-
-
-ROUND_POINTS: Final = 19.0
-"""About how many points a seat scores in a round of the standard game (heads-up between
-`CountingBot`s: 18.9 on average over 765 rounds)."""
-
-ROUND_SPREAD: Final = 16.0
-"""About the standard deviation of the difference of two seats' round scores in the same
-games (15.9)."""
-
-
-def win_chance(state: State, me: int) -> float:
-    """Seat `me`'s chance of winning the game from `state`, where a round has just ended (or the
-    game is over): its share of the win when the game is over (rule 7.4); else, by the normal
-    approximation, the chance that its lead over the best of the others -- the difference of
-    their totals -- outlasts the rounds still to come, about `ROUND_SPREAD` points of spread
-    each, their number estimated from the highest total's distance to the target score at
-    `ROUND_POINTS` a round, and at most the rounds left (at least one: the game goes on, rules
-    7.2, 7.3).
-
-    Examples:
-        >>> import abyss_rules as ar
-        >>> state = ar.new_game(players=2, seed=1)
-        >>> round(win_chance(state, 0), 3)
-        0.5
-    """
-    totals = state.totals
-    if state.phase is Phase.GAME_OVER:
-        winners = state.winners
-        return 1 / len(winners) if me in winners else 0.0
-    lead = min(t for p, t in enumerate(totals) if p != me) - totals[me]
-    variant = state.variant
-    target, last = variant.target_score, variant.max_rounds
-    rounds = 1.0 if target is None else max(1.0, (target - max(totals)) / ROUND_POINTS)
-    if last is not None:  # (the round just dealt, and those after it)
-        rounds = min(rounds, max(1.0, float(last - state.round + 1)))
-    return 0.5 * math.erfc(-lead / (ROUND_SPREAD * math.sqrt(2.0 * rounds)))
+            return 0.0
+        result = state.history[start - 1]
+        scores = result.scores
+        others = min(s for p, s in enumerate(scores) if p != me)
+        value = float(others - scores[me])
+        if state.phase is Phase.GAME_OVER:
+            value += self.win_bonus if me in state.winners else -self.win_bonus
+        return value
