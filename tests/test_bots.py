@@ -63,7 +63,8 @@ def test_each_bot_follows_the_protocol_and_is_registered(cls: type) -> None:
 def test_make_bot_rejects_an_unknown_name() -> None:
     with pytest.raises(BotError) as info:
         make_bot("deep-blue")
-    assert info.value.code == "unknown_bot" and "random, greedy, counting, search, expert" in info.value.message
+    assert info.value.code == "unknown_bot"
+    assert "random, greedy, counting, search, expert" in info.value.message
 
 
 @pytest.mark.parametrize("cls", ALL)
