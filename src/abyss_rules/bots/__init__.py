@@ -104,30 +104,44 @@ def _no_action(bot: object, view: object) -> BotError:
     )
 
 
-_DECK_VALUES: Final[dict[Variant, frozenset[int]]] = {}
-"""The card values of each variant's deck (a handful of variants in a process)."""
+_CHECKED: Final[dict[int, object]] = {}
+"""The grids, discard piles and variants `_unreadable` has checked, by identity (the views of a
+game share them: each is checked once; the entry holds it), and each variant's card values."""
+_VALUES: Final[dict[int, frozenset[int]]] = {}
 
 
 def _unreadable(view: View) -> str | None:
     """Why the planner cannot read `view`, or `None`: the fields it reads must be of their types
     and every card it shows a card of its variant's deck. A view from `abyss_rules.view` always
-    is; a hand-made one is checked here, once, so that the planner itself needs no guard."""
-    values = _DECK_VALUES.get(view.variant)
-    if values is None:
-        if len(_DECK_VALUES) >= 64:
-            _DECK_VALUES.clear()
-        values = _DECK_VALUES[view.variant] = frozenset(v for v, _ in view.variant.deck)
-    if type(view.legal_actions) is not tuple or type(view.discard_pile) is not tuple \
-            or type(view.grids) is not tuple or type(view.turns) is not int or type(view.viewer) is not int:
+    is; a hand-made one is checked here, so that the planner itself needs no guard. A grid or a
+    discard pile already checked (the same object) is not checked again."""
+    grids, pile = view.grids, view.discard_pile
+    if type(view.legal_actions) is not tuple or type(pile) is not tuple or type(grids) is not tuple \
+            or type(view.turns) is not int or type(view.viewer) is not int:
         return "a field is not of its type (a list for a tuple, a str for an int...)"
-    for grid in view.grids:
+    checked = _CHECKED
+    if len(checked) >= 4096:
+        checked.clear()
+    variant = view.variant
+    if checked.get(id(variant)) is not variant:
+        _VALUES[id(variant)] = frozenset(v for v, _ in variant.deck)
+        checked[id(variant)] = variant
+    values = _VALUES[id(variant)]
+    for grid in grids:
+        if checked.get(id(grid)) is grid:
+            continue
         if not isinstance(grid, Grid) or type(grid.cards) is not tuple or type(grid.face_up) is not tuple \
                 or type(grid.swallowed) is not tuple:
             return "a grid is not a Grid of tuples"
         if not values.issuperset([c for c in grid.cards if c is not None]):
             return "a grid shows a card its variant's deck has not"
-    if not values.issuperset(view.discard_pile) or (view.drawn is not None and view.drawn not in values):
-        return "the discard pile or the drawn card is a card its variant's deck has not"
+        checked[id(grid)] = grid
+    if checked.get(id(pile)) is not pile:
+        if not values.issuperset(pile):
+            return "the discard pile holds a card its variant's deck has not"
+        checked[id(pile)] = pile
+    if view.drawn is not None and view.drawn not in values:
+        return "the drawn card is not a card of its variant's deck"
     return None
 
 
