@@ -309,20 +309,17 @@ class CountingBot(_ModelBot):
     closing_margin: ClassVar[float] = 0.0
 
 
-EXPERT_FLIP_BONUS: Final = 1.5
-EXPERT_CLOSING_MARGIN: Final = 2.0
-
-
 class ExpertBot(CountingBot):
     """`CountingBot`'s planner with its weights tuned for winning: the strongest built-in bot.
 
     It counts cards, weighs its discards and the closer risk as `CountingBot` does, with two
     weights set by paired matches against `CountingBot` (the same deals, seats swapped) instead
-    of by hand: turning a card up is worth `flip_bonus` points more than its expected score
+    of by hand: turning a card up is worth `flip_bonus` (2) points more than its expected score
     says -- what a card known early is worth later in the round, when it can be replaced or
-    matched -- and it closes the round only when its estimate of its own score beats the
-    others' by `closing_margin` points (rule 6.5: a close that is not strictly lowest is
-    doubled). It is as fast as `CountingBot`: the same planner, other weights.
+    matched -- and it closes the round only when its estimate of every other seat's score after
+    its last turn is more than `closing_margin` (10) points above its own (rule 6.5: a close
+    that is not strictly lowest is doubled). It is as fast as `CountingBot`: the same planner,
+    other weights.
 
     Args:
         seed: Accepted so that the class is a `BotFactory`; unused (the bot is
@@ -341,8 +338,8 @@ class ExpertBot(CountingBot):
 
     name: ClassVar[str] = "expert"
     """The name the registry `BOTS` and the command line know it by."""
-    flip_bonus: ClassVar[float] = EXPERT_FLIP_BONUS
-    closing_margin: ClassVar[float] = EXPERT_CLOSING_MARGIN
+    flip_bonus: ClassVar[float] = 2.0
+    closing_margin: ClassVar[float] = 10.0
 
 
 class SearchBot(RolloutSearch):
