@@ -56,8 +56,8 @@ def summary(times: list[float]) -> str:
         return "none"
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-    return (f"{len(ms)} decisions: mean {statistics.mean(ms):.1f} ms, median {statistics.median(ms):.1f}, "
-            f"95% {p95:.1f}, max {ms[-1]:.1f}")
+    return (f"{len(ms)} decisions: mean {statistics.mean(ms):.2f} ms, median {statistics.median(ms):.2f}, "
+            f"95% {p95:.2f}, max {ms[-1]:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
