@@ -326,14 +326,10 @@ class ExpertBot(CountingBot):
             deterministic: the same view gives the same action).
 
     Examples:
-        >>> import abyss_rules as ar
-        >>> state = ar.new_game(players=2, variant=ar.Variant.short(), seed=2)
-        >>> bot = ExpertBot()
-        >>> while not state.is_over:
-        ...     seat = state.to_act[0]
-        ...     state = ar.apply(state, bot.choose(ar.view(state, seat)))
-        >>> state.is_over
-        True
+        >>> from abyss_rules.simulation import play_game
+        >>> result = play_game([ExpertBot(), "counting"], seed=2)
+        >>> result.bots, result.final.totals, result.final.winners
+        (('expert', 'counting'), (91, 104), (0,))
     """
 
     name: ClassVar[str] = "expert"
