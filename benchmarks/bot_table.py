@@ -141,6 +141,18 @@ def ratings(rows: list[dict[str, Any]], anchor: str = "counting",
     return dict(sorted(out.items(), key=lambda item: item[1][0]))
 
 
+def connected(rows: list[dict[str, Any]]) -> bool:
+    """Whether the pairings of `rows` connect every bot that played (else no rating compares them)."""
+    bots = {r["a"] for r in rows} | {r["b"] for r in rows}
+    reached, frontier = set(), [next(iter(bots))] if bots else []
+    while frontier:
+        bot = frontier.pop()
+        if bot not in reached:
+            reached.add(bot)
+            frontier += [r["b"] for r in rows if r["a"] == bot] + [r["a"] for r in rows if r["b"] == bot]
+    return bool(bots) and reached == bots
+
+
 def svg(rated: dict[str, tuple[float, float]]) -> str:
     """The ratings drawn as a dot per bot on one axis, with its 95% interval, weakest at the top."""
     width, left, right, row = 640, 110, 30, 34
@@ -224,15 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if executor is not None:
             executor.shutdown()
-    rated = ratings(rows)
-    print("\n| bot | rating (Elo scale) | 95% interval |\n|---|---:|---:|")
-    for bot, (value, half) in rated.items():
-        interval = "(anchor)" if not half else f"{value - half:.0f} - {value + half:.0f}"
-        print(f"| `{bot}` | {value:.0f} | {interval} |")
+    rated = ratings(rows) if connected(rows) else {}
+    if rated:
+        print("\n| bot | rating (Elo scale) | 95% interval |\n|---|---:|---:|")
+        for bot, (value, half) in rated.items():
+            interval = "(anchor)" if not half else f"{value - half:.0f} - {value + half:.0f}"
+            print(f"| `{bot}` | {value:.0f} | {interval} |")
+    else:
+        print("\n(no ratings: the pairings played do not connect every bot)")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"args": vars(args), "rows": rows, "ratings": rated}, out, indent=1)
-    if args.svg:
+    if args.svg and rated:
         with open(args.svg, "w", encoding="utf-8") as out:
             out.write(svg(rated))
     return 0
