@@ -3,6 +3,7 @@
     python benchmarks/bot_table.py [--games 400] [--seed 2026] [--jobs 2] [--bots NAME ...]
                                    [--pairs A:B ...] [--rollouts 32] [--horizon 2] [--confidence 1]
                                    [--chunk 200] [--json out.json] [--svg ratings.svg]
+                                   [--merge earlier.json ...]
 
 Each pairing is one `simulate` of two bots, heads-up on the standard variant, the seats
 swapped from one game to the next, played in chunks of `--chunk` games (chunk `k` of every
@@ -12,7 +13,8 @@ after each). A shared win counts 1/2 to each. The interval is Wilson's score int
 `SearchBot`'s. Prints a Markdown table of the pairings, the time per game of each (wall time:
 on a shared machine it moves), and, when every bot met another, a Markdown table of
 Bradley-Terry ratings on the Elo scale (`counting` at 1500 when it plays) with 95% intervals
-(`ratings`); `--svg` also draws them.
+(`ratings`); `--svg` also draws them. `--merge` adds the rows of earlier runs' `--json` files
+(pairings played separately, with their own `--games`) to the tables and the ratings.
 
 Not a test: read the figures.
 """
@@ -203,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=200, help="games per chunk (a progress line each)")
     parser.add_argument("--json", default=None, help="also write the rows and ratings to this file")
     parser.add_argument("--svg", default=None, help="also draw the ratings into this SVG file")
+    parser.add_argument("--merge", nargs="+", default=[], metavar="JSON",
+                        help="rows of earlier runs (their --json files) to add to the tables and ratings")
     args = parser.parse_args(argv)
     if min(args.games, args.jobs, args.rollouts, args.chunk) < 1 or args.horizon < 0:
         parser.error("--games, --jobs, --rollouts and --chunk must be at least 1, --horizon at least 0")
@@ -215,24 +219,31 @@ def main(argv: list[str] | None = None) -> int:
             pairs.append((a, b))
     else:
         pairs = list(combinations(args.bots, 2))
+    earlier: list[dict[str, Any]] = []
+    for name in args.merge:
+        with open(name, encoding="utf-8") as kept:
+            earlier += json.load(kept)["rows"]
+    pairs = [p for p in pairs if not any((r["a"], r["b"]) == p for r in earlier)]
     print(f"{args.games} games per pairing, standard variant, heads-up, seats swapped; seed {args.seed}; "
           f"search: rollouts={args.rollouts} horizon={args.horizon} confidence={args.confidence}; "
           f"Python {sys.version.split()[0]}", flush=True)
     print("| A vs B | A's win share | 95% interval (Wilson) | A by seat (0 / 1) | A / B mean total "
           "| A / B mean round score | rounds per game | wall s per game |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
-    rows = []
+    rows: list[dict[str, Any]] = []
     executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for a, b in pairs:
-            row = play(a, b, args.games, args.seed, executor, (args.rollouts, args.horizon, args.confidence),
-                       args.chunk)
+        for a, b in [*[(r["a"], r["b"]) for r in earlier], *pairs]:
+            search = (args.rollouts, args.horizon, args.confidence)
+            row = next((r for r in earlier if (r["a"], r["b"]) == (a, b)), None) or play(
+                a, b, args.games, args.seed, executor, search, args.chunk)
             rows.append(row)
             seat0, seat1 = row["a_by_seat"]
+            wall = "-" if row.get("wall_seconds") is None else f"{row['wall_seconds'] / row['games']:.3f}"
             print(f"| `{a}` vs `{b}` | {row['a_share']:.1%} | {row['a_low95']:.1%} - {row['a_high95']:.1%} "
                   f"| {seat0:.0%} / {seat1:.0%} | {row['a_mean_total']:.1f} / {row['b_mean_total']:.1f} "
                   f"| {row['a_mean_round']:.2f} / {row['b_mean_round']:.2f} | {row['rounds_per_game']:.2f} "
-                  f"| {row['wall_seconds'] / args.games:.3f} |", flush=True)
+                  f"| {wall} |", flush=True)
     finally:
         if executor is not None:
             executor.shutdown()
