@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.merge:
         with open(name, encoding="utf-8") as kept:
             earlier += json.load(kept)["rows"]
-    pairs = [p for p in pairs if not any((r["a"], r["b"]) == p for r in earlier)]
+    pairs += [(r["a"], r["b"]) for r in earlier if (r["a"], r["b"]) not in pairs]
     print(f"{args.games} games per pairing, standard variant, heads-up, seats swapped; seed {args.seed}; "
           f"search: rollouts={args.rollouts} horizon={args.horizon} confidence={args.confidence}; "
           f"Python {sys.version.split()[0]}", flush=True)
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for a, b in [*[(r["a"], r["b"]) for r in earlier], *pairs]:
+        for a, b in pairs:
             search = (args.rollouts, args.horizon, args.confidence)
             row = next((r for r in earlier if (r["a"], r["b"]) == (a, b)), None) or play(
                 a, b, args.games, args.seed, executor, search, args.chunk)
