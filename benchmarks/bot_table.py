@@ -32,8 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from abyss_rules.bots import BOTS, SearchBot
-from abyss_rules.simulation import simulate
-from abyss_rules.simulation.results import wilson_interval
+from abyss_rules.simulation import simulate, wilson_interval
 
 ELO: float = 400 / math.log(10)
 """Elo points per unit of the Bradley-Terry log-odds."""
