@@ -199,7 +199,7 @@ def test_leaving_a_game_tells_the_seed_after_you_have_left(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(("args", "names"), [(["--level", "easy"], ["greedy"]),
-                                             (["--level", "hard", "--opponents", "2"], ["search", "search"])])
+                                             (["--level", "hard", "--opponents", "2"], ["expert", "expert"])])
 def test_a_level_picks_the_opponents(args: list[str], names: list[str]) -> None:
     term = Terminal(["play", "--variant", "short", "--seed", str(SEED), *args])
     try:
