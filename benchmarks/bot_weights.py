@@ -19,20 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 
+from search_paired import paired, shares  # benchmarks/search_paired.py, beside this script
+
 from abyss_rules.bots import CountingBot
-from abyss_rules.simulation import SimulationResult, simulate
-
-
-def shares(result: SimulationResult) -> list[float]:
-    """The first entry's share of each game's win (1/2 each for a shared win)."""
-    out = []
-    for game in result.games:
-        seat = game.lineup.index(0)
-        out.append(1 / len(game.winners) if seat in game.winners else 0.0)
-    return out
+from abyss_rules.simulation import simulate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,10 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         start = time.process_time()
         got = shares(simulate([bot, "counting"], games=args.games, seed=args.seed))
         cpu = time.process_time() - start
-        diffs = [x - y for x, y in zip(got, base, strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        n = len(base)
+        mean, half = paired(got, base)
         print(f"{text}: {n} games, seed {args.seed}: share {sum(got) / n:.1%}; counting vs counting "
               f"{sum(base) / n:.1%}; paired difference {mean:+.1%} +/- {half:.1%} (95%); "
               f"{cpu / n:.3f} s of CPU a game", flush=True)
