@@ -1,6 +1,6 @@
 """The wheel's build hook: the bots' modules compiled to C extensions by mypyc, from their source,
-and the bulk SHA-256 of the word streams (`_sha256_blocks.c`) and the environments' observation
-writer (`_seat_encode.c`) compiled beside them.
+and the word streams' bulk SHA-256 and shuffles (`_sha256_blocks.c`) and the environments'
+observation writer (`_seat_encode.c`) compiled beside them.
 
 `GreedyBot` and `CountingBot` spend their time in the planner's modules (`bots._odds`,
 `bots._model`, `bots._tables`, `bots._planner`). mypyc (part of mypy) compiles those very files, with
@@ -32,9 +32,11 @@ COMPILED = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
 by their dotted names under `abyss_rules`."""
 
 EXTENSIONS = ("_sha256_blocks", "_seat_encode")
-"""The C extension modules written in C, `src/abyss_rules/NAME.c`: the stream blocks of many games
-hashed in one call, behind `randomness.many_stream_blocks`, and a seat's observation vector,
-the compiled tier of `envs._seat_observation`."""
+"""The C extension modules written in C, `src/abyss_rules/NAME.c`: the word streams of spec
+section 9 (the stream blocks of many games hashed in one call, behind
+`randomness.many_stream_blocks`, and the shuffles that read them, behind `randomness.shuffled` and
+`randomness.compiled_row_shuffle`), and a seat's observation vector, the compiled tier of
+`envs._seat_observation`."""
 
 
 class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]
