@@ -17,11 +17,9 @@ import os
 from typing import Any
 
 import pytest
-from tests.builders import DOCUMENT_VARIANTS, document_games
+from tests.builders import DOCUMENT_VARIANTS, every_document
 
-import abyss_rules as ar
 from abyss_rules import documents
-from abyss_rules.protocol import validate
 
 try:
     import pydantic
@@ -35,29 +33,7 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 VARIANTS = DOCUMENT_VARIANTS
 
 
-def _documents() -> dict[str, list[Any]]:
-    """Every kind of document, from whole games of four variants, as parsed JSON."""
-    found: dict[str, list[str]] = {name: [] for name in
-                                   ("state", "view", "action", "variant", "events", "record", "verdict")}
-    for states, actions, events, record in document_games():
-        state = states[0]
-        players = state.players
-        found["variant"].append(ar.dumps_variant(state.variant))
-        for state, action, (caused, _, seq) in zip(states, actions, events, strict=False):
-            found["state"].append(ar.dumps_state(state))
-            found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
-            found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
-            found["verdict"].append(json.dumps(validate(state, action).to_dict()))
-            found["events"].append(ar.dumps_events(caused, action=action, seq=seq))
-        state = states[-1]
-        found["state"].append(ar.dumps_state(state))
-        found["view"].append(ar.dumps_view(ar.view(state)))
-        found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
-        found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))
-    return {name: [json.loads(text) for text in texts] for name, texts in found.items()}
-
-
-DOCUMENTS = _documents()
+DOCUMENTS = every_document()
 
 TYPES = {
     "state": documents.StateDocument, "view": documents.ViewDocument, "action": documents.ActionDocument,
