@@ -4,7 +4,8 @@ Pydantic accepts a `TypedDict` before Python 3.12 only from `typing_extensions`
 (`abyss_rules.documents` takes it from there on 3.11). Each document the engine writes -- as
 JSON text, parsed back as a client or server would -- must validate, strictly, against its
 `TypedDict` in a `pydantic.TypeAdapter`, and come back unchanged; a document with a key
-missing, a key too many or a value of the wrong type must not.
+missing, a key too many or a value of the wrong type must not (`tests/test_documents_fastapi.py`
+checks the same types in a FastAPI app).
 
 Pydantic is in the `dev` extra. Without it these tests are skipped with a message that says
 so, and under `CI=true` (where the `dev` extra is installed) that is a failure.
@@ -71,8 +72,12 @@ def test_a_type_adapter_rejects_a_wrong_document(name: str) -> None:
         _validate(TYPES[name], {**doc, "format_version": "1"})
     with pytest.raises(pydantic.ValidationError, match="format"):
         _validate(TYPES[name], {**doc, "format": "game"})
-    # A key the TypedDict does not declare is dropped (Pydantic's default for a TypedDict).
-    assert _validate(TYPES[name], {**doc, "unknown": 1}) == doc
+    # A key the type does not declare is refused (Pydantic's default for a TypedDict is to drop it).
+    with pytest.raises(pydantic.ValidationError, match="unknown"):
+        _validate(TYPES[name], {**doc, "unknown": 1})
+    # And no value is converted, even outside Pydantic's strict mode.
+    with pytest.raises(pydantic.ValidationError, match="format_version"):
+        pydantic.TypeAdapter(TYPES[name]).validate_python({**doc, "format_version": "1"})
 
 
 def test_a_nested_wrong_value_is_rejected() -> None:

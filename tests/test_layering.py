@@ -30,6 +30,10 @@ ON_USE: frozenset[tuple[str, str]] = frozenset({
     ("abyss_rules.state", "abyss_rules.pictures.svg"),
     ("abyss_rules.views", "abyss_rules.pictures.svg"),
     ("abyss_rules.views", "abyss_rules.codec.view"),
+    # The documents' Pydantic hooks call the library's readers, only when Pydantic asks for them.
+    ("abyss_rules._document_hooks", "abyss_rules.codec"),
+    ("abyss_rules._document_hooks", "abyss_rules.codec.strict"),
+    ("abyss_rules._document_hooks", "abyss_rules.records"),
 })
 
 
