@@ -69,12 +69,12 @@ def test_the_run_time_dependencies_are_attrs_and_on_3_11_typing_extensions(dists
 
 def test_the_metadata_points_at_no_made_up_address(dists: tuple[Path, Path]) -> None:
     """The project has no public home yet: no Project-URL, and no link in the long description
-    to any host but the external reference the README cites and the example server on loopback
+    to any host but the external reference the README cites and the docs site served on loopback
     (pyproject.toml says why)."""
     meta = _metadata(dists[1])
     assert meta.get_all("Project-URL") is None
     hosts = set(re.findall(r"https?://([^/)\s]+)", meta.get_payload()))
-    assert hosts == {"www.attrs.org", "127.0.0.1:8000"}, hosts  # 127.0.0.1: the example server
+    assert hosts == {"www.attrs.org", "127.0.0.1:8001"}, hosts  # 127.0.0.1: the docs site, served locally
 
 
 def test_the_long_description_has_no_relative_link(dists: tuple[Path, Path]) -> None:
