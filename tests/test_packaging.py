@@ -77,6 +77,15 @@ def test_the_metadata_points_at_no_made_up_address(dists: tuple[Path, Path]) -> 
     assert hosts == {"www.attrs.org", "127.0.0.1:8001"}, hosts  # 127.0.0.1: the docs site, served locally
 
 
+def test_the_long_description_starts_with_the_users_install(dists: tuple[Path, Path]) -> None:
+    """Written for the package index: its first command is the user's `pip install abyss-rules`; the
+    clone's editable install comes later, under Development."""
+    description = _metadata(dists[1]).get_payload()
+    blocks = [b.strip() for b in re.findall(r"```bash\n(.*?)```", description, re.S)]
+    assert blocks[0] == "pip install abyss-rules"
+    assert description.index("pip install -e") > description.index("## Development")
+
+
 def test_the_long_description_has_no_relative_link(dists: tuple[Path, Path]) -> None:
     meta = _metadata(dists[1])
     assert meta["Description-Content-Type"] == "text/markdown"

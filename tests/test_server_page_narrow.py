@@ -30,7 +30,8 @@ def server(tmp_path: Path) -> Iterator[Served]:
 def test_the_play_page_reads_at_420_pixels_and_names_the_bots(server: Served, tmp_path: Path) -> None:
     with chromium(width=420, height=900) as page:
         page.send("Page.enable")
-        page.send("Emulation.setDeviceMetricsOverride", width=420, height=900, deviceScaleFactor=1, mobile=True)
+        page.send("Emulation.setDeviceMetricsOverride", width=420, height=900, deviceScaleFactor=1,
+                  mobile=True)
         page.send("Page.navigate", url=server.url + "/")
         page.wait_for("document.getElementById('create') && document.getElementById('seat-1')")
         page.evaluate("document.getElementById('players').value = '3'; "
