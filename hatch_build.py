@@ -109,6 +109,8 @@ def _why(error: BaseException) -> str:
         return f"mypyc or setuptools is not installed ({error})"
     if isinstance(error, SystemExit):
         return "mypyc's type check failed"
+    if type(error).__name__ in ("CompileError", "LinkError"):  # (setuptools': the compiler or linker)
+        return f"the C compiler failed ({error})".replace("\n", " ")
     return f"{type(error).__name__}: {error}".replace("\n", " ")
 
 

@@ -180,6 +180,15 @@ def _pip_wheel(out: Path) -> list[str]:
 _NO_COMPILER = {"CC": "/bin/false", "ABYSS_RULES_PURE": "0", "ABYSS_REQUIRE_COMPILED": "0"}
 
 
+def _without_mypyc(folder: Path) -> dict[str, str]:
+    """The environment of a build where mypyc cannot be imported (a stand-in package that says so,
+    first on the path), nor a C compiler run: every part fails at once, without mypyc's type check."""
+    (folder / "mypyc").mkdir()
+    (folder / "mypyc" / "__init__.py").write_text('raise ImportError("no mypyc here: a stand-in")\n')
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    return {**_NO_COMPILER, "PYTHONPATH": path}
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_plain_pip_warns_on_the_terminal_naming_every_part_left_pure(tmp_path: Path) -> None:
     """Plain pip (no -v) shows a successful build's output to nobody: the warning is written on the
@@ -188,7 +197,9 @@ def test_plain_pip_warns_on_the_terminal_naming_every_part_left_pure(tmp_path: P
 
     from abyss_rules._compiled import PARTS
 
-    term = Terminal([], cols=200, command=_pip_wheel(tmp_path), env=_NO_COMPILER, cwd=tmp_path)
+    (tmp_path / "out").mkdir()
+    term = Terminal([], cols=200, command=_pip_wheel(tmp_path / "out"), env=_without_mypyc(tmp_path),
+                    cwd=tmp_path)
     try:
         screen = term.read_until(r"Successfully built abyss-rules\s*$", timeout=600)
     except BaseException:
@@ -197,23 +208,26 @@ def test_plain_pip_warns_on_the_terminal_naming_every_part_left_pure(tmp_path: P
         raise
     status = term.close()
     assert status == 0, screen[-3000:]
-    [wheel] = tmp_path.glob("*.whl")
+    [wheel] = (tmp_path / "out").glob("*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")
     warning = " ".join(screen[screen.index("abyss-rules: WARNING"):].split("\n\n")[0].split())
     assert f"runs {len(PARTS)} part(s) as pure Python" in warning, screen[-3000:]
-    for part in PARTS:
-        assert f"{part.name} ({', '.join(part.modules)}): " in warning
-    assert "/bin/false" in warning  # (why: the compiler failed)
+    for part in PARTS:  # (each named, and why: no mypyc for the bots, the compiler for the C parts)
+        why = ("mypyc or setuptools is not installed" if part.mypyc
+               else "the C compiler failed (command '/bin/false'")
+        assert f"{part.name} ({', '.join(part.modules)}): {why}" in warning, warning
 
 
 def test_abyss_require_compiled_fails_the_wheel_step_with_its_own_message(tmp_path: Path) -> None:
     """A release build (ABYSS_REQUIRE_COMPILED=1) without a compiler fails where pip builds the wheel,
     with the hook's message, not as a failure to generate the metadata."""
-    run = subprocess.run(_pip_wheel(tmp_path), capture_output=True, text=True, check=False, cwd=tmp_path,
-                         env={**os.environ, **_NO_COMPILER, "ABYSS_REQUIRE_COMPILED": "1"}, timeout=600)
+    (tmp_path / "out").mkdir()
+    environment = {**os.environ, **_without_mypyc(tmp_path), "ABYSS_REQUIRE_COMPILED": "1"}
+    run = subprocess.run(_pip_wheel(tmp_path / "out"), capture_output=True, text=True, check=False,
+                         cwd=tmp_path, env=environment, timeout=600)
     output = run.stdout + run.stderr
     assert run.returncode != 0
-    assert not list(tmp_path.glob("*.whl"))
+    assert not list((tmp_path / "out").glob("*.whl"))
     assert "metadata-generation-failed" not in output, output[-3000:]
     assert "Building wheel for abyss-rules" in output, output[-3000:]
     assert "abyss-rules: ABYSS_REQUIRE_COMPILED=1 but 3 of the compiled parts could not be compiled" in output
