@@ -9,8 +9,8 @@ editable -- runs the sources instead: the same results, more slowly. `abyss-rule
 This module imports nothing of the library (the build hook reads it as a file).
 
 Examples:
-    >>> [part.name for part in PARTS]
-    ["the bots' planner", "the deal's stream blocks (SHA-256)", "the seat observation encoder"]
+    >>> print("; ".join(part.name for part in PARTS))
+    the bots' planner; the deal's stream blocks (SHA-256); the seat observation encoder
     >>> report().splitlines()[0] in ("compiled:", "pure Python:")
     True
 """

@@ -1,5 +1,4 @@
-"""`TypedDict`s of the JSON documents (see `docs/json.md`): their types, and how Pydantic and
-FastAPI check them.
+"""`TypedDict`s of the JSON documents (see `docs/json.md`), which Pydantic and FastAPI check too.
 
 Every document's `TypedDict` is here and only here, each event's too (`CardDrawnDict` is the
 dict of `abyss_rules.events.CardDrawn`); the package itself exports none of them. The
