@@ -44,7 +44,7 @@ PARTS: tuple[Part, ...] = (
     Part("the deal's stream blocks (SHA-256)", ("_sha256_blocks",), False,
          "randomness.many_stream_blocks, the batch engine's deals"),
     Part("the seat observation encoder", ("_seat_encode",), False,
-         "envs.seat_observation, the RL environments' observations"),
+         "the RL environments' observations, envs.COMPILED"),
 )
 """Every part a wheel may carry compiled."""
 

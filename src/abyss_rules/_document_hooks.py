@@ -92,7 +92,7 @@ class Hooks:
         return value
 
     def _header(self, value: Any) -> Any:
-        from .codec.strict import check_header
+        from .codec._strict import check_header
         from .errors import DecodeError
 
         try:
