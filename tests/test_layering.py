@@ -34,6 +34,7 @@ ON_USE: frozenset[tuple[str, str]] = frozenset({
     ("abyss_rules._document_hooks", "abyss_rules.codec"),
     ("abyss_rules._document_hooks", "abyss_rules.codec._strict"),
     ("abyss_rules._document_hooks", "abyss_rules.records"),
+    ("abyss_rules._document_hooks", "abyss_rules.json_schemas"),
 })
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from abyss_rules.serve.settings import Settings
+from abyss_rules.serve._settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
