@@ -230,3 +230,35 @@ def test_a_resized_terminal_is_followed(tmp_path: Path) -> None:
         term.close()
     assert "Round 1: discard pile" in shown and "Goal: the lowest total wins." in shown
     assert max(len(line) for line in shown.splitlines()) <= 44, max(shown.splitlines(), key=len)
+
+
+@pytest.mark.parametrize(("args", "names"), [(["--level", "easy"], ["greedy"]),
+                                             (["--level", "hard", "--opponents", "2"], ["expert", "expert"])])
+def test_a_level_picks_the_opponents(args: list[str], names: list[str]) -> None:
+    term = Terminal(["play", "--variant", "short", "--seed", str(SEED), *args])
+    try:
+        screen = term.prompt()
+        term.type("f 0 0\r")
+        term.prompt()
+        term.type("f 0 1\r")
+        term.prompt()                   # the bots' opening flips are made, after yours
+        term.type("q\r")
+        screen = term.read_until(END + r".*\n")
+        status = term.close()
+    finally:
+        if term.process.poll() is None:
+            term.process.kill()
+    assert status == 0
+    intro = screen.splitlines()[0]
+    assert intro == "Abyss: you are seat 0, against " + ", ".join(
+        f"seat {p} ({n})" for p, n in enumerate(names, start=1)), intro
+    for p in range(1, len(names) + 1):
+        assert f"seat {p} flips" in screen
+
+
+def test_a_level_and_bots_together_are_a_usage_error() -> None:
+    for args in (["--level", "hard", "--bots", "greedy"], ["--bots", "greedy", "--opponents", "2"],
+                 ["--level", "medium", "--opponents", "0"], ["--level", "expert"]):
+        done = subprocess.run([sys.executable, "-m", "abyss_rules", "play", *args], capture_output=True,
+                              text=True, timeout=60, check=False, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)

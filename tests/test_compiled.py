@@ -9,8 +9,11 @@ the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bot
 faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.py` (every
 shortcut decides as the full planner, over random bot settings) -- run against it; so do the stream's tests
 (`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
-spec's vectors) and the batch engine's (`test_batch.py` and its differential test against the
-reference engine), which hash through it; and the observation's (`test_envs_seat_observation.py`
+spec's vectors, and its shuffle against the pure one on every deck size a variant allows), the
+deal's (`test_rules_dealing.py`, the golden games of `test_golden.py`) and the batch engine's
+(`test_batch_shuffle.py`: both tiers of its shuffle against the reference on every deck size and
+seat count; `test_batch.py` and its differential test against the reference engine), which hash
+and shuffle through it; and the observation's (`test_envs_seat_observation.py`
 and its property test: `_seat_encode.c`'s vectors against the view's encoding, with the `rl`
 extra installed). The wheel's tag must be a
 platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
@@ -35,10 +38,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
-EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the bulk SHA-256 of the word streams,
-# and the environments' observation vector)
+EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the word streams' bulk SHA-256 and
+# shuffles, and the environments' observation vector)
 TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
-         "test_randomness.py", "test_batch.py", "property/test_batch_differential.py",
+         "test_randomness.py", "test_rules_dealing.py", "test_golden.py", "test_batch_shuffle.py",
+         "test_batch.py", "property/test_batch_differential.py",
          "test_envs_seat_observation.py", "property/test_envs_observation_secrets.py")
 
 
@@ -126,6 +130,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "or not x.__file__.endswith(tuple(m.EXTENSION_SUFFIXES))]; "
         "assert not bad, bad; assert b.COMPILED is True; "
         "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
+        "assert r.compiled_row_shuffle() is h.shuffle_rows; "
         "assert h.__file__.startswith(site), h.__file__; "
         "import abyss_rules.envs._seat_observation as o; assert o.COMPILED is True; "
         "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
@@ -134,6 +139,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
     assert "no compiled bulk hash here" not in run.stdout  # (its tests ran on the wheel's, none skipped)
+    assert "no compiled shuffle here" not in run.stdout  # (both tiers of the batch's shuffle ran)
     assert "no compiled observation here" not in run.stdout  # (both tiers of the observation ran)
 
 

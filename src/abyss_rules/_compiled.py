@@ -10,7 +10,7 @@ This module imports nothing of the library (the build hook reads it as a file).
 
 Examples:
     >>> print("; ".join(part.name for part in PARTS))
-    the bots' planner; the deal's stream blocks (SHA-256); the seat observation encoder
+    the bots' planner; the deal's streams and shuffles (SHA-256); the seat observation encoder
     >>> report().splitlines()[0] in ("compiled:", "pure Python:")
     True
 """
@@ -41,8 +41,8 @@ class Part(NamedTuple):
 PARTS: tuple[Part, ...] = (
     Part("the bots' planner", ("bots._odds", "bots._model", "bots._tables", "bots._planner"), True,
          "the greedy, counting and search bots"),
-    Part("the deal's stream blocks (SHA-256)", ("_sha256_blocks",), False,
-         "randomness.many_stream_blocks, the batch engine's deals"),
+    Part("the deal's streams and shuffles (SHA-256)", ("_sha256_blocks",), False,
+         "the deals of new_game and of the batch engine"),
     Part("the seat observation encoder", ("_seat_encode",), False,
          "the RL environments' observations, envs.COMPILED"),
 )

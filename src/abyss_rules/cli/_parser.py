@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from .._compiled import report
 from .._versions import __version__
-from ..bots import BOTS
+from ..bots import BOTS, LEVELS
 from ._commands import cmd_demo, cmd_replay, cmd_schema, cmd_validate
 from ._options import add_variant_args, add_width_arg, seed_arg
 from ._play import PLAY_HELP, cmd_play
@@ -73,8 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
                               "and the totals. Type a move and press Enter; ? shows the moves and the "
                               "scoring rules.", 78) + "\n\n" + PLAY_HELP,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    play.add_argument("--bots", nargs="+", default=["counting"], metavar="BOT",
-                      help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")
+    opponents = play.add_mutually_exclusive_group()
+    opponents.add_argument("--bots", nargs="+", default=None, metavar="BOT",
+                           help=f"your opponents, from: {', '.join(BOTS)} (default: counting)")
+    opponents.add_argument("--level", choices=list(LEVELS), default=None,
+                           help="your opponents' level instead, weakest first: "
+                                + ", ".join(f"{level} ({bot})" for level, bot in LEVELS.items()))
+    play.add_argument("--opponents", type=int, default=1, metavar="N",
+                      help="with --level: how many opponents (default: 1)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: random)")
     play.add_argument("--record", metavar="FILE", default=None,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Final, TextIO
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..bots import Bot
+from ..bots import LEVELS, Bot
 from ..config import Variant
 from ..pictures._words import a_card
 from ..records import Record
@@ -349,6 +349,14 @@ def _opening_order(me: int) -> Callable[[State], int]:
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     v = variant_of(args)
+    if args.level is not None:
+        if args.opponents < 1:
+            raise UsageError(f"--opponents must be at least 1, got {args.opponents}")
+        args.bots = [LEVELS[args.level]] * args.opponents
+    elif args.opponents != 1:
+        raise UsageError("--opponents goes with --level (with --bots, name one bot per opponent)")
+    elif args.bots is None:
+        args.bots = ["counting"]
     players = len(args.bots) + 1
     if (problem := player_count_problem(v, players)) is not None:
         raise UsageError(f"{problem} (you and {len(args.bots)} bot(s) make {players})")
