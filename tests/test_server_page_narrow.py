@@ -36,6 +36,7 @@ def test_the_play_page_reads_at_420_pixels_and_names_the_bots(server: Served, tm
         page.wait_for("document.getElementById('create') && document.getElementById('seat-1')")
         page.evaluate("document.getElementById('players').value = '3'; "
                       "document.getElementById('players').dispatchEvent(new Event('change')); "
+                      "document.getElementById('seat-1').value = 'greedy'; "
                       "document.getElementById('seat-2').value = 'counting'; true")
         page.click("#create")
         page.wait_for("document.querySelector('#table svg') !== null && me.view !== null")
