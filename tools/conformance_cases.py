@@ -455,6 +455,20 @@ def round_closed_too_soon() -> list[dict[str, Any]]:
     ]
 
 
+def card_the_deck_lacks() -> dict[str, Any]:
+    state = _round_two_opening(6)
+    result = state["history"][0]
+    result["grids"][0][3] = up(7)  # 0 2 / 2 7: 11
+    result.update(raw_scores=[11, 7], scores=[11, 7], totals=[11, 7])
+    state["totals"] = [11, 7]
+    return saved_game_case(
+        "3.11-loaded-history-with-a-card-the-deck-lacks",
+        "The game of 3.11-loaded-round-closed-in-the-fewest-turns whose round 1 shows a 7 on seat 0's grid "
+        "(scores and totals to match): the deck has no 7, so the finished grids hold more 7s than the deck "
+        "(none). Refused.",
+        ["3.11", "1.1", "6.6"], state)
+
+
 # -- saved games (12.1) -------------------------------------------------------------------------
 
 
@@ -609,6 +623,7 @@ GENERATED: tuple[tuple[str, Callable[[], dict[str, Any] | list[dict[str, Any]]]]
     ("03-turns.json", face_up_card_not_flipped),
     ("03-turns.json", discard_pile_counts),
     ("03-turns.json", round_closed_too_soon),
+    ("03-turns.json", card_the_deck_lacks),
     ("03-turns.json", at_the_bound),
     ("03-turns.json", the_last_action),
     ("03-turns.json", past_the_bound),
