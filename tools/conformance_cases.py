@@ -2,7 +2,9 @@
 
 A case of a few hundred steps is written here as the few lines that make it, with its
 expected values computed from the rules, and stored in its case file like every other case
-(an implementation reads the case files only):
+(an implementation reads the case files only). So are the saved games of rules 3.11 to 3.13
+and 12.1: state documents of a small variant, each written once and varied one fact at a time,
+with the deals that come from the stream computed by this file's own rules 9.2 to 9.4:
 
     python tools/conformance_cases.py            # print every generated case, in the files' style
     python tools/conformance_cases.py --check    # exit 1 if a case file does not hold them as printed
