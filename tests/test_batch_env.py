@@ -1,4 +1,4 @@
-"""The Pgx-shaped layer over the batch engine (abyss_rules.batch.env): the vectorised loop against
+"""The Pgx-shaped layer over the batch engine (abyss_rules.batch._env): the vectorised loop against
 the reference engine, rewards, truncation, observations from NumPy alone."""
 
 from __future__ import annotations

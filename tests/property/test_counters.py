@@ -20,8 +20,9 @@ from tests.property.restated import spec_code, spec_listing
 
 import abyss_rules as ar
 from abyss_rules.action_space import ActionSpace
+from abyss_rules.rules import COUNTER_LIMIT
 from abyss_rules.sampling import sample_states
-from abyss_rules.state import COUNTER_LIMIT, WORDS_PER_ACTION
+from abyss_rules.state import WORDS_PER_ACTION
 from abyss_rules.testing import check_invariants
 
 # Small grids and a small deck: rounds end (and the next is dealt, using words of the stream)

@@ -33,7 +33,7 @@ from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
 from . import _model, _odds, _planner, _tables
-from .search import RolloutSearch
+from ._search import RolloutSearch
 
 __all__ = [
     "BOTS",
@@ -77,9 +77,8 @@ that the two lists name the same modules)."""
 COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in _COMPILED_MODULES)
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
 compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
-about 1.6-1.9 times faster than the sources; whole games 1.3-1.7 times, the rules engine included);
-an editable install, `ABYSS_RULES_PURE=1` at build time or a build without a C compiler runs the
-sources (see the Installation page of the docs)."""
+faster: docs/performance.md has the figures); an editable install, `ABYSS_RULES_PURE=1` at build
+time or a build without a C compiler runs the sources (see the Installation page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
@@ -277,7 +276,7 @@ class SearchBot(RolloutSearch):
     `CountingBot` at every seat, and plays the move with the best mean outcome: the others'
     lowest round score minus its own, closer penalty included, plus or minus `win_bonus` when
     the round ends the game. Every other decision is `CountingBot`'s (see
-    `abyss_rules.bots.search`).
+    `abyss_rules.bots._search`).
 
     Args:
         seed: Seeds its sampling: with the rollout budget (the default) the same seed and the
