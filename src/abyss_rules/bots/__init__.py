@@ -25,15 +25,37 @@ Examples:
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
+import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
-from . import _model, _odds, _planner, _tables
-from .search import RolloutSearch
+
+
+def _sources(names: tuple[str, ...]) -> None:
+    """Import the modules `names` of this package from their `.py` sources, even where a compiled
+    module of the same name lies beside them (Python would take that one first): what
+    `ABYSS_RULES_PURE=1` asks for. In dependency order: each imports only the ones before it."""
+    for name in names:
+        full = f"{__name__}.{name}"
+        spec = importlib.util.spec_from_file_location(full, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[full] = module
+        spec.loader.exec_module(module)
+
+
+if os.environ.get("ABYSS_RULES_PURE") == "1":
+    _sources(("_odds", "_model", "_tables", "_planner"))
+
+from . import _model, _odds, _planner, _tables  # noqa: E402  (after the choice of the sources)
+from .search import RolloutSearch  # noqa: E402
 
 __all__ = [
     "BOTS",
@@ -79,7 +101,8 @@ COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in _COMPIL
 compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
 about 1.6-1.9 times faster than the sources; whole games 1.3-1.7 times, the rules engine included);
 an editable install, `ABYSS_RULES_PURE=1` at build time or a build without a C compiler runs the
-sources (see the Installation page of the docs)."""
+sources, and so does a compiled wheel when the environment sets `ABYSS_RULES_PURE=1` at import
+(see the Installation page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
