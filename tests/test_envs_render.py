@@ -102,6 +102,14 @@ def test_solo_draws_the_learners_seat_and_a_video_frame_of_one_size() -> None:
     assert env.render().shape == first.shape
 
 
+def test_pettingzoos_render_test_passes_in_every_mode() -> None:
+    """PettingZoo's own `render_test` steps the AEC environment in each of its render modes,
+    `"rgb_array"` included, and checks what `render()` returns."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: envs.env(players=2, variant="short", render_mode=render_mode))
+
+
 def test_without_the_rasterizer_the_error_names_the_extra() -> None:
     code = ("import sys; sys.modules['resvg_py'] = None\n"
             "from abyss_rules import envs\n"
