@@ -3,6 +3,7 @@ for a whole game, with no hidden card in it (checked on the rasterized pixels)."
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -49,6 +50,7 @@ def test_every_environment_renders_an_rgb_image(make: Any) -> None:
     assert image.shape[0] > 300 and image.shape[1] > 500
     # Not blank: the white page, card backs, text.
     assert (image == 255).all(axis=2).mean() > 0.3 and len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    assert np.array_equal(pickle.loads(pickle.dumps(env)).render(), image)   # a copy draws the same
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
