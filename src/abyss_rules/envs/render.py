@@ -25,7 +25,6 @@ import numpy.typing as npt
 
 from ..config import Variant
 from ..extras import require
-from ..pictures import to_svg
 from ..rules.dealing import new_game
 from ..state import State
 from ..views import View, view
@@ -74,6 +73,8 @@ class Pictures:
     __slots__ = ("shape",)
 
     def __init__(self, variant: Variant, players: int) -> None:
+        from ..pictures import to_svg  # (on use: an environment without images never loads pictures)
+
         for library, name in (("resvg_py", "resvg-py"), ("PIL", "Pillow")):
             require(library, name=name, extra="rl", module="render_mode='rgb_array'")
         # The tallest picture of these games: a first deal's, with one line of notes.
@@ -83,6 +84,8 @@ class Pictures:
 
     def draw(self, state: State, seat: int | None) -> Frame:
         """The image of what `seat` may see in `state` (a spectator's view for `None`)."""
+        from ..pictures import to_svg
+
         picture = _rasterized(to_svg(view(state, seat)))
         canvas = np.full(self.shape, 255, dtype=np.uint8)
         height, width = min(picture.shape[0], self.shape[0]), min(picture.shape[1], self.shape[1])
