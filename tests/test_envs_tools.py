@@ -65,7 +65,8 @@ def test_sb3_make_vec_env_runs_solo_with_its_default_rgb_array_and_masks() -> No
         episodes += int(dones.sum())
         # SB3's Monitor reports each finished game (its return: minus the learner's total).
         assert [bool(done) for done in dones] == ["episode" in info for info in infos]
-        assert all(info["episode"]["r"] <= 24 for info in infos if "episode" in info)
+        assert all(info["episode"]["l"] > 0 and np.isfinite(info["episode"]["r"])
+                   for info in infos if "episode" in info)
     assert episodes >= 4
     images = vec.get_images()
     assert len(images) == 4 and all(i.shape == images[0].shape and i.dtype == np.uint8 for i in images)
