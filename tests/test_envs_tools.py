@@ -12,7 +12,10 @@ without them, and fail instead when `ABYSS_RL_TOOLS=required` (`.ci/run` install
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -26,6 +29,8 @@ import gymnasium
 import numpy as np
 
 from abyss_rules import envs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TOOLS = "pip install -r tests/requirements-rl-tools.txt"
 
@@ -262,3 +267,21 @@ def test_gymnasium_record_video_records_a_solo_game(tmp_path: Path) -> None:
     env.close()
     (video,) = (tmp_path / "videos").glob("solo-episode-0.mp4")
     assert video.stat().st_size > 1000 and steps > 3
+
+
+def test_the_maskable_ppo_example_runs(tmp_path: Path) -> None:
+    """examples/maskable_ppo.py, without training (its training calls are the test above): the
+    evaluation games, the two baselines, the figures and the picture."""
+    tool("sb3_contrib")
+    tool("matplotlib")
+    out = tmp_path / "curve.svg"
+    command = [sys.executable, str(ROOT / "examples" / "maskable_ppo.py"), "--steps", "0", "--games", "4",
+               "--out", str(out)]
+    run = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert figures["steps"] == [0] and len(figures["win_rate"]) == 1 and figures["games"] == 4
+    assert set(figures["baselines"]) == {"random legal player", "the greedy bot"}
+    assert out.read_text(encoding="utf-8").count("<svg") == 1
+    committed = json.loads((ROOT / "docs/assets/rl/maskable-ppo-solo.json").read_text(encoding="utf-8"))
+    assert committed["seed"] == 0 and committed["games"] == 400 and committed["options"] == figures["options"]
