@@ -34,7 +34,7 @@ by their dotted names under `abyss_rules`."""
 EXTENSIONS = ("_sha256_blocks", "_seat_encode")
 """The C extension modules written in C, `src/abyss_rules/NAME.c`: the stream blocks of many games
 hashed in one call, behind `randomness.many_stream_blocks`, and a seat's observation vector,
-the compiled tier of `envs.seat_observation`."""
+the compiled tier of `envs._seat_observation`."""
 
 
 class CompiledBots(BuildHookInterface):  # type: ignore[type-arg]

@@ -74,7 +74,10 @@ def profile(players: int, width: int, games: int, seed: int) -> None:
     """Where the CPU time of one run of ``random_playouts`` goes: the engine's functions timed with
     ``time.process_time`` around each call (cProfile's cost per Python call would overstate the
     hashing, which makes one call per block)."""
-    from abyss_rules.batch import playouts, rounds, shuffle, stepping
+    from abyss_rules.batch import _playouts as playouts
+    from abyss_rules.batch import _rounds as rounds
+    from abyss_rules.batch import _shuffle as shuffle
+    from abyss_rules.batch import _stepping as stepping
 
     parts = [  # (label, the names its callers look up: (module, attribute) pairs)
         ("SHA-256 blocks (randomness.many_stream_blocks)",

@@ -29,7 +29,7 @@ from typing import Any
 
 from abyss_rules.bots import BOTS, SearchBot
 from abyss_rules.simulation import simulate
-from abyss_rules.simulation.results import wilson_interval
+from abyss_rules.simulation._results import wilson_interval
 
 
 def factory(name: str, rollouts: int, horizon: int, confidence: float) -> Any:

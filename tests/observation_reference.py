@@ -10,7 +10,7 @@ import numpy as np
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
-from abyss_rules.envs.observation import TOTAL_CLIP
+from abyss_rules.envs._observation import TOTAL_CLIP
 
 PHASES = (ar.Phase.OPENING, ar.Phase.TURN, ar.Phase.DRAWN, ar.Phase.GAME_OVER)
 

@@ -181,8 +181,8 @@ class Served(ServerProcess):
     def __init__(self, directory: Path, *options: str, quiet: bool = True) -> None:
         self.db = f"sqlite:///{directory / 'games.db'}"
         super().__init__(self.db, *options, quiet=quiet)
-        from abyss_rules.serve.games import Games, Limits
-        from abyss_rules.serve.store import open_store
+        from abyss_rules.serve._games import Games, Limits
+        from abyss_rules.serve._store import open_store
 
         self.games = Games(open_store(self.db), Limits(finished_ttl=1e9, idle_ttl=1e9))
 

@@ -14,7 +14,7 @@ import pytest
 import abyss_rules as ar
 from abyss_rules import batch
 from abyss_rules.action_space import ActionSpace
-from abyss_rules.batch.playouts import choose_uniformly
+from abyss_rules.batch import choose_uniformly
 from abyss_rules.randomness import normalize_seed, stream_blocks
 
 STANDARD = ar.Variant.standard()
@@ -255,10 +255,10 @@ def test_random_playouts_are_the_reference_games(players: int, variant: ar.Varia
     once (a game waits meanwhile). Every game it plays, replayed through the reference engine
     with the same actions, is the same game: before every step each lane is the reference state
     (history aside: none is kept), and the counts are the reference games' counts."""
-    from abyss_rules.batch.arrays import WAITING
-    from abyss_rules.batch.convert import to_state
-    from abyss_rules.batch.playouts import play
-    from abyss_rules.batch.rounds import HistoryLog
+    from abyss_rules.batch._arrays import WAITING
+    from abyss_rules.batch._convert import to_state
+    from abyss_rules.batch._playouts import play
+    from abyss_rules.batch._rounds import HistoryLog
 
     root = normalize_seed(11)
     refs: dict[int, ar.State] = {}
@@ -302,8 +302,8 @@ def test_random_playouts_choose_what_choose_uniformly_chooses_on_the_legal_mask(
     step of a run its choice is `choose_uniformly`'s on the whole mask from the same random
     numbers (the last variant's grid is the widest that rule 10.4 allows: its whole mask ranks
     in 32 bits, the folded one in bytes)."""
-    from abyss_rules.batch.playouts import _choose_legal, play
-    from abyss_rules.batch.stepping import legal
+    from abyss_rules.batch._playouts import _choose_legal, play
+    from abyss_rules.batch._stepping import legal
 
     compared = 0
 
@@ -336,7 +336,7 @@ def test_repr_shows_no_secrets() -> None:
 def test_the_batch_tables_are_one_of_the_library_bounded_caches() -> None:
     """The per-(variant, players) tables are a registered BoundedCache: bounded, and emptied by
     clear_caches() like every other cache of the library (issue 12 §3)."""
-    from abyss_rules.batch.engine import _TABLES
+    from abyss_rules.batch._engine import _TABLES
     from abyss_rules.caches import cache_stats, clear_caches
 
     for rows in range(2, 5):

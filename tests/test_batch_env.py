@@ -1,4 +1,4 @@
-"""The Pgx-shaped layer over the batch engine (abyss_rules.batch.env): the vectorised loop against
+"""The Pgx-shaped layer over the batch engine (abyss_rules.batch._env): the vectorised loop against
 the reference engine, Pgx's semantics row by row, truncation, illegal actions, auto reset, and
 observations from NumPy alone.
 

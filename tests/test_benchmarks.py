@@ -95,3 +95,20 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
     out = capsys.readouterr().out
     assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
     assert "samples/s" in out and "searched:" in out
+
+
+def test_the_representation_benchmark_prints_its_ratios(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`representation.py` times each representation against the plain way and prints the ratio
+    (the batch engine's indexing only with NumPy)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports arguments.py from beside it
+    monkeypatch.setattr(sys, "argv", ["representation.py", "--calls", "20", "--repeat", "1"])
+    runpy.run_path(str(BENCHMARKS / "representation.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        assert out.count("ratio: ") == 2 and "NumPy is not installed" in out
+    else:
+        assert out.count("ratio: ") == 4 and "a pair of index arrays" in out
+    assert "a State of 17 fields" in out and "a View" in out

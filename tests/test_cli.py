@@ -292,7 +292,7 @@ def test_play_rejections_at_another_seat_say_you() -> None:
     ],
 )
 def test_engine_messages_about_the_human_say_you(message: str, me: int, said: str) -> None:
-    from abyss_rules.cli.play import _to_you
+    from abyss_rules.cli._play import _to_you
     assert _to_you(message, me) == said
 
 
@@ -359,7 +359,7 @@ def test_an_engine_error_during_a_command_exits_1_with_its_code(monkeypatch: pyt
     def stalled(*args: object, **kwargs: object) -> None:
         raise SimulationError(Code.GAME_TOO_LONG, "the game did not end within 10 actions")
 
-    monkeypatch.setattr(cli.commands, "play_game", stalled)  # demo runs in cli/commands.py
+    monkeypatch.setattr(cli._commands, "play_game", stalled)  # demo runs in cli/_commands.py
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(["demo", "--seed", "1"], stdout=out, stderr=err)
     assert status == cli.EXIT_NO == 1

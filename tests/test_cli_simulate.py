@@ -130,7 +130,7 @@ def test_dask_without_a_reachable_scheduler_is_a_usage_error() -> None:
 def test_ctrl_c_on_an_executor_waits_for_the_next_progress_call() -> None:
     # Raised inside an executor's submit (a lock held), a KeyboardInterrupt could leave the
     # executor unable to stop; the CLI holds it back to simulate's next progress call.
-    from abyss_rules.cli.simulate import _SafeInterrupts
+    from abyss_rules.cli._simulate import _SafeInterrupts
 
     shown: list[int] = []
     before = signal.getsignal(signal.SIGINT)

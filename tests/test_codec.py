@@ -619,7 +619,7 @@ def test_spectator_and_player_views_differ_only_in_viewer_and_legal_actions() ->
     assert spectator["viewer"] is None and spectator["legal_actions"] == []
     mover = view_to_dict(ar.view(state, state.turn))
     assert mover["viewer"] == state.turn
-    assert mover["legal_actions"] == [codec.action.action_body(a) for a in ar.legal_actions(state)]
+    assert mover["legal_actions"] == [codec._action.action_body(a) for a in ar.legal_actions(state)]
     for key in spectator:
         if key not in ("viewer", "legal_actions"):
             assert spectator[key] == mover[key], key

@@ -21,11 +21,13 @@ from tests.builders import tiny
 from tests.test_codec import TAMPERING, canonical, drawn_state, random_game, second_round_state
 
 import abyss_rules as ar
-from abyss_rules.codec import canonical_json, rounds, state_from_dict, state_to_dict, strict, view_to_dict
-from abyss_rules.codec import state as fast_reader
-from abyss_rules.codec import variant as variant_codec
-from abyss_rules.codec.variant import variant_text
-from abyss_rules.codec.view import VIEW
+from abyss_rules.codec import _rounds as rounds
+from abyss_rules.codec import _state as fast_reader
+from abyss_rules.codec import _strict as strict
+from abyss_rules.codec import _variant as variant_codec
+from abyss_rules.codec import canonical_json, state_from_dict, state_to_dict, view_to_dict
+from abyss_rules.codec._variant import variant_text
+from abyss_rules.codec._view import VIEW
 
 VARIANTS = [
     (ar.Variant.standard(), 2),

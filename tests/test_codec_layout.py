@@ -1,7 +1,7 @@
 """The codec's layout tables: the four functions generated from one table agree (issue 13).
 
 A toy document (a nested object, a constant header, every simple spelling) is written and read
-by the functions `abyss_rules.codec.layout` generates from its one table: the text is what
+by the functions `abyss_rules.codec._layout` generates from its one table: the text is what
 `json` writes of the data, both readers give back the same value, and the fast ones refuse what
 they do not spell.
 """
@@ -13,9 +13,9 @@ from typing import Any
 import attrs
 import pytest
 
-from abyss_rules.codec.layout import Field, Layout, cut
-from abyss_rules.codec.spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, WORD, Items, OffTable
-from abyss_rules.codec.strict import (
+from abyss_rules.codec._layout import Field, Layout, cut
+from abyss_rules.codec._spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, WORD, Items, OffTable
+from abyss_rules.codec._strict import (
     canonical_json,
     decode,
     read_bool,

@@ -125,7 +125,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "assert not bad, bad; assert b.COMPILED is True; "
         "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
         "assert h.__file__.startswith(site), h.__file__; "
-        "import abyss_rules.envs.seat_observation as o; assert o.COMPILED is True; "
+        "import abyss_rules.envs._seat_observation as o; assert o.COMPILED is True; "
         "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
     )
     run = _run(installed, "-c", script, *(ROOT / "tests" / t for t in TESTS))
@@ -141,7 +141,7 @@ def test_abyss_rules_pure_at_run_time_takes_the_sources_of_the_installed_wheel(i
     and the bots make the same pinned decisions."""
     script = (
         "import sys, abyss_rules.bots as b, abyss_rules.randomness as r, "
-        "abyss_rules.envs.seat_observation as o; "
+        "abyss_rules.envs as o; "
         f"names = {MODULES!r}; "
         "files = [sys.modules['abyss_rules.' + n].__file__ for n in names]; "
         "assert all(f.endswith('.py') for f in files), files; "

@@ -208,8 +208,7 @@ def test_every_function_that_takes_a_variant_reads_it_through_resolve() -> None:
     and anything else is refused with the same error."""
     pytest.importorskip("numpy", reason="the 'batch' extra is not installed: pip install -e '.[batch]'")
     from abyss_rules.action_space import ActionSpace
-    from abyss_rules.batch import Batch
-    from abyss_rules.batch.observation import Observation
+    from abyss_rules.batch import Batch, Observation
 
     takers = {
         "new_game": lambda v: ar.new_game(2, v, seed=1).variant,

@@ -51,13 +51,13 @@ def _link(target: str, name: str) -> str:
 
 def test_names_of_the_package_become_links_where_the_docstring_is(tool: ModuleType, package: object) -> None:
     function = package["views.view"]  # type: ignore[index]
-    text = ("`State`, `State.phase`, `apply()`, `legal_actions(state)`, `abyss_rules.pictures.svg.to_svg` and"
+    text = ("`State`, `State.phase`, `apply()`, `legal_actions(state)`, `abyss_rules.pictures.to_svg` and"
             " `abyss_rules.events`.")
     state = _link("abyss_rules.state.State", "State")
     phase = _link("abyss_rules.state.State.phase", "State.phase")
     apply = _link("abyss_rules.apply", "apply()")
-    legal = _link("abyss_rules.rules.legal.legal_actions", "legal_actions(state)")
-    svg = _link("abyss_rules.pictures.svg.to_svg", "abyss_rules.pictures.svg.to_svg")
+    legal = _link("abyss_rules.rules._legal.legal_actions", "legal_actions(state)")
+    svg = _link("abyss_rules.pictures.to_svg", "abyss_rules.pictures.to_svg")
     events = _link("abyss_rules.events", "abyss_rules.events")
     assert tool.link_names(function, text) == f"{state}, {phase}, {apply}, {legal}, {svg} and {events}."
 
@@ -120,7 +120,7 @@ def test_no_docstring_holds_cross_reference_markup() -> None:
 
 def test_the_markup_check_finds_markup() -> None:
     assert MARKUP.search("returns a [`State`][abyss_rules.State].")
-    assert MARKUP.search("see [abyss_rules.pictures.svg.to_svg][]")
+    assert MARKUP.search("see [abyss_rules.pictures.to_svg][]")
     assert not MARKUP.search('doc["grids"][0][0] and `State` and [a link](rules.md)')
 
 

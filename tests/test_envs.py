@@ -38,7 +38,7 @@ def test_the_package_exports_and_registers_solo() -> None:
     gymnasium = pytest.importorskip("gymnasium")
     for name in envs.__all__:
         assert getattr(envs, name) is not None
-    assert gymnasium.spec(envs.SOLO_ID).entry_point == "abyss_rules.envs.solo:SoloEnv"
+    assert gymnasium.spec(envs.SOLO_ID).entry_point == "abyss_rules.envs._solo:SoloEnv"
     assert envs.raw_env.metadata["name"] == f"abyss_rules_v{envs.OBSERVATION_VERSION}"
     assert envs.SOLO_ID.endswith(f"-v{envs.OBSERVATION_VERSION}")
 

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (abyss_rules.envs.aec): PettingZoo's own tests, whole games,
+"""The PettingZoo AEC environment (abyss_rules.envs._aec): PettingZoo's own tests, whole games,
 rewards against the scores, seeding, seat order in the opening and typed errors for illegal actions."""
 
 from __future__ import annotations

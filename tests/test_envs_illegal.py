@@ -1,4 +1,4 @@
-"""The `illegal=` option of the single-game environments (abyss_rules.envs.illegal): the default
+"""The `illegal=` option of the single-game environments (abyss_rules.envs._illegal): the default
 raises (tests/test_envs_aec.py, tests/test_envs_solo.py); `"end"` ends the game with a penalty."""
 
 from __future__ import annotations

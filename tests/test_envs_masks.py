@@ -1,4 +1,4 @@
-"""The action masks of the environments (abyss_rules.envs.masks): the indices of a tuple of legal
+"""The action masks of the environments (abyss_rules.envs._masks): the indices of a tuple of legal
 actions, remembered in one bounded cache for the whole process."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ pytest.importorskip("numpy", reason="the 'batch' extra is not installed: pip ins
 import abyss_rules as ar
 from abyss_rules.action_space import ActionSpace
 from abyss_rules.caches import cache_stats, clear_caches
-from abyss_rules.envs.masks import LegalMasks
-from abyss_rules.rules.legal import seat_legal_actions
+from abyss_rules.envs._masks import LegalMasks
+from abyss_rules.rules._legal import seat_legal_actions
 
 
 def _states(variant: ar.Variant, seed: int) -> list[ar.State]:

@@ -1,4 +1,4 @@
-"""The observation encoding (abyss_rules.envs.observation): its layout, what it says, its bounds,
+"""The observation encoding (abyss_rules.envs._observation): its layout, what it says, its bounds,
 and that it reads public facts only (rules 8.1-8.3)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tests.builders import hand_built, tiny, with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
-from abyss_rules.envs.observation import TOTAL_CLIP
+from abyss_rules.envs._observation import TOTAL_CLIP
 
 
 def _walk(variant: ar.Variant, players: int, seed: int, limit: int = 4000) -> list[ar.State]:
@@ -196,7 +196,7 @@ def _table_after(marker: str, text: str) -> str:
 def test_the_docs_tables_are_the_codes() -> None:
     from pathlib import Path
 
-    from abyss_rules.envs import rewards
+    from abyss_rules.envs import _rewards as rewards
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
     table = Observation(ar.Variant.standard(), 2).table()

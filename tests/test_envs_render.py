@@ -1,4 +1,4 @@
-"""`render_mode="rgb_array"` (abyss_rules.envs.render): an image of what a seat may see, of one size
+"""`render_mode="rgb_array"` (abyss_rules.envs._render): an image of what a seat may see, of one size
 for a whole game, with no hidden card in it (checked on the rasterized pixels)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tests.builders import with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules import envs
-from abyss_rules.envs.render import Pictures, _rasterized, _size
+from abyss_rules.envs._render import Pictures, _rasterized, _size
 from abyss_rules.pictures import to_svg
 
 

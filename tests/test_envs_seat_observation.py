@@ -1,4 +1,4 @@
-"""The environments' fast path (abyss_rules.envs.seat_observation): the encoding of a seat's view,
+"""The environments' fast path (abyss_rules.envs._seat_observation): the encoding of a seat's view,
 straight from the state, byte for byte, and from public facts only (rules 8.1-8.3).
 
 tests/property/test_envs_observation_secrets.py checks the same over generated variants."""
@@ -17,7 +17,7 @@ from tests.test_envs_observation import SETUPS, _walk
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
-from abyss_rules.envs.seat_observation import COMPILED, SeatObservation
+from abyss_rules.envs._seat_observation import COMPILED, SeatObservation
 
 TIERS = [False, pytest.param(True, marks=pytest.mark.skipif(
     not COMPILED, reason="no compiled observation here (an editable install): tests/test_compiled.py runs "

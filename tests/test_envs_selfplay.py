@@ -1,4 +1,4 @@
-"""`abyss_rules/SelfPlay-v0` (abyss_rules.envs.selfplay) and `gymnasium.make_vec` of both ids in
+"""`abyss_rules/SelfPlay-v0` (abyss_rules.envs._selfplay) and `gymnasium.make_vec` of both ids in
 every vectorization mode."""
 
 from __future__ import annotations

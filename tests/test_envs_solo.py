@@ -1,4 +1,4 @@
-"""`abyss_rules/Solo-v0` (abyss_rules.envs.solo): Gymnasium's check_env, whole games against every
+"""`abyss_rules/Solo-v0` (abyss_rules.envs._solo): Gymnasium's check_env, whole games against every
 built-in bot, rewards against the scores, seeding, the legal sampler and typed errors."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`VectorEnv` (abyss_rules.envs.vector): self-play games over the batch engine, checked against the
+"""`VectorEnv` (abyss_rules.envs._vector): self-play games over the batch engine, checked against the
 reference engine game by game (observations, masks, rewards), and thousands of games with autoreset."""
 
 from __future__ import annotations

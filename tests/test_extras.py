@@ -1,4 +1,4 @@
-"""abyss_rules.extras: a module whose optional library is missing says which extra to install.
+"""abyss_rules._extras: a module whose optional library is missing says which extra to install.
 
 Each case runs a fresh interpreter in which the library cannot be imported: the core still
 works without it (and does not import it), and importing the module raises an `ImportError`

@@ -9,9 +9,9 @@ import pytest
 from tests.builders import open_round, play, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules import grid as grid_module
+from abyss_rules import _grid as grid_module
+from abyss_rules._grid import Geometry
 from abyss_rules.errors import SeatError
-from abyss_rules.grid import Geometry
 
 
 @pytest.mark.rule("1.2")
@@ -160,7 +160,7 @@ def test_frozen_objects_are_built_by_a_class_swap_only_in_fast_constructor() -> 
                       if isinstance(target, ast.Attribute) and target.attr == "__class__"]
             if isinstance(node, ast.Constant) and ".__class__ = " in str(node.value):
                 swaps.append(f"{path.name}:{node.lineno} (generated)")
-    assert len(swaps) == 1 and swaps[0].startswith("grid.py:") and swaps[0].endswith("(generated)"), swaps
+    assert len(swaps) == 1 and swaps[0].startswith("_grid.py:") and swaps[0].endswith("(generated)"), swaps
     build = grid_module.fast_constructor(ar.Grid)
     built = build(2, 1, (4, None), (True, False), (False, True))
     assert type(built) is ar.Grid and built == ar.Grid(2, 1, (4, None), (True, False), (False, True))

@@ -27,9 +27,9 @@ LONG_REASON: Final = "Why one long module:"
 # picture or a document is asked for, never while loading. Only these edges are left out of
 # the cycle and layer checks, and only while they stay inside functions.
 ON_USE: frozenset[tuple[str, str]] = frozenset({
-    ("abyss_rules.state", "abyss_rules.pictures.svg"),
-    ("abyss_rules.views", "abyss_rules.pictures.svg"),
-    ("abyss_rules.views", "abyss_rules.codec.view"),
+    ("abyss_rules.state", "abyss_rules.pictures._svg"),
+    ("abyss_rules.views", "abyss_rules.pictures._svg"),
+    ("abyss_rules.views", "abyss_rules.codec._view"),
 })
 
 
@@ -109,8 +109,33 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _with_packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """`graph` with the imports Python makes implicitly: importing `abyss_rules.rules._engine`
+    from outside `rules/` runs the package's `rules/__init__.py` first (the facade
+    `abyss_rules`, which every import runs first, is left out: no module imports it)."""
+    full = {}
+    for name, deps in graph.items():
+        implied = set()
+        for dep in deps:
+            parts = dep.split(".")
+            for k in range(2, len(parts)):
+                package = ".".join(parts[:k])
+                if package in graph and name != package and not name.startswith(package + "."):
+                    implied.add(package)
+        full[name] = deps | implied
+    return full
+
+
 def test_no_import_cycle() -> None:
-    assert _cycles(_imports()) == []
+    assert _cycles(_with_packages(_imports())) == []
+
+
+def test_the_implied_imports_of_packages_are_seen() -> None:
+    graph = _with_packages({"abyss_rules.rules": {"abyss_rules.rules._engine"},
+                            "abyss_rules.rules._engine": {"abyss_rules.views"},
+                            "abyss_rules.views": {"abyss_rules.rules._legal"},
+                            "abyss_rules.rules._legal": set()})
+    assert _cycles(graph) == [["abyss_rules.rules", "abyss_rules.rules._engine", "abyss_rules.views"]]
 
 
 def test_the_imports_on_use_are_made_inside_functions_only() -> None:
@@ -118,7 +143,7 @@ def test_the_imports_on_use_are_made_inside_functions_only() -> None:
     for module, target in sorted(ON_USE):
         assert target in everything[module], f"{module} no longer imports {target}: drop it from ON_USE"
         assert target not in loading[module], f"{module} imports {target} while loading"
-    assert _cycles(loading) == []  # so loading any module never needs itself
+    assert _cycles(_with_packages(loading)) == []  # so loading any module never needs itself
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -136,7 +161,7 @@ def test_the_layers_edges() -> None:
         bad = {dep for dep in graph[low] if dep.startswith(("abyss_rules.codec", "abyss_rules.pictures"))}
         assert not bad, f"{low} imports {bad}"
     assert not {dep for dep in graph["abyss_rules.state"] if dep.startswith("abyss_rules.rules")}
-    for name in ("abyss_rules.event_types", "abyss_rules.versions", "abyss_rules.errors"):
+    for name in ("abyss_rules._event_types", "abyss_rules._versions", "abyss_rules.errors"):
         assert graph[name] <= {"abyss_rules.errors"}, f"{name} must stay a leaf: {graph[name]}"
     for name, deps in graph.items():
         if name.startswith("abyss_rules.rules"):
@@ -161,7 +186,7 @@ def test_a_module_past_800_lines_says_why() -> None:
 
 
 def test_no_codec_module_imports_views() -> None:
-    # The view document's layout (codec/view.py) reads and writes the fields of a view object
+    # The view document's layout (codec/_view.py) reads and writes the fields of a view object
     # given to it; only the codec's facade pairs them with the `View` class.
     graph = _imports()
     bad = {name: sorted(dep for dep in deps if dep == "abyss_rules.views")
@@ -169,20 +194,29 @@ def test_no_codec_module_imports_views() -> None:
     assert {name: deps for name, deps in bad.items() if deps} == {}
 
 
-def _private_names(tree: ast.AST, siblings: frozenset[str] = frozenset()) -> set[str]:
+def _target(node: ast.ImportFrom, package: list[str]) -> str:
+    """The dotted module a `from ... import` names, relative imports resolved in `package`."""
+    if node.level:
+        base = package[:len(package) - (node.level - 1)]
+        return ".".join(base + ([node.module] if node.module else []))
+    return node.module or ""
+
+
+def _private_names(tree: ast.AST, package: str = "", modules: frozenset[str] = frozenset()) -> set[str]:
     """The underscore names a module's source imports from the package's own modules.
 
-    `siblings` are the private submodules of the module's own package (`bots/_planner.py` for
-    the modules of `bots/`): `from . import _planner` there imports a module of the same
-    package, not another module's private name.
+    A private *module* is not a private name: `from . import _planner` in `bots/` or
+    `from .. import _event_types as ev` imports a module of the library (`modules` names them,
+    `package` is where the source's relative imports start), which `test_private_modules_*`
+    govern.
     """
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("abyss_rules")):
-            own = siblings if node.level == 1 and node.module is None else frozenset()
+            target = _target(node, package.split(".") if package else [])
             found.update(alias.name for alias in node.names
                          if alias.name.startswith("_") and not alias.name.startswith("__")
-                         and alias.name not in own)
+                         and f"{target}.{alias.name}" not in modules)
     return found
 
 
@@ -195,33 +229,82 @@ def test_no_module_imports_another_modules_private_names() -> None:
     modules = _modules()
     private = {}
     for name, path in modules.items():
-        package = _package_of(name, path)
-        siblings = frozenset(m.rpartition(".")[2] for m in modules if m.rpartition(".")[0] == package)
-        private[name] = sorted(_private_names(ast.parse(path.read_text(encoding="utf-8")), siblings))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        private[name] = sorted(_private_names(tree, _package_of(name, path), frozenset(modules)))
     assert {name: names for name, names in private.items() if names} == {}
-
-
-def test_private_submodules_are_imported_only_inside_their_package() -> None:
-    # `bots/_planner.py` and its kin serve `abyss_rules.bots` alone: nothing outside `bots/`
-    # imports them (the tests of their internals do, from outside the package).
-    graph = _imports()
-
-    def private_elsewhere(name: str, dep: str) -> bool:
-        package, _, last = dep.rpartition(".")
-        inside = name == package or name.startswith(package + ".")
-        return last.startswith("_") and not last.startswith("__") and not inside
-
-    bad = {name: sorted(dep for dep in deps if private_elsewhere(name, dep)) for name, deps in graph.items()}
-    assert {name: deps for name, deps in bad.items() if deps} == {}
-    assert {"abyss_rules.bots._planner", "abyss_rules.bots._tables"} <= graph["abyss_rules.bots"]
 
 
 def test_the_private_import_finder_finds_one() -> None:
     source = ("from .state import _PRESENTERS, State\nfrom ..grid import __version__\nimport os\n"
-              "from json import _default_decoder\nfrom abyss_rules.cli.options import _UsageError\n")
+              "from json import _default_decoder\nfrom abyss_rules.cli._options import _UsageError\n")
     assert _private_names(ast.parse(source)) == {"_PRESENTERS", "_UsageError"}
-    package = "from . import _planner, _odds\nfrom .. import _sha256_blocks\n"
-    assert _private_names(ast.parse(package), frozenset({"_planner"})) == {"_odds", "_sha256_blocks"}
+    package = "from . import _planner, _odds\nfrom .. import _sha256_blocks, _grid\n"
+    modules = frozenset({"abyss_rules.bots._planner", "abyss_rules._grid"})
+    assert _private_names(ast.parse(package), "abyss_rules.bots", modules) == {"_odds", "_sha256_blocks"}
+
+
+def _public(name: str) -> bool:
+    return not any(part.startswith("_") for part in name.split("."))
+
+
+API = ROOT / "docs" / "api.md"
+MAX_PUBLIC_MODULES: Final = 30
+"""A small public surface: at most this many modules a program may import."""
+
+
+def _public_modules_in_the_api_page() -> list[str]:
+    """The modules of the list under `<!-- public modules -->` in docs/api.md (to the next blank line)."""
+    text = API.read_text(encoding="utf-8")
+    block = text[text.index("<!-- public modules -->"):].split("\n\n", 1)[0]
+    return re.findall(r"`(abyss_rules(?:\.\w+)*)`", block)
+
+
+def test_the_public_modules_are_few_and_those_the_api_page_lists() -> None:
+    """Every module without an underscore in its path is public: a program may import it, and
+    docs/api.md lists it. Everything else is the library's own (`rules/_turn.py`)."""
+    public = sorted(name for name in _modules() if _public(name))
+    listed = _public_modules_in_the_api_page()
+    assert len(listed) == len(set(listed)) and sorted(listed) == public, set(listed) ^ set(public)
+    assert len(public) <= MAX_PUBLIC_MODULES, f"{len(public)} public modules: {public}"
+
+
+def _user_code() -> dict[str, str]:
+    """The code a user reads and copies: the docs' and the README's code blocks, and examples/."""
+    fence = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*?)^[ \t]*\1[ \t]*$", re.S | re.M)
+    found = {}
+    for page in [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]:
+        blocks = [m.group(2) for m in fence.finditer(page.read_text(encoding="utf-8"))]
+        found[page.relative_to(ROOT).as_posix()] = "\n".join(blocks)
+    for script in sorted((ROOT / "examples").rglob("*.py")):
+        found[script.relative_to(ROOT).as_posix()] = script.read_text(encoding="utf-8")
+    return found
+
+
+def test_users_code_imports_only_public_modules() -> None:
+    """A private module (`abyss_rules.rules._turn`) is the library's business: the docs' examples,
+    the README and examples/ import only the public modules, whatever the library does inside."""
+    imports = re.compile(r"^\s*(?:from|import)\s+(abyss_rules(?:\.\w+)*)(?:\s+import\s+([\w, ()]+))?", re.M)
+    bad = []
+    for where, code in _user_code().items():
+        for match in imports.finditer(code):
+            module, names = match.group(1), match.group(2) or ""
+            if not _public(module) or any(n.strip().startswith("_") and not n.strip().startswith("__")
+                                          for n in names.strip("()").split(",")):
+                bad.append(f"{where}: {match.group(0).strip()}")
+    assert bad == []
+    assert sum("abyss_rules" in code for code in _user_code().values()) > 10  # the check reads something
+
+
+def test_the_compiled_planner_is_imported_only_inside_bots() -> None:
+    # `bots/_planner.py` and its kin are compiled together (hatch_build.COMPILED) and serve
+    # `abyss_rules.bots` alone: nothing outside `bots/` imports them.
+    graph = _imports()
+    planner = {"abyss_rules.bots._planner", "abyss_rules.bots._tables", "abyss_rules.bots._model",
+               "abyss_rules.bots._odds"}
+    outside = {name: sorted(deps & planner) for name, deps in graph.items()
+               if not name.startswith("abyss_rules.bots") and deps & planner}
+    assert outside == {}
+    assert {"abyss_rules.bots._planner", "abyss_rules.bots._tables"} <= graph["abyss_rules.bots"]
 
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
@@ -254,15 +337,58 @@ def test_the_facade_exports_only_the_listed_names() -> None:
     assert error_classes <= set(abyss_rules.__all__), "every AbyssError class is at the top level"
 
 
-def test_the_layout_tree_of_the_architecture_page_is_the_package() -> None:
+def _tree_of_the_architecture_page() -> list[str]:
+    """The paths of the layout tree (`rules/`, `rules/_turn.py`, ...), in the page's order."""
     text = ARCHITECTURE.read_text(encoding="utf-8")
     tree = text[text.index("```text\nabyss_rules/"):]
     tree = tree[:tree.index("\n```", 8)]
-    listed = re.findall(r"^[├└]── (\w+(?:\.py|/))", tree, flags=re.MULTILINE)
-    actual = [path.name + ("/" if path.is_dir() else "") for path in PACKAGE.iterdir()
-              if (path.suffix == ".py" or (path / "__init__.py").exists())
-              and (path.name == "__init__.py" or not path.name.startswith("_"))]
+    paths, package = [], ""
+    for line in tree.splitlines()[2:]:  # (after ```text and abyss_rules/)
+        match = re.match(r"^([│ ]   )?[├└]── (\w+(?:\.py|/))", line)
+        assert match, f"not a line of the tree: {line!r}"
+        if match.group(1):
+            paths.append(package + match.group(2))
+        else:
+            package = match.group(2) if match.group(2).endswith("/") else ""
+            paths.append(match.group(2))
+    return paths
+
+
+def test_the_layout_tree_of_the_architecture_page_is_the_package() -> None:
+    """Every module and package of `src/abyss_rules`, private ones included, is in the tree."""
+    listed = _tree_of_the_architecture_page()
+    actual = [path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")
+              if path.name != "__init__.py" or path.parent == PACKAGE]
+    actual += [path.parent.relative_to(PACKAGE).as_posix() + "/" for path in PACKAGE.rglob("*/__init__.py")]
     assert len(listed) == len(set(listed)) and sorted(listed) == sorted(actual), set(listed) ^ set(actual)
+
+
+def _layers_of_the_architecture_page() -> dict[str, int]:
+    """The layer of each entry of the package's top level, from the table under `<!-- layers -->`."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text[text.index("<!-- layers -->"):].split("\n\n", 1)[0]
+    layers = {}
+    for row in re.findall(r"^\| (\d)\. [^|]+\| ([^|]+) \|", table, flags=re.MULTILINE):
+        for name in re.findall(r"`(\w+)/?`", row[1]):
+            assert name not in layers, f"{name} in two layers"
+            layers[name] = int(row[0])
+    return layers
+
+
+def test_no_module_imports_from_a_layer_above_its_own() -> None:
+    layers = _layers_of_the_architecture_page()
+    top = {path.name.removesuffix(".py") for path in PACKAGE.iterdir()
+           if path.suffix == ".py" or (path / "__init__.py").exists()} - {"__init__"}
+    assert set(layers) == top, set(layers) ^ top
+    assert sorted(set(layers.values())) == [1, 2, 3, 4, 5]
+
+    def layer(module: str) -> int:
+        parts = module.split(".")
+        return layers[parts[1]] if len(parts) > 1 else 6  # the facade sits on top of everything
+
+    upward = sorted(f"{name} -> {dep}" for name, deps in _imports().items() for dep in deps
+                    if layer(dep) > layer(name))
+    assert upward == []
 
 
 def test_only_rules_builds_or_unpacks_a_state_by_position() -> None:

@@ -1,4 +1,4 @@
-"""The replay page (abyss_rules.pictures.pages): its frames, its words, and a headless browser stepping it."""
+"""The replay page (abyss_rules.pictures._pages): its frames, its words, a headless browser stepping it."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from tests.browser import chromium
 
 import abyss_rules as ar
 from abyss_rules import events as ev
-from abyss_rules.pictures import svg as drawing
-from abyss_rules.pictures import words as wording
-from abyss_rules.pictures.pages import event_words, replay_frames, replay_html
+from abyss_rules.pictures import _svg as drawing
+from abyss_rules.pictures import _words as wording
+from abyss_rules.pictures import event_words, replay_frames, replay_html
 from abyss_rules.simulation import play_game
 
 TWO_ROUNDS = ar.Variant.standard().replace(max_rounds=2)

@@ -122,8 +122,8 @@ def test_rejected_with_code_and_rule(
 
 
 def test_every_code_apply_can_raise_is_covered() -> None:
-    # the codes the engine's apply/check path names (rules/illegal.py, rules/engine.py)
-    source = "".join((RULES / name).read_text(encoding="utf-8") for name in ("illegal.py", "engine.py"))
+    # the codes the engine's apply/check path names (rules/_illegal.py, rules/_engine.py)
+    source = "".join((RULES / name).read_text(encoding="utf-8") for name in ("_illegal.py", "_engine.py"))
     named = {ar.Code[m].value for m in re.findall(r"Code\.([A-Z_]+)", source)} | {"malformed_action"}
     covered = {c[3] for c in CASES} | {"malformed_action", "invalid_state"}
     # illegal_action is only the engine's report of its own inconsistency: never raised by design

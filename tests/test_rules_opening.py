@@ -8,7 +8,7 @@ import pytest
 from tests.builders import deck_order, finish_round, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.rules.opening import choose_opener, opener_decision
+from abyss_rules.rules import choose_opener, opener_decision
 
 
 @pytest.mark.rule("2.1", "2.2")

@@ -6,7 +6,7 @@ import pytest
 from tests.builders import deck_order, finish_round, hand_built, open_round, play, rule_error, stacked, tiny
 
 import abyss_rules as ar
-from abyss_rules.rules.scoring import closer_penalty_applies, game_is_over, round_scores, winners
+from abyss_rules.rules import closer_penalty_applies, game_is_over, round_scores, winners
 
 # -- round score (6.4) ----------------------------------------------------------------------------
 

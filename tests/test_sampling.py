@@ -13,8 +13,7 @@ from tests.builders import mixed_games, tiny, with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.sampling import MAX_SAMPLES, StateSampler, sample_states
-from abyss_rules.testing import check_invariants
-from abyss_rules.testing.exhaustive import deck_orders
+from abyss_rules.testing import check_invariants, deck_orders
 
 
 def _positions() -> list[tuple[ar.State, ar.View]]:

@@ -1,4 +1,4 @@
-"""SearchBot (abyss_rules.bots.search and its registration in abyss_rules.bots): legal, secret-blind,
+"""SearchBot (abyss_rules.bots._search and its registration in abyss_rules.bots): legal, secret-blind,
 reproducible, usable by name everywhere a built-in bot is."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tests.builders import with_other_secrets
 
 import abyss_rules as ar
 from abyss_rules.bots import BOTS, CountingBot, SearchBot, make_bot
-from abyss_rules.bots.search import RolloutSearch
+from abyss_rules.bots._search import RolloutSearch
 from abyss_rules.simulation import play_game, simulate
 
 

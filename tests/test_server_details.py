@@ -23,8 +23,8 @@ import abyss_rules as ar
 from abyss_rules.bots import GreedyBot
 from abyss_rules.codec import canonical_json, events_to_dict, variant_to_dict, view_to_dict
 from abyss_rules.pictures import to_svg
+from abyss_rules.serve._settings import Settings
 from abyss_rules.serve.client import Client, ServerError
-from abyss_rules.serve.settings import Settings
 
 DEFAULT_MAX_BODY = Settings().max_body
 GameServer = Served

@@ -31,8 +31,8 @@ from abyss_rules.bots import CountingBot, GreedyBot, RandomBot
 from abyss_rules.codec import action_to_dict, events_to_dict, state_hash, variant_to_dict, view_to_dict
 from abyss_rules.errors import RULE_OF_CODE
 from abyss_rules.notation import to_notation
+from abyss_rules.serve._settings import Settings
 from abyss_rules.serve.client import Client, Response, play, play_concurrently
-from abyss_rules.serve.settings import Settings
 
 DEFAULT_MAX_BODY = Settings().max_body
 GameServer = Served

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from abyss_rules.serve.settings import OPTIONS, Settings, from_env, parse_settings, to_env
+from abyss_rules.serve._settings import OPTIONS, Settings, from_env, parse_settings, to_env
 
 
 def test_every_setting_has_a_flag_a_variable_and_help() -> None:

@@ -1,4 +1,4 @@
-"""The statistics of `simulation.results`: the win rate's 95% interval (Wilson score)."""
+"""The statistics of `simulation._results`: the win rate's 95% interval (Wilson score)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pytest
 
 from abyss_rules.simulation import simulate
-from abyss_rules.simulation.results import Z95, wilson_interval
+from abyss_rules.simulation._results import Z95, wilson_interval
 
 
 @pytest.mark.parametrize("games", [1, 4, 20, 400])

@@ -1,4 +1,4 @@
-"""Pictures (abyss_rules.pictures.svg): well-formed SVG, public facts only, golden pictures."""
+"""Pictures (abyss_rules.pictures._svg): well-formed SVG, public facts only, golden pictures."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from tests import colours
 from tests.builders import open_round, play, stacked, tiny, with_other_secrets
 
 import abyss_rules as ar
-from abyss_rules.pictures import svg as drawing
-from abyss_rules.pictures import to_svg
-from abyss_rules.pictures.svg import action_words
-from abyss_rules.pictures.words import a_card
+from abyss_rules.pictures import _svg as drawing
+from abyss_rules.pictures import action_words, to_svg
+from abyss_rules.pictures._words import a_card
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "svg"

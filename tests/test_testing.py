@@ -15,7 +15,7 @@ import abyss_rules as ar
 from abyss_rules.actions import ACTION_TYPES
 from abyss_rules.config import variant_fields
 from abyss_rules.errors import InvalidStateError
-from abyss_rules.rules import reachable
+from abyss_rules.rules import _reachable as reachable
 from abyss_rules.testing import (
     Game,
     InvariantError,

@@ -13,7 +13,7 @@ from tests.builders import hand_built, open_round, play, stacked, tiny
 import abyss_rules as ar
 from abyss_rules import views
 from abyss_rules.errors import InvalidStateError, SeatError
-from abyss_rules.rules.opening import choose_opener
+from abyss_rules.rules import choose_opener
 
 
 def _game_states() -> list[ar.State]:

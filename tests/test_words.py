@@ -1,13 +1,13 @@
-"""The words of the game (abyss_rules.pictures.words): one wording of the events, for the CLI and pages."""
+"""The words of the game (abyss_rules.pictures._words): one wording of the events, for the CLI and pages."""
 
 from __future__ import annotations
 
 import pytest
 
 import abyss_rules as ar
-from abyss_rules import event_types as ev
-from abyss_rules.pictures import pages
-from abyss_rules.pictures.words import (
+from abyss_rules import _event_types as ev
+from abyss_rules.pictures import _pages as pages
+from abyss_rules.pictures._words import (
     a_card,
     caption_words,
     closing_words,

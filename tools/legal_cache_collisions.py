@@ -1,6 +1,6 @@
 """Positions whose legal-action cache keys collide under a mutant of the key (spec/conformance/README.md).
 
-`legal_actions` (src/abyss_rules/rules/legal.py) caches each seat's legal actions of the
+`legal_actions` (src/abyss_rules/rules/_legal.py) caches each seat's legal actions of the
 `turn` and `drawn` phases under a key made of the seat's face-down and swallowed masks. A
 mutant of that key expression that gives two positions with different legal actions the same
 key answers the second position with the first one's actions, but only when a case observes

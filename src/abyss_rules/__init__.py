@@ -28,6 +28,9 @@ Examples:
 """
 
 # (No `from __future__ import annotations`: it would leave a public name, `annotations`, here.)
+from ._event_types import Event
+from ._grid import Grid
+from ._versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .codec import (
     dumps_action,
@@ -59,14 +62,11 @@ from .errors import (
     SeedError,
     SimulationError,
 )
-from .event_types import Event
-from .grid import Grid
 from .records import Record
-from .rules.dealing import new_game
-from .rules.engine import apply, apply_with_events, check
-from .rules.legal import legal_actions
+from .rules._dealing import new_game
+from .rules._engine import apply, apply_with_events, check
+from .rules._legal import legal_actions
 from .state import Dealer, Phase, RoundResult, State
-from .versions import FORMAT_VERSION, RULES_VERSION, __version__
 from .views import View, view
 
 # The names of the package itself, by what they are for (docs/architecture.md says why these).

@@ -1,6 +1,6 @@
 /*
  * abyss_rules._seat_encode: one seat's observation vector written in C, the compiled tier of
- * abyss_rules.envs.seat_observation.
+ * abyss_rules.envs._seat_observation.
  *
  *   encode_into(out, seat, fields, consts, up, gone) -> None
  *
@@ -234,7 +234,7 @@ fail:
 static PyMethodDef methods[] = {
     {"encode_into", (PyCFunction)(void (*)(void))encode_into, METH_FASTCALL,
      "encode_into(out, seat, fields, consts, up, gone) -> None: one seat's observation vector "
-     "written into out (see abyss_rules.envs.seat_observation)."},
+     "written into out (see abyss_rules.envs._seat_observation)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -247,7 +247,7 @@ static PyModuleDef_Slot slots[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "abyss_rules._seat_encode",
-    "One seat's observation vector written in C (the compiled tier of envs.seat_observation).", 0,
+    "One seat's observation vector written in C (the compiled tier of envs._seat_observation).", 0,
     methods, slots, NULL, NULL, NULL,
 };
 

@@ -35,7 +35,7 @@ from typing import Final
 from .actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from .config import Variant
 from .errors import ActionIndexError, Code, InvalidStateError, MalformedActionError
-from .rules.legal import legal_actions
+from .rules._legal import legal_actions
 from .state import State
 
 __all__ = ["ACTION_LAYOUT_VERSION", "ActionSpace"]

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import attrs
 
+from ._grid import Geometry
+from ._versions import header
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
 from .errors import Code, ConfigError
-from .grid import Geometry
-from .versions import header
 
 if TYPE_CHECKING:
     from .documents import VariantDict, VariantDocument

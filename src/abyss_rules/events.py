@@ -32,7 +32,7 @@ and the others for each event) are in `abyss_rules.documents`.
 
 The events come from the rule functions themselves: each one reports what it does as it
 does it (see `abyss_rules.rules`), so no event is worked out a second time from the states
-before and after. The classes are defined in `abyss_rules.event_types`, below the rules.
+before and after. The classes are defined in `abyss_rules._event_types`, below the rules.
 
 Examples:
     >>> import abyss_rules as ar
@@ -49,9 +49,9 @@ Examples:
 
 from __future__ import annotations
 
-from . import event_types
-from .event_types import *  # noqa: F403 - every event class, re-exported: the list is event_types.__all__
-from .rules.engine import apply_with_events
+from . import _event_types as event_types
+from ._event_types import *  # noqa: F403 - every event class, re-exported: the list is event_types.__all__
+from .rules._engine import apply_with_events
 
 __all__ = ["apply_with_events"]
 __all__ += event_types.__all__

@@ -49,16 +49,16 @@ from typing import Any, Final, NamedTuple, cast
 
 import attrs
 
+from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec.action import RequestId, action_body, action_message, action_to_dict, check_request_id
-from .codec.strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, parse, parse_json
+from .codec._action import RequestId, action_body, action_message, action_to_dict, check_request_id
+from .codec._strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, parse, parse_json
 from .documents import ActionDocument, VerdictDocument
 from .errors import AbyssError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
-from .rules.engine import check
+from .rules._engine import check
 from .state import State
-from .versions import header
 from .views import View
 
 __all__ = ["HTTP_STATUS", "Accepted", "Judgement", "Message", "Verdict", "action_documents", "http_status",

@@ -33,9 +33,9 @@ from typing import Any, Final
 
 import attrs
 
-from .codec.strict import check_header, parse, read_int, read_list, read_str
+from ._event_types import EVENT_TYPES, Event
+from .codec._strict import check_header, parse, read_int, read_list, read_str
 from .errors import Code, DecodeError
-from .event_types import EVENT_TYPES, Event
 from .views import View
 
 __all__ = ["PublicTable", "Space", "apply_events"]

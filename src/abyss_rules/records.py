@@ -39,9 +39,10 @@ from typing import Any, Final, cast
 
 import attrs
 
+from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec.state import read_deck_order, state_hash
-from .codec.strict import (
+from .codec._state import read_deck_order, state_hash
+from .codec._strict import (
     HEX64,
     MAX_DOCUMENT_BYTES,
     canonical_json,
@@ -52,16 +53,15 @@ from .codec.strict import (
     read_str,
     wrong_type,
 )
-from .codec.variant import read_variant, variant_doc
+from .codec._variant import read_variant, variant_doc
 from .config import Variant
 from .documents import RecordDocument
 from .errors import AbyssError, Code, ConfigError, DecodeError, MalformedActionError, ReplayError
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
-from .rules.dealing import deck_order_problem, new_game, player_count_problem
-from .rules.engine import apply
+from .rules._dealing import deck_order_problem, new_game, player_count_problem
+from .rules._engine import apply
 from .state import State
-from .versions import header
 from .views import View, view
 
 __all__ = ["MAX_RECORD_ACTIONS", "Record", "ReplayError"]

@@ -42,9 +42,9 @@ from typing import Final
 
 import attrs
 
-from .codec.state import assemble_state
+from ._grid import Grid
+from .codec._state import assemble_state
 from .errors import AbyssError, Code, SamplingError
-from .grid import Grid
 from .state import Dealer, State
 from .views import View
 from .views import view as view_of

@@ -4,7 +4,7 @@
 authoritative state a server keeps. It never changes; the rule functions
 return new states. It compares and hashes by value.
 
-Representation (chosen for speed, see `benchmarks/playouts.py`):
+Representation (chosen for speed; docs/performance.md says why):
 
 * `cards` -- every player's grid in one flat tuple of ints: player `p`'s
   space `s` is `cards[p * cells + s]` (space `s = row * cols + col`).
@@ -16,10 +16,9 @@ Representation (chosen for speed, see `benchmarks/playouts.py`):
 
 `State.grid` and the other properties give friendlier read access.
 
-`State` is a `typing.NamedTuple` underneath -- a frozen attrs class
-with 17 fields took 3.2 µs to build on the reference machine against 0.2 µs
-for a tuple, and a state is built on every action -- but it is not equal to
-any plain tuple, and its `repr` never shows secret information.
+`State` is a `typing.NamedTuple` underneath -- a state is built on every action, and a
+tuple is the cheapest value to build -- but it is not equal to any plain tuple, and its
+`repr` never shows secret information.
 
 Examples:
     >>> import abyss_rules as ar
@@ -37,9 +36,9 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
+from ._grid import Grid, flags
 from .config import Variant
 from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
-from .grid import Grid, flags
 
 __all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
 
@@ -47,7 +46,7 @@ def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
 
     Stated here, with the state that reports it (`State.winners`), so that the state needs
-    nothing of `rules/`; `abyss_rules.rules.scoring` re-exports it.
+    nothing of `rules/`; `abyss_rules.rules._scoring` re-exports it.
 
     Examples:
         >>> winners((12, 7, 7))
@@ -138,7 +137,7 @@ class RoundResult:
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this round's final reveal."""
-        from .pictures.svg import to_svg  # on use: the pictures import this module
+        from .pictures._svg import to_svg  # on use: the pictures import this module
 
         return to_svg(self)
 
@@ -214,7 +213,7 @@ class State(_Fields):
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of the public view, no secret."""
-        from .pictures.svg import to_svg  # on use: the pictures import this module
+        from .pictures._svg import to_svg  # on use: the pictures import this module
 
         return to_svg(self)
 

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, cast
 
 import attrs
 
+from ._grid import Geometry, Grid, fast_constructor, snapshots
 from .actions import Action
 from .config import Variant
-from .grid import Geometry, Grid, fast_constructor, snapshots
-from .rules.illegal import not_a_state
-from .rules.legal import legal_actions
-from .rules.opening import choose_opener
+from .rules._illegal import not_a_state
+from .rules._legal import legal_actions
+from .rules._opening import choose_opener
 from .state import Phase, RoundResult, State, no_such_seat
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3), 1).to_dict()["viewer"]
             1
         """
-        from .codec.view import view_data  # on use: the codec's facade imports this module
+        from .codec._view import view_data  # on use: the codec's facade imports this module
 
         return cast("ViewDocument", view_data(self))
 
@@ -151,13 +151,13 @@ class View:
             >>> ar.view(ar.new_game(players=2, seed=3)).to_json()[:40]
             '{"closer":null,"discard_pile":[0],"draw_'
         """
-        from .codec.view import view_text  # on use: the codec's facade imports this module
+        from .codec._view import view_text  # on use: the codec's facade imports this module
 
         return view_text(self)
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: `to_svg` of this view."""
-        from .pictures.svg import to_svg  # on use: the pictures import this module
+        from .pictures._svg import to_svg  # on use: the pictures import this module
 
         return to_svg(self)
 
@@ -286,7 +286,8 @@ def _opener(v: Variant, opening: tuple[tuple[int, ...], ...], history: tuple[Rou
 
 
 _fast_view = fast_constructor(View)
-"""`View(...)` with the fields in their order, built without attrs' `__init__` (4x faster): every
+"""`View(...)` with the fields in their order, built without attrs' `__init__` (a view is built
+on every call of `view`; docs/performance.md says what it saves): every
 value `view` passes is already one of the view's types (`tests/test_views.py` checks that it
 builds what `View(...)` builds)."""
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import abyss_rules as ar
 from abyss_rules import batch
 from abyss_rules.action_space import ActionSpace
-from abyss_rules.batch.playouts import choose_uniformly
+from abyss_rules.batch import choose_uniformly
 from abyss_rules.testing import variants
 
 THOROUGH = settings().max_examples >= 1000
@@ -168,7 +168,7 @@ def test_rejected_words_deal_and_reshuffle_like_the_reference(monkeypatch: pytes
     from tests.test_randomness import _rejecting_digest
 
     from abyss_rules import randomness
-    from abyss_rules.batch import shuffle
+    from abyss_rules.batch import _shuffle as shuffle
 
     monkeypatch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
     handed: list[int] = []
@@ -189,7 +189,7 @@ def test_deals_of_many_games_at_once_match_the_reference() -> None:
     """The deals of 600 games at once, and shuffles of 1, 7 and 600 rows against the reference,
     down each way of reading the words: every row at the same place of its blocks (a view),
     equal rows at different places (a gather), rows of different lengths (padded)."""
-    from abyss_rules.batch.shuffle import shuffle_rows
+    from abyss_rules.batch._shuffle import shuffle_rows
     from abyss_rules.randomness import normalize_seed, shuffled
 
     b = batch.Batch.new(3, ar.Variant.standard(), seeds=range(7000, 7600))

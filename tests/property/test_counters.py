@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import abyss_rules as ar
-from abyss_rules.loadability import COUNTER_LIMIT
+from abyss_rules.rules import COUNTER_LIMIT
 from abyss_rules.testing import check_invariants
 
 # Small grids and a small deck: rounds end (and the next is dealt, using words of the stream)

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from tests.property.test_documents import _mutate
 
 import abyss_rules as ar
-from abyss_rules.codec import state_from_dict, state_to_dict, strict
+from abyss_rules.codec import _strict as strict
+from abyss_rules.codec import state_from_dict, state_to_dict
 from abyss_rules.testing import Game, games
 
 GAMES = games(finish_rounds=True, max_actions=250)

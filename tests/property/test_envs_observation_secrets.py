@@ -17,7 +17,7 @@ from tests.test_envs_seat_observation import TIERS
 
 import abyss_rules as ar
 from abyss_rules.envs import Observation
-from abyss_rules.envs.seat_observation import SeatObservation
+from abyss_rules.envs._seat_observation import SeatObservation
 from abyss_rules.testing import Game, games, variants
 
 

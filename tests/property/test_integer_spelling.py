@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import abyss_rules as ar
 from abyss_rules.cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from abyss_rules.codec import canonical_json, events_to_dict, state_hash, state_to_dict, view_to_dict
-from abyss_rules.codec.strict import MAX_INT
+from abyss_rules.codec._strict import MAX_INT
 from abyss_rules.config import MAX_TARGET_SCORE
 
 

@@ -79,7 +79,7 @@ def test_a_wrong_kind_by_another_seat_is_a_wrong_phase_not_a_wrong_turn() -> Non
 @pytest.mark.rule("2.2", "3.2", "3.4", "7.5")
 @given(games(max_actions=150))
 def test_a_seats_legal_actions_are_its_share_of_legal_actions(game: Game) -> None:
-    from abyss_rules.rules.legal import seat_legal_actions
+    from abyss_rules.rules._legal import seat_legal_actions
 
     for state in game.states:
         legal = ar.legal_actions(state)

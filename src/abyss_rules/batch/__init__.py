@@ -24,15 +24,15 @@ Examples:
 
 from __future__ import annotations
 
-from ..extras import require
+from .._extras import require
 
 require("numpy", name="NumPy", extra="batch", module="abyss_rules.batch")
 
-from .convert import PHASES  # noqa: E402 - after the check of the extra
-from .engine import Batch  # noqa: E402
-from .env import Env, EnvState  # noqa: E402
-from .observation import OBSERVATION_VERSION, Observation  # noqa: E402
-from .playouts import PlayoutStats, choose_uniformly, random_playouts  # noqa: E402
+from ._convert import PHASES  # noqa: E402 - after the check of the extra
+from ._engine import Batch  # noqa: E402
+from ._env import Env, EnvState  # noqa: E402
+from ._observation import OBSERVATION_VERSION, Observation  # noqa: E402
+from ._playouts import PlayoutStats, choose_uniformly, random_playouts  # noqa: E402
 
 __all__ = ["OBSERVATION_VERSION", "PHASES", "Batch", "Env", "EnvState", "Observation", "PlayoutStats",
            "choose_uniformly", "random_playouts"]

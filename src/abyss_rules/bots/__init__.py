@@ -55,7 +55,7 @@ if os.environ.get("ABYSS_RULES_PURE") == "1":
     _sources(("_odds", "_model", "_tables", "_planner"))
 
 from . import _model, _odds, _planner, _tables  # noqa: E402  (after the choice of the sources)
-from .search import RolloutSearch  # noqa: E402
+from ._search import RolloutSearch  # noqa: E402
 
 __all__ = [
     "BOTS",
@@ -99,10 +99,9 @@ that the two lists name the same modules)."""
 COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in _COMPILED_MODULES)
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
 compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
-about 1.6-1.9 times faster than the sources; whole games 1.3-1.7 times, the rules engine included);
-an editable install, `ABYSS_RULES_PURE=1` at build time or a build without a C compiler runs the
-sources, and so does a compiled wheel when the environment sets `ABYSS_RULES_PURE=1` at import
-(see the Installation page of the docs)."""
+faster: docs/performance.md has the figures); an editable install, `ABYSS_RULES_PURE=1` at build
+time or a build without a C compiler runs the sources, and so does a compiled wheel when the
+environment sets `ABYSS_RULES_PURE=1` at import (see the Installation page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""
@@ -300,7 +299,7 @@ class SearchBot(RolloutSearch):
     `CountingBot` at every seat, and plays the move with the best mean outcome: the others'
     lowest round score minus its own, closer penalty included, plus or minus `win_bonus` when
     the round ends the game. Every other decision is `CountingBot`'s (see
-    `abyss_rules.bots.search`).
+    `abyss_rules.bots._search`).
 
     Args:
         seed: Seeds its sampling: with the rollout budget (the default) the same seed and the

@@ -25,10 +25,10 @@ from itertools import compress, repeat
 from operator import is_, itemgetter, sub
 from typing import Final
 
+from .._grid import Grid
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..caches import BoundedCache
 from ..config import Variant
-from ..grid import Grid
 from ..views import View
 from ._model import NEG_INF, Column, ColumnClass, Model, Shape
 from ._odds import LIMIT, Odds

@@ -15,9 +15,9 @@ Exit status: 0 success; 1 a "no" verdict (an illegal action or an invalid docume
 file, bad JSON); 4 the input of `play` ended before the game did; 130 interrupted. The
 CLI page of the documentation describes every command.
 
-The package: `parser` (the arguments of every subcommand), `commands` (`demo`, `replay`,
-`validate`, `schema`), `play`, `simulate`, `narration` (the game told in words, the grids
-drawn as text) and `options` (exit statuses and what the commands share).
+The package's private modules: `_parser` (the arguments of every subcommand), `_commands`
+(`demo`, `replay`, `validate`, `schema`), `_play`, `_simulate`, `_narration` (the game told in
+words, the grids drawn as text) and `_options` (exit statuses and what the commands share).
 
 Examples:
     >>> main(["demo", "--seed", "3", "--variant", "short", "--bots", "random", "random", "--quiet"])
@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..errors import AbyssError
-from .narration import Narrator, narrate, render_grids
-from .options import (
+from ._narration import Narrator, narrate, render_grids
+from ._options import (
     EXIT_BAD_INPUT,
     EXIT_INPUT_ENDED,
     EXIT_INTERRUPTED,
@@ -43,9 +43,9 @@ from .options import (
     BadInput,
     UsageError,
 )
-from .parser import build_parser
-from .play import parse_move
-from .simulate import ProgressBar
+from ._parser import build_parser
+from ._play import parse_move
+from ._simulate import ProgressBar
 
 __all__ = [
     "EXIT_BAD_INPUT",

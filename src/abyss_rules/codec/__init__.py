@@ -43,16 +43,16 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from .._versions import FORMAT_VERSION
 from ..documents import ViewDocument
 from ..errors import DecodeError
-from ..versions import FORMAT_VERSION
 from ..views import View
-from .action import action_from_dict, action_to_dict, dumps_action, loads_action
-from .events import dumps_events, events_to_dict
-from .state import dumps_state, loads_state, state_from_dict, state_hash, state_to_dict
-from .strict import MAX_DEPTH, MAX_DOCUMENT_BYTES, canonical_json, parse, parse_json
-from .variant import dumps_variant, loads_variant, variant_from_dict, variant_to_dict
-from .view import view_data, view_fields, view_text
+from ._action import action_from_dict, action_to_dict, dumps_action, loads_action
+from ._events import dumps_events, events_to_dict
+from ._state import dumps_state, loads_state, state_from_dict, state_hash, state_to_dict
+from ._strict import MAX_DEPTH, MAX_DOCUMENT_BYTES, canonical_json, parse, parse_json
+from ._variant import dumps_variant, loads_variant, variant_from_dict, variant_to_dict
+from ._view import view_data, view_fields, view_text
 
 __all__ = [
     "FORMAT_VERSION",
@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 
-# -- views: the codec's view layout (`codec.view`) reads and writes the fields of a `View` -----
+# -- views: the codec's view layout (`codec._view`) reads and writes the fields of a `View` -----
 
 
 def view_to_dict(view: View) -> ViewDocument:

@@ -32,14 +32,16 @@ except ImportError as error:  # pragma: no cover - exercised by a subprocess tes
         name=error.name,
     ) from error
 
-from .aec import env, raw_env
-from .observation import OBSERVATION_VERSION, Observation
-from .rewards import REWARDS, Rewards
-from .selfplay import SELF_PLAY_ID, SelfPlayEnv
-from .solo import SOLO_ID, SoloEnv
-from .vector import VectorEnv
+from ._aec import env, raw_env
+from ._observation import OBSERVATION_VERSION, Observation
+from ._rewards import REWARDS, Rewards
+from ._seat_observation import COMPILED
+from ._selfplay import SELF_PLAY_ID, SelfPlayEnv
+from ._solo import SOLO_ID, SoloEnv
+from ._vector import VectorEnv
 
 __all__ = [
+    "COMPILED",
     "OBSERVATION_VERSION",
     "REWARDS",
     "SELF_PLAY_ID",
@@ -58,10 +60,10 @@ __all__ = [
 # wrapper hides `action_masks()`, which sb3-contrib's MaskablePPO and masked loops call); a
 # `reset()` must still come first (a ConfigError says so). Gymnasium's `check_env` passes on both.
 if SOLO_ID not in gymnasium.registry:
-    gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs.solo:SoloEnv",
-                       vector_entry_point="abyss_rules.envs.solo:solo_vector",
+    gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs._solo:SoloEnv",
+                       vector_entry_point="abyss_rules.envs._solo:solo_vector",
                        order_enforce=False, disable_env_checker=True)
 if SELF_PLAY_ID not in gymnasium.registry:
-    gymnasium.register(id=SELF_PLAY_ID, entry_point="abyss_rules.envs.selfplay:SelfPlayEnv",
-                       vector_entry_point="abyss_rules.envs.vector:VectorEnv",
+    gymnasium.register(id=SELF_PLAY_ID, entry_point="abyss_rules.envs._selfplay:SelfPlayEnv",
+                       vector_entry_point="abyss_rules.envs._vector:VectorEnv",
                        order_enforce=False, disable_env_checker=True)

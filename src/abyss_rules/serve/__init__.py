@@ -6,16 +6,16 @@ a page to play in. See docs/server-example.md.
 
 | module | what it is |
 |---|---|
-| `app` | the routes, the WebSocket, the pushes, the structured access log |
-| `hub` | wakes the long polls, streams and WebSockets when a game moves (in this process or another) |
-| `games` | the games: create, read, act (`UPDATE ... WHERE seq = ?`), expire, the server's bots |
-| `store` | the database: three tables, the few statements, SQLite and PostgreSQL |
-| `requests` | request bodies and refusals, every bound checked before anything is built |
-| `settings` | the options: flags and `ABYSS_*` environment variables |
-| `runner` | the socket, uvicorn's limits, the worker processes (`abyss-rules serve`) |
-| `logs` | JSON log lines |
-| `client` | a small Python client of the HTTP API (standard library only) |
-| `library` | the names of abyss-rules the server uses |
+| `_app` | the routes, the WebSocket, the pushes, the structured access log |
+| `_hub` | wakes the long polls, streams and WebSockets when a game moves (in this process or another) |
+| `_games` | the games: create, read, act (`UPDATE ... WHERE seq = ?`), expire, the server's bots |
+| `_store` | the database: three tables, the few statements, SQLite and PostgreSQL |
+| `_requests` | request bodies and refusals, every bound checked before anything is built |
+| `_settings` | the options: flags and `ABYSS_*` environment variables |
+| `_runner` | the socket, uvicorn's limits, the worker processes (`abyss-rules serve`) |
+| `_logs` | JSON log lines |
+| `client` | a small Python client of the HTTP API (standard library only): the one public module |
+| `_library` | the names of abyss-rules the server uses |
 
 Nothing here is imported by `import abyss_rules`: the web stack is needed only to serve.
 """
@@ -31,7 +31,7 @@ __all__ = ["serve_command"]
 def serve_command(argv: Sequence[str], stderr: TextIO) -> int:
     """`abyss-rules serve ...`: run the server, or say which extra to install (exit status 2)."""
     try:
-        from .runner import main
+        from ._runner import main
     except ImportError as error:
         print(f"abyss-rules serve: error: the server needs the `server` extra ({error.name} is missing): "
               "pip install 'abyss-rules[server]'", file=stderr)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from ..bots import Bot, make_bot
-from . import library as ar
+from . import _library as ar
 
 __all__ = ["Client", "NewGame", "Outcome", "Response", "ServerError", "play", "play_concurrently"]
 

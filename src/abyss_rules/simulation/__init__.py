@@ -33,11 +33,11 @@ from ..config import Variant
 from ..errors import AbyssError, Code, SimulationError
 from ..randomness import normalize_seed, secret_repr
 from ..records import Record
-from ..rules.dealing import new_game, player_count_problem
-from ..rules.engine import apply
+from ..rules._dealing import new_game, player_count_problem
+from ..rules._engine import apply
 from ..state import RoundResult, State
 from ..views import view
-from .results import (
+from ._results import (
     BotStats,
     GameStore,
     GameSummaries,
@@ -47,6 +47,7 @@ from .results import (
     SimulationResult,
     aggregate,
     lineup,
+    wilson_interval,
 )
 
 __all__ = [
@@ -61,9 +62,11 @@ __all__ = [
     "SimulationInterrupted",
     "SimulationResult",
     "derive_seed",
+    "lineup",
     "play_game",
     "resolve_variant",
     "simulate",
+    "wilson_interval",
 ]
 
 _PROGRESS_EVERY: Final = 1.0

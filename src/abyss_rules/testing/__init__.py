@@ -19,9 +19,9 @@ For exhaustive checks, `action_space` lists every
 well-formed action around a grid and `deck_orders` every
 order of a small deck.
 
-The package: `strategies` (the Hypothesis strategies and `Game`), `invariants`
-(`check_invariants`) and `exhaustive` (`action_space`, `deck_orders`); every name is imported
-from `abyss_rules.testing`.
+The package's private modules: `_strategies` (the Hypothesis strategies and `Game`),
+`_invariants` (`check_invariants`) and `_exhaustive` (`action_space`, `deck_orders`); every name
+is imported from `abyss_rules.testing`.
 
 Examples:
     >>> from hypothesis import given, settings
@@ -36,13 +36,13 @@ Examples:
 
 from __future__ import annotations
 
-from ..extras import require
+from .._extras import require
 
 require("hypothesis", name="Hypothesis", extra="testing", module="abyss_rules.testing")
 
-from .exhaustive import action_space, deck_orders  # noqa: E402 - after the check of the extra
-from .invariants import InvariantError, check_invariants  # noqa: E402
-from .strategies import (  # noqa: E402
+from ._exhaustive import action_space, deck_orders  # noqa: E402 - after the check of the extra
+from ._invariants import InvariantError, check_invariants  # noqa: E402
+from ._strategies import (  # noqa: E402
     MAX_GAME_ACTIONS,
     Game,
     actions,

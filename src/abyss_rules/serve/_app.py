@@ -1,0 +1,549 @@
+"""The server's web layer: a Starlette (ASGI) app, served by uvicorn (`abyss-rules serve`).
+
+Routes (every refusal is a `verdict` document with a stable `code`; see docs/server-example.md):
+
+    GET  /                       the play page
+    GET  /health                 200 while the process runs; GET /ready: 200 when the database answers
+    POST /games                  create a game -> 201 {"game", "seats": [{"seat", "token"}], "view"}
+    GET  /games/{id}/view        the view of the seat whose token is sent, else a spectator's
+    POST /games/{id}/actions     an action document (or {"notation", "seq"})
+                                 -> 200 {"verdict", "view", "events"}
+    GET  /games/{id}/record      the redacted record: every action so far, no seed
+    GET  /games/{id}/picture     an SVG picture of what the seat (or a spectator) sees
+    GET  /games/{id}/events      Server-Sent Events: the current view, then each action
+    WS   /games/{id}/ws          a WebSocket: send {"token"}, get the view; send actions, get verdicts;
+                                 every move is pushed to every connection of the game
+
+What runs where: the event loop only parses, routes and writes; everything that touches the
+database or plays the rules runs in a worker thread (`anyio.to_thread.run_sync`), so that one
+slow query never stalls the other connections. Waiting (long polls, streams, WebSockets) is
+asynchronous: the `Hub` wakes waiters when this process stores a move, and looks at the database
+every `poll_interval` for moves stored by other processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from importlib import resources
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import _library as ar
+from ._games import Games, Limits
+from ._hub import Hub
+from ._requests import HttpError, parse_body, read_action_body, read_game_request
+from ._settings import Settings
+from ._store import open_store
+
+__all__ = ["create_app"]
+
+_LOG: Final = logging.getLogger("abyss_rules.serve")
+MAX_REPLAY: Final = 64
+"""A stream that fell further behind than this many actions gets the current view, not each action."""
+_UNAUTHORIZED: Final = {"WWW-Authenticate": 'Bearer realm="abyss"'}
+_PAGE_HEADERS: Final = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                               "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+_ROUTES_TEXT: Final = ("GET /, GET /health, GET /ready, POST /games, GET /games/{id}/view, "
+                       "POST /games/{id}/actions, GET /games/{id}/record, GET /games/{id}/picture, "
+                       "GET /games/{id}/events, WS /games/{id}/ws")
+
+
+def _json(status: int, doc: Any, headers: Mapping[str, str] | None = None) -> Response:
+    return Response(ar.canonical_json(doc), status, {"Cache-Control": "no-store", **(headers or {})},
+                    media_type="application/json")
+
+
+def _refusal(error: HttpError) -> Response:
+    return _json(error.status, error.verdict.to_dict(), error.headers)
+
+
+class _Server:
+    """The app's state: settings, games, hub, and the endpoints."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        limits = Limits(max_games=settings.max_games, client_games=settings.client_games or None,
+                        client_window=settings.client_window, finished_ttl=settings.finished_ttl,
+                        idle_ttl=settings.idle_ttl, max_actions=settings.max_actions)
+        self.games = Games(open_store(settings.db), limits, bot_delay=settings.bot_delay,
+                           poll_interval=settings.poll_interval)
+        self.hub = Hub(self.games, settings.poll_interval)
+        self.page = (resources.files(__package__ or "abyss_rules.serve") / "page.html").read_bytes()
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)` in a worker thread (the database and the rules never run on the event loop)."""
+        return await anyio.to_thread.run_sync(lambda: function(*args))
+
+    # -- reading requests ----------------------------------------------------------------
+
+    async def body(self, request: Request) -> Any:
+        """The JSON body: 415 unless application/json, 413 over `max_body` (refused unread), 400 if bad."""
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            raise HttpError.refuse(415, "unsupported_media_type",
+                                   f"send the body as application/json (got {content_type or 'none'})")
+        limit = self.settings.max_body
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or len(declared) > 18):
+            raise HttpError.refuse(400, "bad_request", "Content-Length must be one decimal number")
+        if declared is not None and int(declared) > limit:
+            raise self.too_large(int(declared))
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise self.too_large(size)
+            chunks.append(chunk)
+        return parse_body(b"".join(chunks))
+
+    def too_large(self, size: int) -> HttpError:
+        return HttpError.refuse(413, ar.Code.DOCUMENT_TOO_LARGE, f"the body is at least {size} bytes; this "
+                                f"server takes at most {self.settings.max_body}",
+                                headers={"Connection": "close"})
+
+    @staticmethod
+    def query(request: Request, allowed: frozenset[str]) -> dict[str, str]:
+        items = request.query_params.multi_items()
+        out: dict[str, str] = {}
+        for key, value in items[:9]:
+            if key not in allowed:
+                raise HttpError.refuse(400, "unknown_parameter", f"unknown query parameter {key[:40]!r}")
+            if key in out:
+                raise HttpError.refuse(400, "bad_query", f"query parameter {key!r} is given twice")
+            out[key] = value
+        if len(items) > 8:
+            raise HttpError.refuse(400, "bad_query", "too many query parameters")
+        return out
+
+    @staticmethod
+    def seq_of(value: str | None, what: str) -> int | None:
+        if value is None:
+            return None
+        value = value.strip()
+        if not (value.isascii() and value.isdigit()) or len(value) > 15:
+            raise HttpError.refuse(400, ar.Code.BAD_VALUE, f"{what} must be a seq (an integer >= 0)")
+        return int(value)
+
+    def seat_now(self, game_id: str, token: str | None, *, required: bool) -> int | None:
+        """The seat whose token is `token`; `None` for no token (401 if `required`); 404 first.
+
+        In a worker thread (it reads the database): with the work that follows, in one hop.
+        """
+        if token is None:
+            self.games.state(game_id)  # 404 for an unknown game comes first
+            if required:
+                raise HttpError.refuse(401, "missing_token", "send your seat's token: Authorization: "
+                                                             "Bearer <token>", headers=_UNAUTHORIZED)
+            return None
+        seat = self.games.seat_of(game_id, token) if 0 < len(token) <= 200 else None
+        if seat is None:
+            self.games.state(game_id)
+            raise HttpError.refuse(401, "unknown_token", "the token is not one of this game's seats",
+                                   headers=_UNAUTHORIZED)
+        return seat
+
+    async def seat(self, game_id: str, token: str | None, *, required: bool) -> int | None:
+        """`seat_now` from the event loop."""
+        seat: int | None = await self.run(lambda: self.seat_now(game_id, token, required=required))
+        return seat
+
+    @staticmethod
+    def token(request: Request) -> str | None:
+        values = request.headers.getlist("authorization")
+        if not values:
+            return None
+        scheme, _, token = values[0].strip().partition(" ")
+        if scheme.lower() != "bearer" or len(values) > 1:
+            return ""  # present but unreadable: 401 unknown_token
+        return token.strip()
+
+    # -- endpoints ------------------------------------------------------------------------
+
+    async def page_route(self, request: Request) -> Response:
+        return Response(self.page, 200, _PAGE_HEADERS, media_type="text/html; charset=utf-8")
+
+    async def health(self, request: Request) -> Response:
+        return _json(200, {"status": "ok"})
+
+    async def ready(self, request: Request) -> Response:
+        try:
+            with anyio.fail_after(5):
+                await self.run(self.games.store.ping)
+        except Exception as error:
+            _LOG.warning("not ready: the database does not answer", extra={"error": repr(error)})
+            return _json(503, {"status": "database unavailable"}, {"Retry-After": "5"})
+        return _json(200, {"status": "ready", "database": self.games.store.dialect})
+
+    async def create_game(self, request: Request) -> Response:
+        doc = await self.body(request)
+        try:
+            wanted = read_game_request(doc)
+        except ar.AbyssError as error:
+            raise HttpError.of(error) from None
+        if wanted.seed is not None and not self.settings.allow_seed:
+            raise HttpError.refuse(403, "seed_not_allowed", "this server deals from secret seeds only "
+                                   "(whoever knows the seed knows every card)", path="/seed")
+        creator = request.client.host if request.client else "unknown"
+        try:
+            game = await self.run(self.games.create, wanted.players, wanted.variant, wanted.seed, wanted.bots,
+                                  creator)
+        except ar.AbyssError as error:
+            path = "/seed" if isinstance(error, ar.SeedError) else "/players"
+            raise HttpError.of(error, path=path) from None
+        seats = [{"seat": seat, "token": token} if token is not None else {"seat": seat, "bot": bot}
+                 for seat, (token, bot) in enumerate(zip(game.tokens, wanted.bots, strict=True))]
+        return _json(201, {"game": game.id, "seats": seats, "view": ar.view_to_dict(ar.view(game.state))},
+                     {"Location": f"/games/{game.id}"})
+
+    async def get_view(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        after = self.seq_of(self.query(request, frozenset({"after"})).get("after"), "after")
+        token = self.token(request)
+        if after is None:  # the seat and the state in one trip to a worker thread
+            seat, state = await self.run(lambda: (self.seat_now(game_id, token, required=False),
+                                                  self.games.state(game_id)))
+        else:
+            seat = await self.seat(game_id, token, required=False)
+            await self.hub.wait_past(game_id, after, self.settings.long_poll)
+            state = await self.run(self.games.state, game_id)
+        return _json(200, ar.view_to_dict(ar.view(state, seat)))
+
+    async def act(self, game_id: str, doc: Any, *, seat: int | None = None,
+                  token: str | None = None) -> tuple[ar.Verdict, int, ar.State, Any]:
+        """Check and store one action message of `seat` (or of `token`'s seat, checked first).
+
+        Returns the verdict, the seat, the new state and the events; raises `HttpError` for a refusal.
+        The seat's check, the action's and the commit take one trip to a worker thread.
+        """
+        request_id = doc.get("request_id") if isinstance(doc, dict) else None
+        request_id = request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) \
+            and 0 < len(str(request_id)) <= 64 else None
+
+        def work() -> tuple[int, ar.Message, ar.Accepted]:
+            who = seat if seat is not None else self.seat_now(game_id, token, required=True)
+            assert who is not None
+            message = read_action_body(doc)
+            return who, message, self.games.act(game_id, message.action, seq=message.seq, seat=who)
+
+        try:
+            who, message, accepted = await self.run(work)
+        except ar.AbyssError as error:  # nothing was stored
+            seq = (await self.run(self.games.state, game_id)).seq
+            raise HttpError.of(error, seq, request_id=request_id) from None
+        except HttpError as error:
+            raise HttpError(error.status, ar.Verdict(False, error.verdict.code, None, error.verdict.message,
+                                                     error.verdict.seq, None, request_id),
+                            error.headers) from None
+        after = accepted.state
+        verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id,
+                             accepted.action)
+        return verdict, who, after, ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
+
+    async def post_action(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        self.query(request, frozenset())
+        token = self.token(request)
+        doc = await self.body(request)
+        verdict, seat, after, events = await self.act(game_id, doc, token=token)
+        return _json(200, {"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
+                           "events": events})
+
+    async def get_record(self, request: Request) -> Response:
+        self.query(request, frozenset())
+        record = await self.run(self.games.record, request.path_params["game"])
+        return _json(200, record.redact().to_dict())
+
+    async def get_picture(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        self.query(request, frozenset())
+        seat = await self.seat(game_id, self.token(request), required=False)
+        state = await self.run(self.games.state, game_id)
+        picture = await self.run(ar.to_svg, ar.view(state, seat))  # public information only
+        return Response(picture, 200, {"Cache-Control": "no-store"}, media_type="image/svg+xml")
+
+    # -- pushes ---------------------------------------------------------------------------
+
+    async def updates(self, game_id: str, seat: int | None,
+                      state: ar.State) -> AsyncIterator[tuple[str, Any] | None]:
+        """After `state`: ("update", {"view", "events"}) per action, ("view", view) for a stream that fell
+        more than `MAX_REPLAY` behind, `None` after `heartbeat` seconds without a move. Ends when the game
+        is over, gone, or the server stops."""
+        while not state.is_over and not self.hub.closing:
+            await self.hub.wait_past(game_id, state.seq, self.settings.heartbeat)
+            try:
+                new = await self.run(self.games.state, game_id)
+            except HttpError:  # expired while followed
+                return
+            if new.seq <= state.seq:
+                yield None
+                continue
+            if new.seq - state.seq > MAX_REPLAY:
+                state = new
+                yield "view", ar.view_to_dict(ar.view(new, seat))
+                continue
+            stored = await self.run(self.games.store.record, game_id, state.seq)
+            if stored is None:
+                return
+            for text in stored[1][:new.seq - state.seq]:
+                action = ar.parse_notation(text)
+                state, events = ar.apply_with_events(state, action)
+                yield "update", {"view": ar.view_to_dict(ar.view(state, seat)),
+                                 "events": ar.events_to_dict(events, action=action, seq=state.seq)}
+
+    async def get_events(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        query = self.query(request, frozenset({"after"}))
+        seen = self.seq_of(query.get("after", request.headers.get("last-event-id")),
+                           "after (or Last-Event-ID)")
+        seat = await self.seat(game_id, self.token(request), required=False)
+        state = await self.run(self.games.state, game_id)
+
+        async def stream() -> AsyncIterator[bytes]:
+            if seen != state.seq:  # from the current view, never the whole history
+                yield _sse("view", state.seq, ar.view_to_dict(ar.view(state, seat)))
+            over = state.is_over
+            async for item in self.updates(game_id, seat, state):
+                if item is None:
+                    yield b": no move yet\n\n"
+                    continue
+                kind, doc = item
+                shown = doc if kind == "view" else doc["view"]
+                over = shown["phase"] == "game_over"
+                yield _sse("view" if kind == "view" else "action", shown["seq"], doc)
+            yield f"event: end\ndata: {ar.canonical_json({'over': over})}\n\n".encode()
+
+        return StreamingResponse(stream(), 200, {"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+                                 media_type="text/event-stream")
+
+    async def websocket(self, socket: WebSocket) -> None:
+        """One WebSocket: the hello (`{"token"}`), then actions in, verdicts and moves out."""
+        game_id = socket.path_params["game"]
+        await socket.accept()
+        try:
+            with anyio.fail_after(self.settings.header_timeout):
+                hello = await socket.receive_text()
+            doc = json.loads(hello) if len(hello) <= 1024 else None
+            token = doc.get("token") if type(doc) is dict else ""
+            if token is not None and type(token) is not str:
+                token = ""
+            seat = await self.seat(game_id, token, required=False)
+            state = await self.run(self.games.state, game_id)
+        except (TimeoutError, ValueError, WebSocketDisconnect, HttpError) as error:
+            if isinstance(error, HttpError):
+                with contextlib.suppress(Exception):
+                    await socket.send_text(ar.canonical_json({"type": "error", "status": error.status,
+                                                              "verdict": error.verdict.to_dict()}))
+            with contextlib.suppress(Exception):
+                await socket.close(1008)
+            return
+        shown = ar.view_to_dict(ar.view(state, seat))
+        await socket.send_text(ar.canonical_json({"type": "view", "view": shown}))
+
+        acting = anyio.Lock()  # held while an action is checked and stored: its verdict precedes the end
+
+        async def push() -> None:
+            async for item in self.updates(game_id, seat, state):
+                if item is None:
+                    continue
+                kind, doc = item
+                await socket.send_text(ar.canonical_json({"type": kind, **({"view": doc} if kind == "view"
+                                                                            else doc)}))
+            with anyio.move_on_after(self.settings.graceful_timeout):
+                await acting.acquire()  # the verdict of the game's last action is sent first
+            await socket.send_text('{"type":"end"}')
+            await socket.close(1000)
+
+        async def receive() -> None:
+            while True:
+                text = await socket.receive_text()
+                async with acting:
+                    await answer(text)
+
+        async def answer(text: str) -> None:
+            try:
+                if seat is None:
+                    raise HttpError.refuse(403, "spectator", "a spectator's connection cannot act: send a "
+                                                             "seat's token in the hello")
+                try:
+                    doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
+                except ar.AbyssError as error:
+                    raise HttpError.of(error) from None
+                verdict, _, _, _ = await self.act(game_id, doc, seat=seat)
+                reply: dict[str, Any] = {"type": "verdict", "status": 200, "verdict": verdict.to_dict()}
+            except HttpError as error:
+                reply = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
+            await socket.send_text(ar.canonical_json(reply))
+
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            async with anyio.create_task_group() as group:
+                async def first(job: Callable[[], Awaitable[None]]) -> None:
+                    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        await job()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(first, push)
+                group.start_soon(first, receive)
+        if self.hub.closing:
+            with contextlib.suppress(Exception):
+                await socket.close(1012)  # service restart: reconnect
+
+    # -- the app ------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.hub.start()
+        _wake_on_signals(self.hub)
+        self.games.start()
+        poller = asyncio.create_task(self.hub.poll())
+        _LOG.info("ready", extra={"database": self.games.store.dialect})
+        try:
+            yield
+        finally:
+            self.hub.close()
+            poller.cancel()
+            await self.run(self.games.stop, 5.0)
+            self.games.store.close()
+            _LOG.info("stopped")
+
+
+def _wake_on_signals(hub: Hub) -> None:
+    """On SIGTERM or SIGINT, wake the long polls, streams and WebSockets before uvicorn waits for the open
+    connections to finish (then passes the signal on to uvicorn's own handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # an app served from a thread (tests of the app itself): uvicorn handles no signal there
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(number)
+
+        def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(hub.close)
+            if callable(previous):
+                previous(signum, frame)
+
+        signal.signal(number, handler)
+
+
+def _sse(name: str, seq: int, doc: Any) -> bytes:
+    return f"id: {seq}\nevent: {name}\ndata: {ar.canonical_json(doc)}\n\n".encode()
+
+
+async def _on_http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HttpError)
+    return _refusal(error)
+
+
+async def _on_starlette_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    if error.status_code == 404:
+        return _refusal(HttpError.refuse(404, "no_such_route", f"no route {request.url.path[:80]!r}: the "
+                                         f"routes are {_ROUTES_TEXT}"))
+    if error.status_code == 405:
+        methods = {method.strip() for method in (error.headers or {}).get("Allow", "").split(",")}
+        allowed = ", ".join(sorted(methods, key=lambda method: (method != "GET", method)))
+        return _refusal(HttpError.refuse(405, "method_not_allowed",
+                                         f"{request.url.path[:80]} takes {allowed}",
+                                         headers={"Allow": allowed}))
+    return _refusal(HttpError.refuse(error.status_code, f"http_{error.status_code}", str(error.detail)))
+
+
+async def _on_bug(request: Request, error: Exception) -> Response:
+    _LOG.error("the server failed to answer a request", exc_info=error,
+               extra={"method": request.method, "path": request.url.path})
+    return _json(500, ar.Verdict(False, "internal_error", None, "the server failed to answer this request",
+                                 None).to_dict())
+
+
+class AccessLog:
+    """ASGI middleware: one structured log line per HTTP request (method, path, status, milliseconds);
+    headers over `--max-header-bytes` (which h11 lets through when they arrive in one piece): 431."""
+
+    def __init__(self, app: ASGIApp, quiet: bool, max_header_bytes: int) -> None:
+        self.app, self.quiet, self.max_header_bytes = app, quiet, max_header_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and sum(
+                len(name) + len(value) for name, value in scope["headers"]) > self.max_header_bytes:
+            refusal = HttpError.refuse(431, "headers_too_large", f"the request's headers are over "
+                                       f"{self.max_header_bytes} bytes")
+            if scope["type"] == "http":
+                await _refusal(refusal)(scope, receive, send)
+            else:
+                await send({"type": "websocket.close", "code": 1009})
+            return
+        if scope["type"] != "http" or self.quiet:
+            await self.app(scope, receive, send)
+            return
+        start, status = time.perf_counter(), 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200],
+                                        "status": status,
+                                        "ms": round((time.perf_counter() - start) * 1000, 2),
+                                        "client": (scope.get("client") or ("?",))[0]})
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The ASGI app for `settings` (opens the database now; the background work starts with the app)."""
+    server = _Server(settings or Settings())
+    games = "/games/{game:str}"
+    app = Starlette(
+        routes=[
+            Route("/", server.page_route, methods=["GET", "HEAD"]),
+            Route("/health", server.health, methods=["GET", "HEAD"]),
+            Route("/ready", server.ready, methods=["GET", "HEAD"]),
+            Route("/games", server.create_game, methods=["POST"]),
+            Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
+            Route(games + "/actions", server.post_action, methods=["POST"]),
+            Route(games + "/record", server.get_record, methods=["GET", "HEAD"]),
+            Route(games + "/picture", server.get_picture, methods=["GET", "HEAD"]),
+            Route(games + "/events", server.get_events, methods=["GET"]),
+            WebSocketRoute(games + "/ws", server.websocket),
+        ],
+        middleware=[Middleware(AccessLog, quiet=server.settings.quiet,
+                               max_header_bytes=server.settings.max_header_bytes)],
+        exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error,
+                            Exception: _on_bug},
+        lifespan=server.lifespan,
+    )
+    app.state.server = server
+    return app
+
+
+def app_from_env() -> ASGIApp:
+    """The app for the `ABYSS_*` environment variables (uvicorn's factory, in each worker process)."""
+    from ._logs import configure
+    from ._settings import from_env
+
+    settings = from_env()
+    configure(settings.log_level, settings.quiet)
+    return create_app(settings)
