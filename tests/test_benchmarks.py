@@ -53,6 +53,27 @@ def test_the_batch_benchmark_runs_and_profiles(monkeypatch: pytest.MonkeyPatch,
     assert "where the CPU time goes" in out and "SHA-256 blocks" in out
 
 
+def test_the_batch_benchmark_runs_another_engine_beside_them(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # A stand-in engine that "played" 3,000 turns in 20 games: its row, ratios and every run.
+    pytest.importorskip("numpy")
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    command = f"{sys.executable} -c 'print(\"warming up\"); print(3000, 20)'"
+    monkeypatch.setattr(sys, "argv", ["batch.py", "--seconds", "0.05", "--sizes", "16", "--per-lane", "1",
+                                      "--repeat", "2", "--peer", f"stand-in={command}"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.splitlines() if line.split()[:1] == ["stand-in"])
+    assert len(row) == 5 and all(float(x.replace(",", "")) > 0 for x in row[1:])
+    assert "stand-in: " in out.split("every run's ratio")[1]
+    monkeypatch.setattr(sys, "argv", ["batch.py", "--peer", "no-command"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "batch.py"), run_name="__main__")
+    assert ended.value.code == 2
+
+
 @pytest.mark.parametrize("option", ["--repeat", "--per-lane", "--sizes"])
 def test_the_batch_benchmark_refuses_counts_below_one(option: str, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,10 +105,14 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`bot_table.py` prints a Markdown row per pairing with a Wilson interval; `sampling.py` and
     `search_latency.py` print their rates."""
-    for script, args in (("bot_table.py", ["--pairs", "random:greedy", "search:counting", "--games", "2",
-                                           "--jobs", "1", "--rollouts", "4"]),
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # search_latency.py imports compiled.py from beside it
+    pairs = ["random:greedy", "search:counting", "greedy:counting"]
+    table = ["--pairs", *pairs, "--games", "2", "--jobs", "1", "--rollouts", "4"]
+    for script, args in (("bot_table.py", table),
                          ("sampling.py", ["--seconds", "0.01", "--repeats", "1"]),
-                         ("search_latency.py", ["--games", "1", "--rollouts", "4"])):
+                         ("search_latency.py", ["--games", "1", "--rollouts", "4"]),
+                         ("search_latency.py", ["--games", "1", "--bot", "expert"]),
+                         ("bot_weights.py", ["--games", "2", "--seed", "1", '{"closing_margin": 10.0}'])):
         monkeypatch.setattr(sys, "argv", [script, *args])
         with pytest.raises(SystemExit) as ended:
             runpy.run_path(str(BENCHMARKS / script), run_name="__main__")
@@ -95,6 +120,9 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
     out = capsys.readouterr().out
     assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
     assert "samples/s" in out and "searched:" in out
+    assert "expert against counting" in out and "every decision:" in out
+    assert '{"closing_margin": 10.0}: 2 games, seed 1: share ' in out and "paired difference" in out
+    assert "| `counting` | 1500 | (anchor) |" in out and "| `greedy` | " in out  # the ratings table
 
 
 def test_the_representation_benchmark_prints_its_ratios(monkeypatch: pytest.MonkeyPatch,
@@ -112,3 +140,27 @@ def test_the_representation_benchmark_prints_its_ratios(monkeypatch: pytest.Monk
     else:
         assert out.count("ratio: ") == 4 and "a pair of index arrays" in out
     assert "a State of 17 fields" in out and "a View" in out
+
+
+def test_the_server_load_benchmark_runs_old_and_new_and_checks_every_acknowledged_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`server_load.py` exports the old example server from git history, runs it and the shipped
+    server on SQLite, and prints a row for each and their ratio (a missing move would end it)."""
+    pytest.importorskip("uvicorn")
+    import subprocess
+
+    root = BENCHMARKS.parent
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import server_load
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    if subprocess.run(["git", "cat-file", "-e", f"{server_load.OLD_COMMIT}^{{commit}}"], cwd=root,
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip(f"this checkout has no commit {server_load.OLD_COMMIT} (a shallow clone)")
+    assert server_load.main(["--seconds", "1", "--rounds", "1", "--clients", "2", "--workers", "1",
+                             "--backends", "sqlite"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith("sqlite ")]
+    assert sorted(row[2] for row in rows) == ["new", "old"] and all(int(row[3]) > 0 for row in rows)
+    assert any(line.startswith("sqlite: new / old per round: moves/s") for line in lines)

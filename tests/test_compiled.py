@@ -9,8 +9,11 @@ the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bot
 faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.py` (every
 shortcut decides as the full planner, over random bot settings) -- run against it; so do the stream's tests
 (`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
-spec's vectors) and the batch engine's (`test_batch.py` and its differential test against the
-reference engine), which hash through it; and the observation's (`test_envs_seat_observation.py`
+spec's vectors, and its shuffle against the pure one on every deck size a variant allows), the
+deal's (`test_rules_dealing.py`, the golden games of `test_golden.py`) and the batch engine's
+(`test_batch_shuffle.py`: both tiers of its shuffle against the reference on every deck size and
+seat count; `test_batch.py` and its differential test against the reference engine), which hash
+and shuffle through it; and the observation's (`test_envs_seat_observation.py`
 and its property test: `_seat_encode.c`'s vectors against the view's encoding, with the `rl`
 extra installed). The wheel's tag must be a
 platform tag of this interpreter, never `py3-none-any`, and `twine check` must accept it.
@@ -35,10 +38,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
-EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the bulk SHA-256 of the word streams,
-# and the environments' observation vector)
+EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the word streams' bulk SHA-256 and
+# shuffles, and the environments' observation vector)
 TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
-         "test_randomness.py", "test_batch.py", "property/test_batch_differential.py",
+         "test_randomness.py", "test_rules_dealing.py", "test_golden.py", "test_batch_shuffle.py",
+         "test_batch.py", "property/test_batch_differential.py",
          "test_envs_seat_observation.py", "property/test_envs_observation_secrets.py")
 
 
@@ -68,6 +72,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     if run.returncode != 0:
         _missing(f"`python -m build` failed (no package index?):\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
     (sdist,), (wheel,) = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
+    # The output folder holds the distributions only (the compile's work is a temporary folder's).
+    assert sorted(p.name for p in out.iterdir()) == sorted((sdist.name, wheel.name))
     if wheel.name.endswith("-py3-none-any.whl"):
         warning = [line for line in (run.stdout + run.stderr).splitlines() if "abyss-rules:" in line]
         _missing(f"the isolated build made a pure wheel: {warning}")
@@ -124,6 +130,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
         "or not x.__file__.endswith(tuple(m.EXTENSION_SUFFIXES))]; "
         "assert not bad, bad; assert b.COMPILED is True; "
         "import abyss_rules.randomness as r, abyss_rules._sha256_blocks as h; assert r.COMPILED is True; "
+        "assert r.compiled_row_shuffle() is h.shuffle_rows; "
         "assert h.__file__.startswith(site), h.__file__; "
         "import abyss_rules.envs._seat_observation as o; assert o.COMPILED is True; "
         "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
@@ -132,6 +139,7 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
     assert "no compiled bulk hash here" not in run.stdout  # (its tests ran on the wheel's, none skipped)
+    assert "no compiled shuffle here" not in run.stdout  # (both tiers of the batch's shuffle ran)
     assert "no compiled observation here" not in run.stdout  # (both tiers of the observation ran)
 
 
@@ -155,6 +163,17 @@ def test_abyss_rules_pure_at_run_time_takes_the_sources_of_the_installed_wheel(i
     assert " passed" in run.stdout and "failed" not in run.stdout
 
 
+def test_the_installed_command_reports_every_part_compiled(installed: Path) -> None:
+    from abyss_rules._compiled import PARTS
+
+    command = installed.parent / ("abyss-rules.exe" if os.name == "nt" else "abyss-rules")
+    run = _run(command, "--version", cwd=installed.parent)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("abyss-rules ") and lines[1] == "compiled:", run.stdout
+    assert lines[2:] == [f"  {part.name} ({part.serves})" for part in PARTS], run.stdout
+
+
 def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
     # mypyc compiles `sum(<generator expression>)` to a loop of additions, while the built-in
     # `sum` the sources call compensates float rounding from Python 3.12 on: the two would add
@@ -172,17 +191,15 @@ def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
 
 
 def test_the_build_hook_compiles_these_modules() -> None:
-    # (hatch_build.py is the build's own file, beside pyproject.toml: read its list, do not import it)
-    import ast
+    import runpy
 
-    tree = ast.parse((ROOT / "hatch_build.py").read_text(encoding="utf-8"))
+    from abyss_rules._compiled import PARTS
 
-    def listed(name: str) -> tuple[str, ...]:
-        return tuple(next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                          and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)))
-
-    assert listed("COMPILED") == MODULES
-    assert listed("EXTENSIONS") == EXTENSIONS
+    assert tuple(m for part in PARTS if part.mypyc for m in part.modules) == MODULES
+    assert tuple(m for part in PARTS if not part.mypyc for m in part.modules) == EXTENSIONS
+    # (the hook reads that very list, from the source tree: hatch_build.py is the build's own file)
+    hook = runpy.run_path(str(ROOT / "hatch_build.py"))
+    assert [tuple(part) for part in hook["parts"](ROOT)] == [tuple(part) for part in PARTS]
     assert all((ROOT / "src" / "abyss_rules" / f"{name}.c").is_file() for name in EXTENSIONS)
     # ... and the modules `bots.COMPILED` looks at are the same ones.
     from abyss_rules import bots

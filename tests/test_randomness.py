@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import platform
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from tests.builders import ZERO_SEED, deck_order, hand_built, stacked, tiny
 
 import abyss_rules as ar
 from abyss_rules import randomness
+from abyss_rules.config import MAX_DECK_SIZE
 from abyss_rules.randomness import normalize_seed, randbelow, shuffled, words
 
 SEED_1 = (1).to_bytes(32, "big")
@@ -524,3 +526,100 @@ def test_the_compiled_flag_says_which_path_the_stream_takes() -> None:
         patch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
         assert randomness.many_stream_blocks(requests) != _expected(requests)
         assert randomness.stream_blocks(SEED_42, 3, 4) != _expected(requests)
+
+
+# ---------------------------------------------------------------------------
+# The shuffle's two tiers: the pure path (`randomness._shuffled_pure`, the reference) and the
+# compiled one (`_sha256_blocks.shuffled`, which `shuffled` calls where the wheel has it; it
+# skips in an editable install, and tests/test_compiled.py runs it on the wheel's).
+# ---------------------------------------------------------------------------
+
+SHUFFLE_KINDS = ("pure", "compiled")
+
+
+def _shuffle(kind: str) -> Any:
+    return randomness._shuffled_pure if kind == "pure" else _compiled_module().shuffled
+
+
+@pytest.mark.rule("9.4", "9.5", "9.7")
+@pytest.mark.parametrize("kind", SHUFFLE_KINDS)
+def test_both_shuffles_give_the_spec_vectors(kind: str) -> None:
+    shuffle = _shuffle(kind)
+    items = list(range(1, 11))
+    assert shuffle(ZERO_SEED, 0, items) == (tuple(SHUFFLE_ZERO), 9)
+    assert shuffle(SEED_1, 0, items) == (tuple(SHUFFLE_SEED1), 9)
+    assert shuffle(SEED_42, 149, items) == (tuple(SHUFFLE_SEED42_AT_149), 158)
+    assert shuffle(ZERO_SEED, 0, [1, 2, 3, 4, 5]) == ((3, 5, 4, 1, 2), 4)
+    assert shuffle(SEED_42, 0, ar.Variant.standard().unshuffled_deck) == (tuple(DECK_SEED42), 149)
+    assert items == list(range(1, 11))  # the input is not touched
+    assert shuffle(ZERO_SEED, 7, []) == ((), 7) and shuffle(ZERO_SEED, 7, ["x"]) == (("x",), 7)
+    assert shuffle(ZERO_SEED, 7, "ab")[1] == 8 and shuffle(ZERO_SEED, 7, iter([3, 4]))[1] == 8
+
+
+@pytest.mark.rule("9.2", "9.3", "9.4")
+def test_the_compiled_shuffle_equals_the_pure_one_on_every_deck_size() -> None:
+    # Every deck size a variant allows (rule 10.4) and one more, from positions at every offset
+    # within a block, near the start of the stream and far into it.
+    compiled, pure = _shuffle("compiled"), _shuffle("pure")
+    rng = random.Random(2026)
+    for n in range(MAX_DECK_SIZE + 2):
+        seed = rng.randbytes(32)
+        position = rng.choice((0, 8, 149)) + n % 8 if n % 2 else rng.randrange(2**48)
+        items = [rng.randrange(-2, 13) for _ in range(n)]
+        assert compiled(seed, position, items) == pure(seed, position, items), (n, position)
+
+
+@pytest.mark.rule("9.3", "9.4")
+def test_the_compiled_shuffle_rejects_words_as_the_pure_one() -> None:
+    # A shuffle of 200,000 items draws below(m) for every m up to 200,000, which rejects a word with
+    # probability about m / 2**32: some of its words are rejected (the position goes past n - 1).
+    compiled, pure = _shuffle("compiled"), _shuffle("pure")
+    n = 200_000
+    for seed, position in ((ZERO_SEED, 3), (SEED_42, 149)):
+        result = compiled(seed, position, range(n))
+        assert result == pure(seed, position, range(n))
+        assert result[1] > position + n - 1  # words were rejected (rule 9.3)
+
+
+def test_the_compiled_shuffle_keeps_the_very_items_and_their_references() -> None:
+    compiled = _shuffle("compiled")
+    items = [object() for _ in range(50)]
+    counts = [sys.getrefcount(item) for item in items]
+    result, position = compiled(SEED_1, 5, items)
+    assert {id(item) for item in result} == {id(item) for item in items} and position == 54
+    assert [sys.getrefcount(item) for item in items] == [count + 1 for count in counts]
+    del result
+    assert [sys.getrefcount(item) for item in items] == counts
+
+
+@pytest.mark.rule("9.1", "9.2")
+def test_the_compiled_shuffle_refuses_what_it_cannot_shuffle() -> None:
+    compiled = _shuffle("compiled")
+    for args, error in (
+        ((bytes(31), 0, [1, 2]), ValueError),      # a seed is 32 bytes (rule 9.1)
+        ((bytearray(32), 0, [1, 2]), ValueError),
+        ((ZERO_SEED, -1, [1, 2]), OverflowError),  # a position is a count of words
+        ((ZERO_SEED, 2**62, [1, 2]), OverflowError),
+        ((ZERO_SEED, 0.0, [1, 2]), TypeError),
+        ((ZERO_SEED, 0, 7), TypeError),
+        ((ZERO_SEED, 0), TypeError),
+    ):
+        with pytest.raises(error):
+            compiled(*args)
+    assert compiled(ZERO_SEED, 2**62 - 1, [1, 2]) == _shuffle("pure")(ZERO_SEED, 2**62 - 1, [1, 2])
+
+
+@pytest.mark.rule("9.4")
+def test_shuffled_takes_the_pure_path_where_the_compiled_one_does_not_go() -> None:
+    # positions from 2**62 on, and a replaced SHA-256 (the rejection tests')
+    pure = _shuffle("pure")
+    for position in (2**62, 2**64 + 5):
+        assert shuffled(SEED_1, position, range(20)) == pure(SEED_1, position, range(20))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(randomness, "_hash", _rejecting_digest(randomness._hash))
+        assert shuffled(SEED_1, 0, range(20)) == reference_shuffle(SEED_1, 0, list(range(20)))[:2]
+        assert randomness.compiled_row_shuffle() is None
+    if randomness.COMPILED:
+        assert randomness.compiled_row_shuffle() is _compiled_module().shuffle_rows
+    else:
+        assert randomness.compiled_row_shuffle() is None

@@ -9,6 +9,8 @@ import pytest
 from tests.builders import cards_in_play, deck_order, finish_round, open_round, play, stacked, tiny
 
 import abyss_rules as ar
+from abyss_rules.config import MAX_PLAYERS
+from abyss_rules.randomness import _shuffled_pure, normalize_seed
 
 
 @pytest.mark.rule("1.4", "1.1")
@@ -125,3 +127,18 @@ def test_no_opening_with_zero_initial_flips() -> None:
     assert state.opening == ((), (), ())
     state = play(state, [ar.Flip(0, 0, 0)])
     assert state.turn == 1
+
+
+@pytest.mark.rule("1.3", "1.4", "9.4", "9.5")
+def test_every_seat_count_is_dealt_from_the_pure_shuffle_of_the_stream() -> None:
+    # `new_game` shuffles through `randomness.shuffled`, in C where the wheel has it: its deal is
+    # the pure shuffle's, laid out by rule 1.4, for every seat count a variant may have (rule 10.3).
+    variant = ar.Variant(min_players=1, max_players=MAX_PLAYERS,
+                         deck=tuple((value, 13) for value in range(-2, 13)))
+    for players in range(1, MAX_PLAYERS + 1):
+        for seed in (players, 2**255 + players):
+            state = ar.new_game(players, variant, seed=seed)
+            order, position = _shuffled_pure(normalize_seed(seed), 0, variant.unshuffled_deck)
+            dealt = players * variant.cells
+            assert state.cards == order[:dealt] and state.discard_pile == order[dealt:dealt + 1]
+            assert state.draw_pile == order[dealt + 1:] and state.dealer.position == position

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import socket
 import threading
 import time
@@ -23,6 +24,7 @@ import abyss_rules as ar
 from abyss_rules.bots import GreedyBot
 from abyss_rules.codec import canonical_json, events_to_dict, variant_to_dict, view_to_dict
 from abyss_rules.pictures import to_svg
+from abyss_rules.serve._requests import encode
 from abyss_rules.serve._settings import Settings
 from abyss_rules.serve.client import Client, ServerError
 
@@ -101,10 +103,11 @@ def test_expect_100_continue_is_refused_before_the_body_is_sent(server: GameServ
 @pytest.mark.parametrize("line", [b"GARBAGE", b"GET", b"GET /games/x/view HTTP/1.1 extra", b"\x00\xff\xfe",
                                   b"GET / HTTP/x.y"])
 def test_a_malformed_request_line_gets_a_status_line(server: GameServer, line: bytes) -> None:
-    # uvicorn (h11) answers it before the app sees anything: a 400 with a status line, then closes
+    # the HTTP parser refuses it before the app sees anything: a 400 verdict, then the close
     answer = _raw(server.port, line + b"\r\n\r\n")
-    head = answer.partition(b"\r\n\r\n")[0]
-    assert head.startswith(b"HTTP/1.1 400 "), answer[:200]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head.lower(), answer[:200]
+    assert json.loads(body)["code"] == "bad_request"
 
 
 def test_head_answers_like_get_without_a_body(server: GameServer) -> None:
@@ -281,3 +284,36 @@ def test_sigterm_answers_the_waiting_requests_then_exits(tmp_path: Path) -> None
         assert answers == [200]  # answered at once, not cut off
         assert time.monotonic() - started < 15
     assert code in (0, -15) and "Traceback" not in errors and '"message": "stopped"' in errors
+
+
+# -- the bytes the server sends ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["short", "standard"])
+def test_the_servers_writer_sends_exactly_the_librarys_canonical_json(variant: str) -> None:
+    """`requests.encode` (orjson) and the library's `canonical_json` write the same bytes, for every
+    document the server sends over whole games: each seat's and a spectator's view at every seq, each
+    answer to an action (verdict, view, events), the redacted record, and refusals."""
+    from abyss_rules.events import apply_with_events
+    from abyss_rules.protocol import Verdict
+    from abyss_rules.records import Record
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        record = Record.start(3, ar.Variant.presets()[variant], seed)
+        state = record.initial_state()
+        docs: list[Any] = []
+        while not state.is_over and state.seq < 400:
+            docs += [view_to_dict(ar.view(state, seat)) for seat in (None, 0, 1, 2)]
+            public = ar.view(state)
+            seat = public.turn if public.turn is not None else public.owing_flips[0]
+            action = rng.choice(ar.view(state, seat).legal_actions)
+            state, events = apply_with_events(state, action)
+            record = record.with_actions(action)
+            verdict = Verdict(True, None, None, "legal", state.seq - 1, None, f"r{state.seq}", action)
+            docs.append({"verdict": verdict.to_dict(), "view": view_to_dict(ar.view(state, seat)),
+                         "events": events_to_dict(events, action=action, seq=state.seq)})
+        docs += [record.redact().to_dict(), {"type": "end"}, {"over": state.is_over, "seats": []},
+                 Verdict(False, "stale_action", "8.3", "é ✓ \u2028 \x1f \"quoted\"", 3, "/seq", 7).to_dict()]
+        for doc in docs:
+            assert encode(doc) == canonical_json(doc).encode("utf-8")
+    assert encode({"seed": 2**200}) == canonical_json({"seed": 2**200}).encode("utf-8")  # past 64 bits

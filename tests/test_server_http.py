@@ -405,8 +405,10 @@ def test_wrong_methods_and_routes_elsewhere(server: GameServer) -> None:
             assert (response.status, response.json()["code"]) == (status, code), (method, path)
         head = client.request("HEAD", "/games")
         assert head.status == 405 and head.body == b""
-        unknown = client.request("BREW", "/games")
-        assert unknown.status == 405 and unknown.json()["code"] == "method_not_allowed"
+        unknown = client.request("BREW", "/games")  # a method the HTTP parser does not know: unreadable
+        assert unknown.status == 400 and unknown.json()["code"] == "bad_request"
+        webdav = client.request("PROPFIND", "/games")  # an HTTP method this route does not take
+        assert webdav.status == 405 and webdav.json()["code"] == "method_not_allowed"
 
 
 def test_one_action_wins_a_race(server: GameServer) -> None:

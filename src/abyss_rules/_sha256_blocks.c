@@ -1,5 +1,6 @@
 /*
- * abyss_rules._sha256_blocks: the blocks of many SHA-256 word streams in one call (spec rule 9.2).
+ * abyss_rules._sha256_blocks: the word streams of spec section 9 in C -- the blocks of many streams
+ * in one call (rule 9.2), and the shuffles that read them (rules 9.3, 9.4; see "The shuffle" below).
  *
  * Block i of a game's stream is SHA-256(seed || u64be(i)): a 40-byte message, so exactly one
  * 64-byte SHA-256 block after padding. The batch engine needs tens of thousands of such blocks per
@@ -240,7 +241,7 @@ static blocks_function hash_blocks = blocks_portable;
 static const char *implementation_name = "portable";
 
 /* ---------------------------------------------------------------------------------------------
- * The Python function.
+ * The Python functions: the blocks of many requests.
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -322,6 +323,304 @@ done:
     return out;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The shuffle of rule 9.4, its draws by rule 9.3 from the stream of rule 9.2.
+ *
+ *   shuffled(seed, position, items) -> (tuple, position)
+ *   shuffle_rows(seeds, positions, rows, lengths) -> None
+ *
+ * are randomness.shuffled (every deal and reshuffle of the reference engine) and the batch
+ * engine's shuffle of many decks at once, in place in a 2-D buffer (randomness.compiled_row_shuffle).
+ * Each gives exactly what the pure randomness.shuffled gives: tests/test_randomness.py and
+ * tests/test_batch_shuffle.py compare them on the spec's vectors, on every deck size a variant
+ * allows (and on rows of 200,000 items, whose draws reject words), on the wheel
+ * (tests/test_compiled.py). One Python call does the hashing, the draws and the swaps of all its
+ * decks, each deck's in one pass over its own row (NumPy's lockstep makes a gather and a scatter
+ * over every deck per position instead).
+ *
+ * A reader hands out the words of one stream from a position on, hashing the blocks it needs
+ * with `hash_blocks`, up to READ_BLOCKS at a time: as many as the draws still to come need
+ * when no word is rejected (a rejected word costs one more block, hashed when it is needed).
+ * below(m) is rule 9.3: a word at or above 2^32 - (2^32 mod m) is rejected, and the remainder
+ * of an accepted word x by m is taken by a multiplication where the compiler has 128-bit
+ * integers (Lemire, Kaser and Kurz's direct remainder: with c = ceil(2^64 / m), x mod m is the
+ * high half of the 128-bit product of (c * x mod 2^64) and m, exact for every 32-bit x and
+ * 2 <= m <= 2^32), by `x % m` elsewhere. The limits and the c of the moduli up to FAST_MODULI
+ * (every deck a variant allows, rule 10.4) are computed once, at import.
+ * ------------------------------------------------------------------------------------------- */
+
+#define READ_BLOCKS 32
+#define FAST_MODULI 4096
+#define POSITION_BOUND (UINT64_C(1) << 62)  /* positions are taken below it, and end below 2^63 */
+
+typedef struct {
+    const uint32_t *seed_words;
+    uint64_t position;  /* the index of the next word in the stream */
+    unsigned at, end;   /* words[at] is word `position`; words[end] is past the last one hashed */
+    uint32_t words[8 * READ_BLOCKS];
+} reader;
+
+static void reader_start(reader *r, const uint32_t *seed_words, uint64_t position)
+{
+    r->seed_words = seed_words;
+    r->position = position;
+    r->at = r->end = 0;
+}
+
+/* Hashes the blocks from the one holding word `position` on: enough for `want` more words
+   (at least one block, at most READ_BLOCKS). */
+static void refill(reader *r, uint64_t want)
+{
+    unsigned skip = (unsigned)(r->position % 8);
+    uint64_t count = (skip + want + 7) / 8;
+    if (count > READ_BLOCKS)
+        count = READ_BLOCKS;
+    if (count == 0)
+        count = 1;
+    unsigned char *bytes = (unsigned char *)r->words;
+    hash_blocks(bytes, r->seed_words, r->position / 8, count);
+    for (unsigned i = 0; i < 8 * count; i++)  /* big-endian words, in place */
+        r->words[i] = load_be32(bytes + 4 * i);
+    r->at = skip;
+    r->end = (unsigned)(8 * count);
+}
+
+typedef struct {
+    uint64_t limit;  /* 2^32 - (2^32 mod m): the first rejected word */
+    uint64_t c;      /* ceil(2^64 / m) */
+} modulus;
+
+static modulus moduli[FAST_MODULI + 1];  /* by m, from 2 on */
+
+static modulus modulus_of(uint64_t m)
+{
+    modulus d = {(UINT64_C(1) << 32) - (UINT64_C(1) << 32) % m, UINT64_MAX / m + 1};
+    return d;
+}
+
+static inline uint32_t remainder_of(uint32_t x, uint64_t m, uint64_t c)
+{
+#if defined(__SIZEOF_INT128__)
+    return (uint32_t)(((unsigned __int128)(c * x) * m) >> 64);
+#else
+    (void)c;
+    return (uint32_t)(x % m);
+#endif
+}
+
+/* Rule 9.4 on the `n` items of `a` (n >= 2), one function per item size: for i from n - 1 down
+   to 1, j = below(i + 1) (rule 9.3: the words from `r` on, each rejected one skipped), then swap
+   a[i] and a[j]. The reader's place is kept in locals (an item store could alias the reader's
+   fields: a char type aliases anything) and written back when the block runs out and at the end. */
+#define DEFINE_SHUFFLE(NAME, T)                                                      \
+    static void NAME(T *a, uint64_t n, reader *r)                                    \
+    {                                                                                \
+        const uint32_t *words = r->words;                                            \
+        unsigned at = r->at, end = r->end;                                           \
+        uint64_t used = 0;  /* the words read since r->position */                   \
+        for (uint64_t i = n - 1; i > 0; i--) {                                       \
+            uint64_t m = i + 1;                                                      \
+            modulus d = m <= FAST_MODULI ? moduli[m] : modulus_of(m);                \
+            uint32_t x;                                                              \
+            do {                                                                     \
+                if (at == end) {                                                     \
+                    r->position += used;                                             \
+                    used = 0;                                                        \
+                    refill(r, i);                                                    \
+                    at = r->at;                                                      \
+                    end = r->end;                                                    \
+                }                                                                    \
+                x = words[at++];                                                     \
+                used++;                                                              \
+            } while (x >= d.limit);                                                  \
+            uint32_t j = remainder_of(x, m, d.c);                                    \
+            T t = a[i];                                                              \
+            a[i] = a[j];                                                             \
+            a[j] = t;                                                                \
+        }                                                                            \
+        r->position += used;                                                         \
+        r->at = at;                                                                  \
+    }
+
+DEFINE_SHUFFLE(shuffle_8, uint8_t)
+DEFINE_SHUFFLE(shuffle_16, uint16_t)
+DEFINE_SHUFFLE(shuffle_32, uint32_t)
+DEFINE_SHUFFLE(shuffle_64, uint64_t)
+DEFINE_SHUFFLE(shuffle_objects, PyObject *)
+
+/* A 32-byte seed's words, or -1 with ValueError set. */
+static int seed_words_of(PyObject *seed, uint32_t words[8])
+{
+    if (!PyBytes_Check(seed) || PyBytes_GET_SIZE(seed) != 32) {
+        PyErr_SetString(PyExc_ValueError, "a seed must be 32 bytes (rule 9.1)");
+        return -1;
+    }
+    const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(seed);
+    for (int i = 0; i < 8; i++)
+        words[i] = load_be32(bytes + 4 * i);
+    return 0;
+}
+
+/* shuffled(seed, position, items) -> (tuple, position): randomness.shuffled. */
+static PyObject *shuffled(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "shuffled takes 3 arguments (seed, position, items)");
+        return NULL;
+    }
+    uint32_t seed_words[8];
+    if (seed_words_of(args[0], seed_words) < 0)
+        return NULL;
+    PyObject *index = PyNumber_Index(args[1]);  /* (an int, or what stands for one) */
+    if (index == NULL)
+        return NULL;
+    uint64_t position = PyLong_AsUnsignedLongLong(index);  /* (OverflowError below 0) */
+    Py_DECREF(index);
+    if (position == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    if (position >= POSITION_BOUND) {
+        PyErr_SetString(PyExc_OverflowError, "shuffled: the position must be below 2**62");
+        return NULL;
+    }
+    PyObject *items = PySequence_Fast(args[2], "shuffled: items must be iterable");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    if ((uint64_t)n > (UINT64_C(1) << 32)) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, "shuffled: at most 2**32 items (rule 9.3)");
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    PyObject **from = PySequence_Fast_ITEMS(items), **to = PySequence_Fast_ITEMS(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(from[i]);
+        to[i] = from[i];
+    }
+    Py_DECREF(items);
+    if (n >= 2) {  /* (the new tuple is ours alone until it is returned) */
+        reader r;
+        reader_start(&r, seed_words, position);
+        shuffle_objects(to, (uint64_t)n, &r);
+        position = r.position;
+    }
+    return Py_BuildValue("(NK)", out, (unsigned long long)position);
+}
+
+/* A buffer of `k` native int64s (C-contiguous), or -1 with an error set; released by the caller
+   when 0 is returned. */
+static int int64_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t k, int flags, const char *name)
+{
+    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *f = view->format;
+    if (*f == '@' || *f == '=' || (*f == '<' && PY_LITTLE_ENDIAN) || (*f == '>' && !PY_LITTLE_ENDIAN))
+        f++;
+    if (view->itemsize != 8 || (strcmp(f, "q") != 0 && strcmp(f, "l") != 0) || view->len != 8 * k) {
+        PyErr_Format(PyExc_TypeError, "shuffle_rows: %s must hold one native int64 per seed", name);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* shuffle_rows(seeds, positions, rows, lengths) -> None: rule 9.4 on the first lengths[g] items
+   of row g of `rows` from the stream of seeds[g] at word positions[g], in place, for every g;
+   positions[g] becomes the position after. */
+static PyObject *shuffle_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "shuffle_rows takes 4 arguments (seeds, positions, rows, lengths)");
+        return NULL;
+    }
+    PyObject *seeds = PySequence_Fast(args[0], "shuffle_rows: seeds must be a sequence of 32-byte seeds");
+    if (seeds == NULL)
+        return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seeds);
+    PyObject *result = NULL;
+    Py_buffer positions = {0}, rows = {0}, lengths = {0};
+    uint32_t *seed_words = NULL;
+    uint64_t *start = NULL, *count = NULL;
+    if (int64_buffer(args[1], &positions, k, PyBUF_WRITABLE, "positions") < 0)
+        goto fail_seeds;
+    if (int64_buffer(args[3], &lengths, k, 0, "lengths") < 0)
+        goto fail_positions;
+    if (PyObject_GetBuffer(args[2], &rows, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        goto fail_lengths;
+    Py_ssize_t size = rows.itemsize;
+    if (rows.ndim != 2 || rows.shape[0] != k || (size != 1 && size != 2 && size != 4 && size != 8)) {
+        PyErr_SetString(PyExc_TypeError, "shuffle_rows: rows must be a C-contiguous writable "
+                        "(seeds, width) array of items of 1, 2, 4 or 8 bytes");
+        goto done;
+    }
+    uint64_t width = (uint64_t)rows.shape[1];
+    /* Everything read and checked first, into memory of our own (the buffers may overlap). */
+    seed_words = PyMem_New(uint32_t, 8 * (size_t)(k > 0 ? k : 1));
+    start = PyMem_New(uint64_t, k > 0 ? k : 1);
+    count = PyMem_New(uint64_t, k > 0 ? k : 1);
+    if (seed_words == NULL || start == NULL || count == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject **seed = PySequence_Fast_ITEMS(seeds);
+    const int64_t *position_in = (const int64_t *)positions.buf, *length_in = (const int64_t *)lengths.buf;
+    for (Py_ssize_t g = 0; g < k; g++) {
+        if (seed_words_of(seed[g], seed_words + 8 * g) < 0)
+            goto done;
+        if (position_in[g] < 0 || (uint64_t)position_in[g] >= POSITION_BOUND) {
+            PyErr_SetString(PyExc_ValueError, "shuffle_rows: a position must be in [0, 2**62)");
+            goto done;
+        }
+        if (length_in[g] < 0 || (uint64_t)length_in[g] > width) {
+            PyErr_SetString(PyExc_ValueError, "shuffle_rows: a length must be in [0, width of rows]");
+            goto done;
+        }
+        start[g] = (uint64_t)position_in[g];
+        count[g] = (uint64_t)length_in[g];
+    }
+    unsigned char *base = (unsigned char *)rows.buf;
+    Py_BEGIN_ALLOW_THREADS
+    reader r;
+    for (Py_ssize_t g = 0; g < k; g++) {
+        uint64_t n = count[g];
+        if (n < 2)
+            continue;
+        void *row = base + (size_t)g * (size_t)width * (size_t)size;
+        reader_start(&r, seed_words + 8 * g, start[g]);
+        switch (size) {
+        case 1: shuffle_8((uint8_t *)row, n, &r); break;
+        case 2: shuffle_16((uint16_t *)row, n, &r); break;
+        case 4: shuffle_32((uint32_t *)row, n, &r); break;
+        default: shuffle_64((uint64_t *)row, n, &r); break;
+        }
+        start[g] = r.position;
+    }
+    Py_END_ALLOW_THREADS
+    int64_t *position_out = (int64_t *)positions.buf;
+    for (Py_ssize_t g = 0; g < k; g++)
+        position_out[g] = (int64_t)start[g];
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(seed_words);
+    PyMem_Free(start);
+    PyMem_Free(count);
+    PyBuffer_Release(&rows);
+fail_lengths:
+    PyBuffer_Release(&lengths);
+fail_positions:
+    PyBuffer_Release(&positions);
+fail_seeds:
+    Py_DECREF(seeds);
+    return result;
+}
+
 static PyObject *many_stream_blocks(PyObject *module, PyObject *requests)
 {
     (void)module;
@@ -348,6 +647,16 @@ static PyMethodDef methods[] = {
     {"many_stream_blocks_portable", many_stream_blocks_portable, METH_O,
      "many_stream_blocks_portable(requests) -> bytes: many_stream_blocks with the portable "
      "compression whatever the CPU (for the tests)."},
+    {"shuffled", (PyCFunction)(void (*)(void))shuffled, METH_FASTCALL,
+     "shuffled(seed, position, items) -> (tuple, position): the Fisher-Yates shuffle of rule 9.4 of "
+     "the items, its draws (rule 9.3) from the stream of `seed` at word `position` (below 2**62): "
+     "randomness.shuffled."},
+    {"shuffle_rows", (PyCFunction)(void (*)(void))shuffle_rows, METH_FASTCALL,
+     "shuffle_rows(seeds, positions, rows, lengths) -> None: for every g, the shuffle of rule 9.4 of "
+     "the first lengths[g] items of row g of `rows` (a writable C-contiguous 2-D buffer of 1-, 2-, "
+     "4- or 8-byte items), in place, from the stream of seeds[g] at word positions[g]; `positions` "
+     "(writable) and `lengths` are buffers of native int64, and positions[g] becomes the position "
+     "after the shuffle."},
     {"implementation", implementation, METH_NOARGS,
      "implementation() -> str: 'sha-ni' (the CPU's SHA extensions) or 'portable'."},
     {NULL, NULL, 0, NULL},
@@ -356,6 +665,8 @@ static PyMethodDef methods[] = {
 static int exec_module(PyObject *module)
 {
     (void)module;
+    for (uint64_t m = 2; m <= FAST_MODULI; m++)
+        moduli[m] = modulus_of(m);
 #ifdef HAVE_SHA_NI_CODE
     if (cpu_has_sha_ni()) {
         hash_blocks = blocks_sha_ni;

@@ -509,7 +509,7 @@ class BotError(AbyssError, ValueError):
         ...     make_bot("nobody")
         ... except BotError as error:
         ...     print(error.code, "|", error.message)
-        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting, search
+        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting, search, expert
     """
 
 

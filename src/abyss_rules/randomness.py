@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from operator import mod
 from struct import Struct
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from .caches import BoundedCache
 from .errors import SeedError
@@ -47,7 +47,9 @@ except ImportError:  # pragma: no cover - depends on the Python version
 __all__ = [
     "COMPILED",
     "SEED_BYTES",
+    "RowShuffle",
     "Seed",
+    "compiled_row_shuffle",
     "fresh_seed",
     "many_stream_blocks",
     "normalize_seed",
@@ -140,21 +142,38 @@ def normalize_seed(seed: Seed | None) -> bytes:
 
 _hash = sha256
 """The SHA-256 constructor every block of every stream goes through (the tests replace it to
-force rejected words; the compiled bulk hash then stands aside, so that it goes through it too)."""
+force rejected words; the compiled hash and shuffles then stand aside, so that every block goes
+through it)."""
 
 _Requests = Iterable[tuple[bytes, int, int]]
 
+RowShuffle = Callable[[Sequence[bytes], Any, Any, Any], None]
+"""The compiled shuffle of many rows in place: `(seeds, positions, rows, lengths)`, see
+`compiled_row_shuffle`."""
+
 _bulk: Callable[[_Requests], bytes] | None = None
 """The compiled bulk hash (`_sha256_blocks.c`, built with the wheel), or None: the pure path."""
+_shuffled: Callable[[bytes, int, Iterable[Any]], tuple[tuple[Any, ...], int]] | None = None
+"""The compiled `shuffled` (the same C module), or None."""
+_shuffle_rows: RowShuffle | None = None
+"""The compiled shuffle of many rows (the same C module), or None."""
 if os.environ.get("ABYSS_RULES_PURE") != "1":
     with contextlib.suppress(ImportError):  # (an editable install or a pure wheel: the pure path)
         from ._sha256_blocks import many_stream_blocks as _bulk
+        from ._sha256_blocks import shuffle_rows as _shuffle_rows
+        from ._sha256_blocks import shuffled as _shuffled
 
 COMPILED: Final[bool] = _bulk is not None
-"""Whether `many_stream_blocks` and `stream_blocks` hash in compiled code: a wheel's build
-compiles `_sha256_blocks.c` beside the bots (the CPU's SHA extensions where present, portable C
-elsewhere), and the same blocks come out either way. `False` in an editable install, a pure wheel,
-or when the environment sets `ABYSS_RULES_PURE=1` at import (see the Installation page)."""
+"""Whether the stream runs in compiled code: `many_stream_blocks` and `stream_blocks` hash
+there, and `shuffled` (every deal and reshuffle) draws and swaps there. A wheel's build compiles
+`_sha256_blocks.c` beside the bots (the CPU's SHA extensions where present, portable C
+elsewhere), and the same blocks and shuffles come out either way. `False` in an editable install,
+a pure wheel, or when the environment sets `ABYSS_RULES_PURE=1` at import (see the Installation
+page)."""
+
+_COMPILED_POSITIONS: Final = 1 << 62
+"""The compiled `shuffled` takes positions below this (any real game's: rule 3.11 stops at
+2**48); the pure path takes the others."""
 
 
 def _digest(seed: bytes, index: int) -> bytes:
@@ -234,12 +253,22 @@ def shuffled(seed: bytes, position: int, items: Sequence[T]) -> tuple[tuple[T, .
     and swap positions `i` and `j`. Returns `(shuffled_items,
     new_position)`; index 0 of the result is the top of the pile it forms.
 
+    Compiled (see `COMPILED`), the draws and the swaps run in C, with the same result; `seed`
+    must then be 32 bytes (a `ValueError` otherwise). Positions from `2**62` on take the pure path.
+
     Examples:
         >>> shuffled(bytes(32), 0, range(1, 11))
         ((9, 5, 1, 4, 3, 10, 7, 8, 6, 2), 9)
         >>> shuffled(bytes(32), 0, ["only"])        # fewer than 2 items: no word used
         (('only',), 0)
     """
+    if _shuffled is not None and _hash is sha256 and 0 <= position < _COMPILED_POSITIONS:
+        return _shuffled(seed, position, items)
+    return _shuffled_pure(seed, position, items)
+
+
+def _shuffled_pure(seed: bytes, position: int, items: Iterable[T]) -> tuple[tuple[T, ...], int]:
+    """`shuffled` in Python: the pure path, and the reference of the compiled one."""
     cards = list(items)
     n = len(cards)
     if n < 2:
@@ -256,6 +285,27 @@ def shuffled(seed: bytes, position: int, items: Sequence[T]) -> tuple[tuple[T, .
             i -= 1
         return tuple(cards), position + n - 1
     return _shuffle_with_rejections(seed, position, cards)
+
+
+def compiled_row_shuffle() -> RowShuffle | None:
+    """The shuffle of rule 9.4 for many rows at once in compiled code, or `None` where this
+    process takes the pure path (see `COMPILED`).
+
+    The function returned, `(seeds, positions, rows, lengths) -> None`, shuffles the first
+    `lengths[g]` items of row `g` of `rows` in place, for every `g`, exactly as
+    `shuffled(seeds[g], positions[g], ...)` does, and writes the position after each shuffle into
+    `positions[g]`: `seeds` a sequence of 32-byte seeds, `rows` a writable C-contiguous 2-D buffer
+    of 1-, 2-, 4- or 8-byte items (a NumPy array), `positions` (writable) and `lengths` buffers of
+    native int64, each position in `[0, 2**62)` and each length at most the rows' width
+    (a `TypeError` or `ValueError` otherwise, nothing changed). The batch engine deals and
+    reshuffles with it; its pure path is NumPy's.
+
+    Examples:
+        >>> shuffle = compiled_row_shuffle()
+        >>> shuffle is None or callable(shuffle)
+        True
+    """
+    return _shuffle_rows if _hash is sha256 else None
 
 
 def _shuffle_with_rejections(seed: bytes, position: int, cards: list[T]) -> tuple[tuple[T, ...], int]:

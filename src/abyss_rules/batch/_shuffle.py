@@ -1,11 +1,14 @@
 """The spec's shuffle (rules 9.2-9.4) for many games at once.
 
-Each game's words are hashed per game with the reference generator
-(`many_stream_blocks`): SHA-256 in counter mode is cheap next to Python's per-call cost,
-and no NumPy SHA-256 would be exact and faster. The Fisher-Yates swaps are then made for
-every game in lockstep, one NumPy operation per position. A game whose words hold a
-rejected draw (rule 9.3; about one shuffle in ten million) is shuffled again by the
-reference `shuffled`, so the result is the reference's in every case.
+Two tiers give the same rows. The compiled one (`randomness.compiled_row_shuffle`, in the C
+module that hashes the streams; the default where the wheel has it) shuffles each row in C:
+its words hashed, its draws taken (rejections included) and its swaps made in one call for
+every game. The pure one, the fallback: each game's words are hashed per game with the
+reference generator (`many_stream_blocks`), then the Fisher-Yates swaps are made for every
+game in lockstep, one NumPy operation per position; a game whose words hold a rejected draw
+(rule 9.3; about one shuffle in ten million) is shuffled again by the reference `shuffled`,
+so the result is the reference's in every case. `tests/test_batch_shuffle.py` compares both
+tiers with `shuffled` on every deck size a variant allows.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..randomness import many_stream_blocks, shuffled
+from ..randomness import compiled_row_shuffle, many_stream_blocks, shuffled
 
 __all__ = ["shuffle_rows"]
 
@@ -66,6 +69,17 @@ def shuffle_rows(seeds: Sequence[bytes], positions: Array, items: Array,
         >>> rows.tolist(), after.tolist()
         ([[3, 5, 4, 1, 2], [1, 2, 0, 0, 0]], [4, 1])
     """
+    compiled = compiled_row_shuffle()
+    if compiled is not None:
+        rows = np.array(items, order="C")  # (a copy: items may be a read-only broadcast)
+        after = np.array(positions, dtype=np.int64, order="C")
+        compiled(seeds, after, rows, np.ascontiguousarray(lengths, dtype=np.int64))
+        return rows, after
+    return _lockstep(seeds, positions, items, lengths)
+
+
+def _lockstep(seeds: Sequence[bytes], positions: Array, items: Array, lengths: Array) -> tuple[Array, Array]:
+    """`shuffle_rows` on the pure path: NumPy, every game's swap `i` at once."""
     k = len(seeds)
     lengths = lengths.astype(np.int64)
     positions = positions.astype(np.int64)

@@ -7,12 +7,13 @@ a page to play in. See docs/server-example.md.
 | module | what it is |
 |---|---|
 | `_app` | the routes, the WebSocket, the pushes, the structured access log |
+| `_connections` | uvicorn's HTTP and WebSocket protocols with the edge's deadlines and limits |
 | `_hub` | wakes the long polls, streams and WebSockets when a game moves (in this process or another) |
 | `_games` | the games: create, read, act (`UPDATE ... WHERE seq = ?`), expire, the server's bots |
-| `_store` | the database: three tables, the few statements, SQLite and PostgreSQL |
-| `_requests` | request bodies and refusals, every bound checked before anything is built |
+| `_store` | the database: three tables, the few statements, SQLite and PostgreSQL; the writer |
+| `_requests` | request bodies and refusals, every bound checked first; the bytes of every answer |
 | `_settings` | the options: flags and `ABYSS_*` environment variables |
-| `_runner` | the socket, uvicorn's limits, the worker processes (`abyss-rules serve`) |
+| `_runner` | the socket, uvicorn's settings, the worker processes (`abyss-rules serve`) |
 | `_logs` | JSON log lines |
 | `client` | a small Python client of the HTTP API (standard library only): the one public module |
 | `_library` | the names of abyss-rules the server uses |

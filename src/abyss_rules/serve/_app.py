@@ -14,11 +14,17 @@ Routes (every refusal is a `verdict` document with a stable `code`; see docs/ser
     WS   /games/{id}/ws          a WebSocket: send {"token"}, get the view; send actions, get verdicts;
                                  every move is pushed to every connection of the game
 
-What runs where: the event loop only parses, routes and writes; everything that touches the
-database or plays the rules runs in a worker thread (`anyio.to_thread.run_sync`), so that one
-slow query never stalls the other connections. Waiting (long polls, streams, WebSockets) is
-asynchronous: the `Hub` wakes waiters when this process stores a move, and looks at the database
-every `poll_interval` for moves stored by other processes.
+What runs where: the event loop parses, routes, checks actions with the rules and writes the
+answers. A read of the database runs on the event loop where it is a call into SQLite that never
+waits on a lock (WAL mode), and in a worker thread where it waits on a network (PostgreSQL); so do
+the slow, rare answers (the picture, the record). Every write goes to the store's writer thread,
+which commits the writes waiting together (group commit) while the event loop serves others. An
+action's answer is encoded in full before its move is committed: a move is never stored unless its
+answer can be sent. Waiting (long polls, streams, WebSockets) is asynchronous: the `Hub` wakes
+waiters when this process stores a move, and looks at the database every `poll_interval` for moves
+stored by other processes.
+
+A worker of `--workers N` stops (gracefully, as on SIGTERM) when its supervisor is gone.
 """
 
 from __future__ import annotations
@@ -27,7 +33,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -38,23 +47,24 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import _library as ar
-from ._games import Games, Limits
+from ._connections import EDGE_STATUS
+from ._games import Games, Limits, Move
 from ._hub import Hub
-from ._requests import HttpError, parse_body, read_action_body, read_game_request
+from ._requests import HttpError, encode, parse_body, read_action_body, read_game_request
 from ._settings import Settings
 from ._store import open_store
 
 __all__ = ["create_app"]
 
 _LOG: Final = logging.getLogger("abyss_rules.serve")
+_SWITCH_INTERVAL: Final = 0.0005
 MAX_REPLAY: Final = 64
 """A stream that fell further behind than this many actions gets the current view, not each action."""
 _UNAUTHORIZED: Final = {"WWW-Authenticate": 'Bearer realm="abyss"'}
@@ -70,8 +80,28 @@ _ROUTES_TEXT: Final = ("GET /, GET /health, GET /ready, POST /games, GET /games/
                        "GET /games/{id}/events, WS /games/{id}/ws")
 
 
+def _is_text(text: str) -> bool:
+    """Whether `text` can be sent (as UTF-8): it holds no lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _with_request_id(error: HttpError, request_id: str | int | None) -> HttpError:
+    """A refusal of the server's own (no rule) echoing the action's request id."""
+    verdict = error.verdict
+    return HttpError(error.status, ar.Verdict(False, verdict.code, None, verdict.message, verdict.seq, None,
+                                              request_id), error.headers)
+
+
 def _json(status: int, doc: Any, headers: Mapping[str, str] | None = None) -> Response:
-    return Response(ar.canonical_json(doc), status, {"Cache-Control": "no-store", **(headers or {})},
+    try:
+        body = encode(doc)
+    except HttpError as error:  # a refusal echoing what cannot be sent: refused without the echo
+        status, body, headers = error.status, encode(error.verdict.to_dict()), error.headers
+    return Response(body, status, {"Cache-Control": "no-store", **(headers or {})},
                     media_type="application/json")
 
 
@@ -91,10 +121,18 @@ class _Server:
                            poll_interval=settings.poll_interval)
         self.hub = Hub(self.games, settings.poll_interval)
         self.page = (resources.files(__package__ or "abyss_rules.serve") / "page.html").read_bytes()
+        self.inline = self.games.store.local
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
-        """`function(*args)` in a worker thread (the database and the rules never run on the event loop)."""
+        """`function(*args)` in a worker thread (slow work that would hold up every other connection)."""
         return await anyio.to_thread.run_sync(lambda: function(*args))
+
+    async def read(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)`, which may read the database: here where reads never wait (SQLite in WAL mode),
+        else in a worker thread."""
+        if self.inline:
+            return function(*args)
+        return await self.run(function, *args)
 
     # -- reading requests ----------------------------------------------------------------
 
@@ -166,7 +204,7 @@ class _Server:
 
     async def seat(self, game_id: str, token: str | None, *, required: bool) -> int | None:
         """`seat_now` from the event loop."""
-        seat: int | None = await self.run(lambda: self.seat_now(game_id, token, required=required))
+        seat: int | None = await self.read(lambda: self.seat_now(game_id, token, required=required))
         return seat
 
     @staticmethod
@@ -221,54 +259,78 @@ class _Server:
         game_id = request.path_params["game"]
         after = self.seq_of(self.query(request, frozenset({"after"})).get("after"), "after")
         token = self.token(request)
-        if after is None:  # the seat and the state in one trip to a worker thread
-            seat, state = await self.run(lambda: (self.seat_now(game_id, token, required=False),
-                                                  self.games.state(game_id)))
+        if after is None:  # the seat and the state in one read
+            seat, state = await self.read(lambda: (self.seat_now(game_id, token, required=False),
+                                                   self.games.state(game_id)))
         else:
             seat = await self.seat(game_id, token, required=False)
             await self.hub.wait_past(game_id, after, self.settings.long_poll)
-            state = await self.run(self.games.state, game_id)
+            state = await self.read(self.games.state, game_id)
         return _json(200, ar.view_to_dict(ar.view(state, seat)))
 
-    async def act(self, game_id: str, doc: Any, *, seat: int | None = None,
-                  token: str | None = None) -> tuple[ar.Verdict, int, ar.State, Any]:
+    async def act(self, game_id: str, doc: Any, answer: Callable[[ar.Verdict, int, Move], bytes], *,
+                  seat: int | None = None, token: str | None = None) -> bytes:
         """Check and store one action message of `seat` (or of `token`'s seat, checked first).
 
-        Returns the verdict, the seat, the new state and the events; raises `HttpError` for a refusal.
-        The seat's check, the action's and the commit take one trip to a worker thread.
+        Returns `answer(verdict, seat, move)`: the answer's bytes, made (and so encoded) before the move
+        is committed: a move whose answer cannot be sent is never stored (400 instead). Raises
+        `HttpError` for a refusal; nothing is stored then.
         """
         request_id = doc.get("request_id") if isinstance(doc, dict) else None
         request_id = request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) \
-            and 0 < len(str(request_id)) <= 64 else None
+            and 0 < len(str(request_id)) <= 64 and _is_text(str(request_id)) else None
 
-        def work() -> tuple[int, ar.Message, ar.Accepted]:
+        def check() -> tuple[int, ar.Message, Move]:
             who = seat if seat is not None else self.seat_now(game_id, token, required=True)
             assert who is not None
             message = read_action_body(doc)
-            return who, message, self.games.act(game_id, message.action, seq=message.seq, seat=who)
+            return who, message, self.games.check(game_id, message.action, seq=message.seq, seat=who)
+
+        def known() -> tuple[int, ar.Message, Move] | None:
+            """`check` from what this process holds (no read of the database), or None."""
+            who = seat if seat is not None else self.games.known_seat(game_id, token) if token else None
+            if who is None:
+                return None
+            message = read_action_body(doc)
+            move = self.games.check_known(game_id, message.action, seq=message.seq, seat=who)
+            return None if move is None else (who, message, move)
 
         try:
-            who, message, accepted = await self.run(work)
+            checked = None if self.inline else known()  # where a read costs a thread, first without one
+            who, message, move = checked or await self.read(check)
         except ar.AbyssError as error:  # nothing was stored
-            seq = (await self.run(self.games.state, game_id)).seq
+            seq = (await self.read(self.games.state, game_id)).seq
             raise HttpError.of(error, seq, request_id=request_id) from None
         except HttpError as error:
-            raise HttpError(error.status, ar.Verdict(False, error.verdict.code, None, error.verdict.message,
-                                                     error.verdict.seq, None, request_id),
-                            error.headers) from None
-        after = accepted.state
+            raise _with_request_id(error, request_id) from None
+        after = move.accepted.state
         verdict = ar.Verdict(True, None, None, "legal", after.seq - 1, None, message.request_id,
-                             accepted.action)
-        return verdict, who, after, ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
+                             move.accepted.action)
+        body = answer(verdict, who, move)  # before the commit: never a stored move without its answer
+        try:
+            stored = await asyncio.wrap_future(self.games.store_move(move))
+            if stored:
+                self.games.stored(move, stored)  # no read
+            else:
+                await self.read(self.games.stored, move, stored)  # 409, or 404 if the game is gone
+        except HttpError as error:
+            raise _with_request_id(error, request_id) from None
+        return body
 
     async def post_action(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         self.query(request, frozenset())
         token = self.token(request)
         doc = await self.body(request)
-        verdict, seat, after, events = await self.act(game_id, doc, token=token)
-        return _json(200, {"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
+
+        def answer(verdict: ar.Verdict, seat: int, move: Move) -> bytes:
+            after, accepted = move.accepted.state, move.accepted
+            events = ar.events_to_dict(accepted.events, action=accepted.action, seq=after.seq)
+            return encode({"verdict": verdict.to_dict(), "view": ar.view_to_dict(ar.view(after, seat)),
                            "events": events})
+
+        body = await self.act(game_id, doc, answer, token=token)
+        return Response(body, 200, {"Cache-Control": "no-store"}, media_type="application/json")
 
     async def get_record(self, request: Request) -> Response:
         self.query(request, frozenset())
@@ -279,8 +341,12 @@ class _Server:
         game_id = request.path_params["game"]
         self.query(request, frozenset())
         seat = await self.seat(game_id, self.token(request), required=False)
-        state = await self.run(self.games.state, game_id)
-        picture = await self.run(ar.to_svg, ar.view(state, seat))  # public information only
+        state = await self.read(self.games.state, game_id)
+        bots = await self.read(self.games.bots, game_id)  # (where bots play, each panel names its player)
+        names = [bot if bot else ("you" if n == seat else "player") for n, bot in enumerate(bots)] \
+            if any(bots) else None
+        # (public information only)
+        picture = await self.run(lambda: ar.to_svg(ar.view(state, seat), names=names))
         return Response(picture, 200, {"Cache-Control": "no-store"}, media_type="image/svg+xml")
 
     # -- pushes ---------------------------------------------------------------------------
@@ -293,7 +359,7 @@ class _Server:
         while not state.is_over and not self.hub.closing:
             await self.hub.wait_past(game_id, state.seq, self.settings.heartbeat)
             try:
-                new = await self.run(self.games.state, game_id)
+                new = await self.read(self.games.state, game_id)
             except HttpError:  # expired while followed
                 return
             if new.seq <= state.seq:
@@ -303,7 +369,7 @@ class _Server:
                 state = new
                 yield "view", ar.view_to_dict(ar.view(new, seat))
                 continue
-            stored = await self.run(self.games.store.record, game_id, state.seq)
+            stored = await self.read(self.games.store.record, game_id, state.seq)
             if stored is None:
                 return
             for text in stored[1][:new.seq - state.seq]:
@@ -318,7 +384,7 @@ class _Server:
         seen = self.seq_of(query.get("after", request.headers.get("last-event-id")),
                            "after (or Last-Event-ID)")
         seat = await self.seat(game_id, self.token(request), required=False)
-        state = await self.run(self.games.state, game_id)
+        state = await self.read(self.games.state, game_id)
 
         async def stream() -> AsyncIterator[bytes]:
             if seen != state.seq:  # from the current view, never the whole history
@@ -332,7 +398,7 @@ class _Server:
                 shown = doc if kind == "view" else doc["view"]
                 over = shown["phase"] == "game_over"
                 yield _sse("view" if kind == "view" else "action", shown["seq"], doc)
-            yield f"event: end\ndata: {ar.canonical_json({'over': over})}\n\n".encode()
+            yield b"event: end\ndata: " + encode({"over": over}) + b"\n\n"
 
         return StreamingResponse(stream(), 200, {"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
                                  media_type="text/event-stream")
@@ -349,17 +415,17 @@ class _Server:
             if token is not None and type(token) is not str:
                 token = ""
             seat = await self.seat(game_id, token, required=False)
-            state = await self.run(self.games.state, game_id)
+            state = await self.read(self.games.state, game_id)
         except (TimeoutError, ValueError, WebSocketDisconnect, HttpError) as error:
             if isinstance(error, HttpError):
                 with contextlib.suppress(Exception):
-                    await socket.send_text(ar.canonical_json({"type": "error", "status": error.status,
-                                                              "verdict": error.verdict.to_dict()}))
+                    await socket.send_text(encode({"type": "error", "status": error.status,
+                                                   "verdict": error.verdict.to_dict()}).decode("utf-8"))
             with contextlib.suppress(Exception):
                 await socket.close(1008)
             return
         shown = ar.view_to_dict(ar.view(state, seat))
-        await socket.send_text(ar.canonical_json({"type": "view", "view": shown}))
+        await socket.send_text(encode({"type": "view", "view": shown}).decode("utf-8"))
 
         acting = anyio.Lock()  # held while an action is checked and stored: its verdict precedes the end
 
@@ -368,8 +434,8 @@ class _Server:
                 if item is None:
                     continue
                 kind, doc = item
-                await socket.send_text(ar.canonical_json({"type": kind, **({"view": doc} if kind == "view"
-                                                                            else doc)}))
+                message = {"type": kind, **({"view": doc} if kind == "view" else doc)}
+                await socket.send_text(encode(message).decode("utf-8"))
             with anyio.move_on_after(self.settings.graceful_timeout):
                 await acting.acquire()  # the verdict of the game's last action is sent first
             await socket.send_text('{"type":"end"}')
@@ -390,11 +456,16 @@ class _Server:
                     doc = ar.parse_json(text, max_bytes=self.settings.ws_max_bytes)
                 except ar.AbyssError as error:
                     raise HttpError.of(error) from None
-                verdict, _, _, _ = await self.act(game_id, doc, seat=seat)
-                reply: dict[str, Any] = {"type": "verdict", "status": 200, "verdict": verdict.to_dict()}
+                reply = await self.act(game_id, doc, lambda verdict, _seat, _move: encode({
+                    "type": "verdict", "status": 200, "verdict": verdict.to_dict()}), seat=seat)
             except HttpError as error:
-                reply = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
-            await socket.send_text(ar.canonical_json(reply))
+                refusal = {"type": "verdict", "status": error.status, "verdict": error.verdict.to_dict()}
+                try:
+                    reply = encode(refusal)
+                except HttpError as unsendable:  # it echoed what cannot be sent: without the echo
+                    reply = encode({"type": "verdict", "status": unsendable.status,
+                                   "verdict": unsendable.verdict.to_dict()})
+            await socket.send_text(reply.decode("utf-8"))
 
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             async with anyio.create_task_group() as group:
@@ -413,14 +484,19 @@ class _Server:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        # The writer thread, back from the disk, waits for the GIL while the event loop runs Python:
+        # at most this long, not the default 5 ms (once per statement of each group commit).
+        sys.setswitchinterval(_SWITCH_INTERVAL)
         self.hub.start()
         _wake_on_signals(self.hub)
         self.games.start()
         poller = asyncio.create_task(self.hub.poll())
+        orphan = _stop_with_supervisor()
         _LOG.info("ready", extra={"database": self.games.store.dialect})
         try:
             yield
         finally:
+            orphan()
             self.hub.close()
             poller.cancel()
             await self.run(self.games.stop, 5.0)
@@ -445,8 +521,30 @@ def _wake_on_signals(hub: Hub) -> None:
         signal.signal(number, handler)
 
 
+def _stop_with_supervisor() -> Callable[[], None]:
+    """In a worker process of `--workers N`: stop as on SIGTERM when the supervisor is gone (killed, even
+    with SIGKILL), so that no worker goes on serving -- and holding the port -- alone. Returns the undo."""
+    parent = multiprocessing.parent_process()
+    if parent is None or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    sentinel = parent.sentinel  # readable (end of file) once the supervisor's end of the pipe is closed
+
+    def gone() -> None:
+        loop.remove_reader(sentinel)
+        _LOG.warning("the supervisor is gone: stopping", extra={"pid": os.getpid()})
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    loop.add_reader(sentinel, gone)
+
+    def undo() -> None:
+        loop.remove_reader(sentinel)
+
+    return undo
+
+
 def _sse(name: str, seq: int, doc: Any) -> bytes:
-    return f"id: {seq}\nevent: {name}\ndata: {ar.canonical_json(doc)}\n\n".encode()
+    return f"id: {seq}\nevent: {name}\n".encode() + b"data: " + encode(doc) + b"\n\n"
 
 
 async def _on_http_error(request: Request, error: Exception) -> Response:
@@ -475,24 +573,28 @@ async def _on_bug(request: Request, error: Exception) -> Response:
                                  None).to_dict())
 
 
-class AccessLog:
-    """ASGI middleware: one structured log line per HTTP request (method, path, status, milliseconds);
-    headers over `--max-header-bytes` (which h11 lets through when they arrive in one piece): 431."""
+async def _on_disconnect(request: Request, error: Exception) -> Response:
+    """The client went away before its request's body arrived (or the edge cut it off: `EDGE_STATUS`).
 
-    def __init__(self, app: ASGIApp, quiet: bool, max_header_bytes: int) -> None:
-        self.app, self.quiet, self.max_header_bytes = app, quiet, max_header_bytes
+    Nothing can be sent; the access log records 499 (the client closed the connection), or the edge's
+    status.
+    """
+    return Response(status_code=request.scope.get(EDGE_STATUS, 499))
+
+
+class AccessLog:
+    """ASGI middleware around the whole app: one structured log line per HTTP request (method, path, the
+    status sent, milliseconds, client).
+
+    An error the app did not answer itself was logged with its traceback where it was caught (`_on_bug`)
+    and answered 500 there; it goes no further, so that it is not logged twice.
+    """
+
+    def __init__(self, app: ASGIApp, quiet: bool) -> None:
+        self.app, self.quiet = app, quiet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and sum(
-                len(name) + len(value) for name, value in scope["headers"]) > self.max_header_bytes:
-            refusal = HttpError.refuse(431, "headers_too_large", f"the request's headers are over "
-                                       f"{self.max_header_bytes} bytes")
-            if scope["type"] == "http":
-                await _refusal(refusal)(scope, receive, send)
-            else:
-                await send({"type": "websocket.close", "code": 1009})
-            return
-        if scope["type"] != "http" or self.quiet:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         start, status = time.perf_counter(), 0
@@ -505,38 +607,39 @@ class AccessLog:
 
         try:
             await self.app(scope, receive, sending)
+        except Exception:
+            if not status:
+                raise  # nothing was answered: the server answers 500 and logs it
         finally:
-            _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200],
-                                        "status": status,
-                                        "ms": round((time.perf_counter() - start) * 1000, 2),
-                                        "client": (scope.get("client") or ("?",))[0]})
+            if not self.quiet:
+                _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200],
+                                            "status": status or 500,
+                                            "ms": round((time.perf_counter() - start) * 1000, 2),
+                                            "client": (scope.get("client") or ("?",))[0]})
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None) -> ASGIApp:
     """The ASGI app for `settings` (opens the database now; the background work starts with the app)."""
     server = _Server(settings or Settings())
     games = "/games/{game:str}"
     app = Starlette(
-        routes=[
+        routes=[  # the ones a game calls most first: a request is matched against them in order
+            Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
+            Route(games + "/actions", server.post_action, methods=["POST"]),
             Route("/", server.page_route, methods=["GET", "HEAD"]),
             Route("/health", server.health, methods=["GET", "HEAD"]),
             Route("/ready", server.ready, methods=["GET", "HEAD"]),
             Route("/games", server.create_game, methods=["POST"]),
-            Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
-            Route(games + "/actions", server.post_action, methods=["POST"]),
             Route(games + "/record", server.get_record, methods=["GET", "HEAD"]),
             Route(games + "/picture", server.get_picture, methods=["GET", "HEAD"]),
             Route(games + "/events", server.get_events, methods=["GET"]),
             WebSocketRoute(games + "/ws", server.websocket),
         ],
-        middleware=[Middleware(AccessLog, quiet=server.settings.quiet,
-                               max_header_bytes=server.settings.max_header_bytes)],
         exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error,
-                            Exception: _on_bug},
+                            ClientDisconnect: _on_disconnect, Exception: _on_bug},
         lifespan=server.lifespan,
     )
-    app.state.server = server
-    return app
+    return AccessLog(app, quiet=server.settings.quiet)
 
 
 def app_from_env() -> ASGIApp:

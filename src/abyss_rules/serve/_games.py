@@ -5,16 +5,23 @@ database); it knows nothing of HTTP. Every game's authoritative
 `State` lives in the database; this process only caches the state of a game at a seq it has seen
 (a state at a given seq never changes, so the cache is right whichever process wrote it).
 
-An action is checked with `abyss_rules.protocol.submit` against the stored state, then stored with
-`Store.commit_action` only if the game is still at that seq; the loser of a race -- in this process
-or another one -- gets `stale_action`. Bots seated by the creator play from their own views in a
-background thread of the process that accepted the move before theirs; if that process dies, the
-sweeper of any process picks the game up again.
+An action is checked with `abyss_rules.protocol.submit` against the state at the seq its sender
+saw, then stored with `Store.commit_action` only if the game is still at that seq; the loser of a
+race -- in this process or another one -- gets `stale_action`. When this process holds the state at
+that seq, the action is checked against it without reading the database: the commit's
+`WHERE seq = ?` is what says whether the game is still there (and a refusal is confirmed against the
+database before it is sent). Seats' tokens never change: the seat of a token is read once.
+
+Bots seated by the creator play from their own views in a background thread of the process that
+accepted the move before theirs; if that process dies, the sweeper of any process picks the game up
+again.
 """
 
 from __future__ import annotations
 
 import collections
+import concurrent.futures
+import contextlib
 import json
 import logging
 import secrets
@@ -27,9 +34,10 @@ from . import _library as ar
 from ._requests import HttpError
 from ._store import Full, Store, TooMany, hash_token
 
-__all__ = ["DEFAULT_LIMITS", "Games", "Limits", "NewGame"]
+__all__ = ["DEFAULT_LIMITS", "Games", "Limits", "Move", "NewGame"]
 
 _CACHED_STATES: Final = 2048
+_CACHED_SEATS: Final = 8192
 _LOG: Final = logging.getLogger("abyss_rules.serve")
 
 
@@ -60,6 +68,23 @@ class NewGame(NamedTuple):
     state: ar.State
 
 
+class _Known(NamedTuple):
+    """What this process last saw of a game: its state (at its seq), its bots, when it last moved."""
+
+    state: ar.State
+    bots: list[str | None]
+    updated: float
+
+
+class Move(NamedTuple):
+    """An action checked against the game at its seq, not yet stored (`Games.check`; `Games.store_move`)."""
+
+    game_id: str
+    before: ar.State
+    accepted: ar.Accepted
+    bots: list[str | None]
+
+
 def _to_act(state: ar.State) -> tuple[int, ...]:
     """The seats that may act: the player to move, or those owing opening flips."""
     public = ar.view(state)
@@ -86,7 +111,8 @@ class Games:
         self.bot_delay = bot_delay
         self.poll_interval = poll_interval
         self.closing = False
-        self._states: collections.OrderedDict[str, ar.State] = collections.OrderedDict()
+        self._known: collections.OrderedDict[str, _Known] = collections.OrderedDict()
+        self._seats: collections.OrderedDict[tuple[str, str], int] = collections.OrderedDict()
         self._lock = threading.Lock()
         self.changed = threading.Condition()
         """Notified whenever this process stores an action (or stops): waiting requests wake up."""
@@ -139,7 +165,7 @@ class Games:
         gone = self.store.expire(time.time(), self.limits.finished_ttl, self.limits.idle_ttl)
         with self._lock:
             for game_id in gone:
-                self._states.pop(game_id, None)
+                self._known.pop(game_id, None)
         return gone
 
     # -- games ---------------------------------------------------------------------------------
@@ -169,73 +195,129 @@ class Games:
                                    f"games per {self.limits.client_window:g} s; try again in "
                                    f"{error.retry_after:.0f} s",
                                    headers={"Retry-After": str(int(error.retry_after + 0.999))}) from None
-        self._remember(game_id, state)
+        self._remember(game_id, _Known(state, list(bots), time.time()))
         if any(bots):
             self._wake_bots(game_id)
         return NewGame(game_id, tokens, state)
 
-    def _remember(self, game_id: str, state: ar.State) -> None:
+    def _remember(self, game_id: str, known: _Known) -> None:
         with self._lock:
-            cached = self._states.get(game_id)
-            if cached is None or cached.seq <= state.seq:
-                self._states[game_id] = state
-                self._states.move_to_end(game_id)
-                while len(self._states) > _CACHED_STATES:
-                    self._states.popitem(last=False)
+            cached = self._known.get(game_id)
+            if cached is None or cached.state.seq <= known.state.seq:
+                self._known[game_id] = known
+                self._known.move_to_end(game_id)
+                while len(self._known) > _CACHED_STATES:
+                    self._known.popitem(last=False)
 
     def _expired(self, over: bool, updated: float) -> bool:
         idle = time.time() - updated
         return idle > self.limits.idle_ttl or (over and idle > self.limits.finished_ttl)
 
-    def _row(self, game_id: str) -> tuple[ar.State, list[str | None]]:
+    def _row(self, game_id: str) -> _Known:
+        """The game as stored now (404 `no_such_game` for an unknown or expired one)."""
         row = self.store.load(game_id) if len(game_id) == 16 else None
         if row is None or self._expired(row.over, row.updated):
             raise HttpError.refuse(404, "no_such_game", f"no game {game_id[:40]!r} on this server "
                                    "(games expire: see the server's options)")
         with self._lock:
-            state = self._states.get(game_id)
-        if state is None or state.seq != row.seq:
+            cached = self._known.get(game_id)
+        if cached is not None and cached.state.seq == row.seq:
+            state = cached.state  # a state at a given seq never changes
+        else:
             state = ar.loads_state(row.state)
-            self._remember(game_id, state)
-        return state, json.loads(row.bots)
+        known = _Known(state, json.loads(row.bots), row.updated)
+        self._remember(game_id, known)
+        return known
 
     def state(self, game_id: str) -> ar.State:
         """The authoritative state of a game (404 `no_such_game`): never sent to clients (rule 8.2)."""
-        return self._row(game_id)[0]
+        return self._row(game_id).state
+
+    def known_seat(self, game_id: str, token: str) -> int | None:
+        """The seat whose token is `token` if this process has seen it, else None (`seat_of` reads)."""
+        with self._lock:
+            return self._seats.get((game_id, hash_token(token)))
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         """The seat whose token is `token`, or `None` (only hashes are stored)."""
-        return self.store.seat_of(game_id, hash_token(token))
+        key = (game_id, hash_token(token))
+        with self._lock:
+            seat = self._seats.get(key)
+        if seat is None:
+            seat = self.store.seat_of(*key)
+            if seat is not None:  # a seat's token never changes: remember it
+                with self._lock:
+                    self._seats[key] = seat
+                    while len(self._seats) > _CACHED_SEATS:
+                        self._seats.popitem(last=False)
+        return seat
 
     def bots(self, game_id: str) -> list[str | None]:
         """Seat i's bot's name, or None for a seat a person plays."""
-        return self._row(game_id)[1]
+        return self._row(game_id).bots
 
-    def act(self, game_id: str, action: ar.Action, *, seq: int | None, seat: int | None) -> ar.Accepted:
-        """Check `action`, made at `seq` by `seat`, against the stored state; store it if accepted.
+    def check(self, game_id: str, action: ar.Action, *, seq: int | None, seat: int | None) -> Move:
+        """Check `action`, made at `seq` by `seat`, against the game at `seq`; nothing is stored yet.
 
         Raises `AbyssError` (the rules' refusal, `stale_action`, `seat_mismatch`...) or `HttpError`
-        409 `stale_action` when another request stored an action at this seq first.
+        (404 for an unknown game, 409 `game_too_long`), as the stored game at this moment says.
         """
-        state, bots = self._row(game_id)
+        return self.check_known(game_id, action, seq=seq, seat=seat) or \
+            self._check(game_id, self._row(game_id), action, seq, seat)
+
+    def check_known(self, game_id: str, action: ar.Action, *, seq: int | None,
+                    seat: int | None) -> Move | None:
+        """`check` against the state this process holds at `seq`, without the database: the move if the
+        action is accepted there, else None (the database has the last word: call `check`)."""
+        with self._lock:
+            known = self._known.get(game_id)
+        if known is None or seq is None or known.state.seq != seq or known.state.is_over \
+                or self._expired(False, known.updated):
+            return None
+        with contextlib.suppress(ar.AbyssError, HttpError):  # refused: confirmed by the database
+            return self._check(game_id, known, action, seq, seat)
+        return None
+
+    def _check(self, game_id: str, known: _Known, action: ar.Action, seq: int | None,
+               seat: int | None) -> Move:
+        state = known.state
         if state.seq >= self.limits.max_actions and not state.is_over:
             raise HttpError.refuse(409, ar.Code.GAME_TOO_LONG, f"this server stops a game at "
                                    f"{self.limits.max_actions} actions", seq=state.seq)
         accepted = ar.submit(state, action, seq=seq, player=seat, require_seq=True)
-        after = accepted.state
-        stored = self.store.commit_action(game_id, state.seq, state=ar.dumps_state(after),
-                                          action=ar.to_notation(accepted.action), over=after.is_over,
-                                          waiting_bot=self._bot_to_act(after, bots), now=time.time())
+        return Move(game_id, state, accepted, known.bots)
+
+    def store_move(self, move: Move) -> concurrent.futures.Future[bool]:
+        """Start storing a checked move: the future says whether it was stored (False: another won)."""
+        after = move.accepted.state
+        return self.store.commit_action(move.game_id, move.before.seq, state=ar.dumps_state(after),
+                                        action=ar.to_notation(move.accepted.action), over=after.is_over,
+                                        waiting_bot=self._bot_to_act(after, move.bots), now=time.time())
+
+    def stored(self, move: Move, stored: bool) -> None:
+        """After `store_move`: remember and announce a stored move, or raise 409 `stale_action` (or 404)."""
         if not stored:
-            raise HttpError.refuse(409, ar.Code.STALE_ACTION, f"the action was made at seq {state.seq}, and "
+            self._row(move.game_id)  # 404 if the game expired meanwhile
+            seq = move.before.seq
+            raise HttpError.refuse(409, ar.Code.STALE_ACTION, f"the action was made at seq {seq}, and "
                                    "another action was accepted at that seq first: look at the new view",
-                                   seq=state.seq + 1)
-        self._remember(game_id, after)
+                                   seq=seq + 1)
+        after = move.accepted.state
+        self._remember(move.game_id, _Known(after, move.bots, time.time()))
         for listener in self.listeners:
-            listener(game_id, after.seq)
-        if any(bots):
-            self._wake_bots(game_id)
-        return accepted
+            listener(move.game_id, after.seq)
+        if any(move.bots):
+            self._wake_bots(move.game_id)
+
+    def act(self, game_id: str, action: ar.Action, *, seq: int | None, seat: int | None) -> ar.Accepted:
+        """Check `action`, made at `seq` by `seat`, and store it (waits for the commit).
+
+        Raises what `check` raises, or `HttpError` 409 `stale_action` when another request stored an
+        action at this seq first.
+        """
+        move = self.check(game_id, action, seq=seq, seat=seat)
+        self.stored(move, self.store_move(move).result())
+        return move.accepted
 
     def record(self, game_id: str) -> ar.Record:
         """The full record: the set-up, the seed and every action (secret while the game runs)."""
@@ -274,7 +356,7 @@ class Games:
         """Let the bots of a game act while one of them is to act; how many actions they made."""
         made = 0
         while not self.closing:
-            state, bots = self._row(game_id)
+            state, bots, _ = self._row(game_id)
             seats = [seat for seat in _to_act(state) if bots[seat]]
             if not seats:
                 return made

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from typing import Final
 
@@ -35,16 +36,22 @@ class Hub:
         self._events: dict[str, asyncio.Event] = {}
         self._waiting: dict[str, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = 0
 
     def start(self) -> None:
         """Listen to this process's moves (any thread) -- call on the event loop."""
         self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
         self.games.listeners.append(self._from_thread)
 
     def _from_thread(self, game_id: str, seq: int) -> None:
-        if self._loop is not None and not self._loop.is_closed():
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                self._loop.call_soon_threadsafe(self.moved, game_id, seq)
+        if self._loop is None or self._loop.is_closed():
+            return
+        if threading.get_ident() == self._thread:  # on the event loop already: no wake-up needed
+            self.moved(game_id, seq)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            self._loop.call_soon_threadsafe(self.moved, game_id, seq)
 
     def moved(self, game_id: str, seq: int) -> None:
         """Game `game_id` is at `seq` now: wake its waiters (on the event loop). Only games someone

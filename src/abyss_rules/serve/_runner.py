@@ -1,17 +1,17 @@
 """Running the server: `abyss-rules serve` binds the socket, then uvicorn serves the app from it.
 
-uvicorn bounds what a connection may send (request line and headers: `--max-header-bytes`, h11's
-limit; a WebSocket message: `--ws-max-bytes`), how many connections a worker holds
-(`--max-connections`, uvicorn's `limit_concurrency`: more get 503) and how many wait to be
-accepted (`--backlog`). One thing it leaves open -- a new connection that sends its headers a byte
-at a time, for ever -- is closed here after `--header-timeout` seconds (`HeaderTimeout`).
-With `--workers N`, N processes accept from the one socket and share the database.
+uvicorn runs the app on its fastest event loop (uvloop where installed) with the protocols of
+`_connections`: httptools for HTTP/1.1, with deadlines for each request's headers and body, a bound on
+the headers, a cap per client address, and websockets (sans I/O) for WebSockets, with heartbeats and a
+bound on what waits to be sent to a slow client. It also bounds a WebSocket message (`--ws-max-bytes`),
+the connections of a worker (`--max-connections`, uvicorn's `limit_concurrency`: more get 503) and how
+many wait to be accepted (`--backlog`). With `--workers N`, N processes accept from the one socket and
+share the database; each stops when the supervisor is gone.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import errno
 import ipaddress
 import logging
 import os
@@ -21,39 +21,15 @@ from collections.abc import Sequence
 from typing import Final
 
 from uvicorn import Config, Server
-from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.supervisors import Multiprocess
 
+from ._connections import HttpProtocol, WebSocketProtocol
 from ._logs import configure, uvicorn_log_config
 from ._settings import Settings, parse_settings, to_env
 
-__all__ = ["HeaderTimeout", "main", "serve"]
+__all__ = ["main", "serve"]
 
 _LOG: Final = logging.getLogger("abyss_rules.serve")
-
-
-class HeaderTimeout(H11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose first request is not in after `--header-timeout`
-    seconds (read from `ABYSS_HEADER_TIMEOUT`: the worker processes get it from the environment)."""
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            # headers and body are two writes: without this, each keep-alive answer waits ~40 ms
-            # for the client's delayed ACK (Nagle's algorithm)
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        timeout = float(os.environ.get("ABYSS_HEADER_TIMEOUT", "10"))
-        self._deadline = self.loop.call_later(timeout, self._too_slow)
-
-    def _too_slow(self) -> None:
-        if self.cycle is None and not self.transport.is_closing():  # no request has started
-            self.transport.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._deadline.cancel()
-        super().connection_lost(exc)
 
 
 def _is_loopback(host: str) -> bool:
@@ -83,9 +59,10 @@ def config(settings: Settings, sock: socket.socket) -> Config:
     """uvicorn's configuration for `settings`, serving the app of the `ABYSS_*` variables from `sock`."""
     return Config(
         "abyss_rules.serve._app:app_from_env", factory=True, fd=None, workers=settings.workers,
-        http=HeaderTimeout, ws="websockets-sansio", lifespan="on", interface="asgi3",
+        http=HttpProtocol, ws=WebSocketProtocol, loop="auto", lifespan="on", interface="asgi3",
         limit_concurrency=settings.max_connections, backlog=settings.backlog,
-        h11_max_incomplete_event_size=settings.max_header_bytes, ws_max_size=settings.ws_max_bytes,
+        ws_max_size=settings.ws_max_bytes,
+        ws_ping_interval=settings.ws_ping_interval, ws_ping_timeout=settings.ws_ping_timeout,
         timeout_keep_alive=int(max(1, settings.keep_alive)),
         timeout_graceful_shutdown=int(settings.graceful_timeout),
         log_config=uvicorn_log_config(settings.log_level), access_log=False, server_header=False,
@@ -107,7 +84,12 @@ def serve(settings: Settings) -> int:
     try:
         sock = _bind(settings)
     except OSError as error:
-        print(f"cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        hint = ""
+        if error.errno == errno.EADDRINUSE:
+            hint = (" (another program listens there: another `abyss-rules serve`, say; the docs site's "
+                    "`mkdocs serve` uses 8001). Choose another port with --port N, or --port 0 for any "
+                    "free one")
+        print(f"cannot listen on {settings.host}:{settings.port}: {error}{hint}", file=sys.stderr)
         return 1
     host, port = sock.getsockname()[:2]
     url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

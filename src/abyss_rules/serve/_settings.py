@@ -42,9 +42,14 @@ class Settings:
     backlog: int = 2048
     max_header_bytes: int = 16 * 1024
     header_timeout: float = 10.0
+    body_timeout: float = 10.0
     keep_alive: float = 5.0
+    client_connections: int = 64
     graceful_timeout: float = 10.0
     ws_max_bytes: int = 16 * 1024
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    ws_max_backlog: int = 1024 * 1024
     log_level: str = "info"
     quiet: bool = False
 
@@ -71,11 +76,19 @@ OPTIONS: Final[dict[str, str]] = {
     "max_connections": "connections (and requests in progress) per worker; more: 503 (uvicorn "
                        "--limit-concurrency)",
     "backlog": "the listen backlog: connections the kernel queues before they are accepted",
-    "max_header_bytes": "the largest request line and headers, in bytes (uvicorn's h11 limit); larger: 400",
-    "header_timeout": "seconds a new connection may take to send its first request's headers",
-    "keep_alive": "seconds an idle keep-alive connection is kept open",
+    "max_header_bytes": "the largest request line and headers, in bytes; larger: 431",
+    "header_timeout": "seconds a request's line and headers may take to arrive, counted from when the "
+                      "connection is ready for it (opened, or the last answer sent); later: 408 and close",
+    "body_timeout": "seconds a request's body may take to arrive after its headers; later: 408 and close",
+    "keep_alive": "seconds an idle connection is kept open between requests",
+    "client_connections": "connections one client address may hold open at once, per worker (0: no limit); "
+                          "more: 503 too_many_connections",
     "graceful_timeout": "seconds SIGTERM waits for requests and streams in progress before it cuts them",
     "ws_max_bytes": "the largest WebSocket message, in bytes",
+    "ws_ping_interval": "seconds between the server's pings on a WebSocket (a client answers them by itself)",
+    "ws_ping_timeout": "seconds a WebSocket client has to answer a ping before the server closes it (1011)",
+    "ws_max_backlog": "bytes waiting to be sent to one WebSocket client; a client that falls further behind "
+                      "(or never reads) is disconnected",
     "log_level": "debug, info, warning or error (logs are JSON lines on stderr)",
     "quiet": "log no request (warnings and errors only)",
 }
@@ -108,12 +121,13 @@ def _check(settings: Settings) -> Settings:
     problems = [f"--{name.replace('_', '-')} must be positive" for name in (
         "max_body", "max_games", "client_window", "finished_ttl", "idle_ttl", "max_actions", "workers",
         "long_poll", "heartbeat", "poll_interval", "max_connections", "backlog", "max_header_bytes",
-        "header_timeout", "keep_alive", "graceful_timeout", "ws_max_bytes")
+        "header_timeout", "body_timeout", "keep_alive", "graceful_timeout", "ws_max_bytes",
+        "ws_ping_interval", "ws_ping_timeout", "ws_max_backlog")
         if not getattr(settings, name) > 0]
     if not 0 <= settings.port <= 65535:
         problems.append(f"--port must be from 0 to 65535, got {settings.port}")
-    if settings.client_games < 0 or settings.bot_delay < 0:
-        problems.append("--client-games and --bot-delay must not be negative")
+    if settings.client_games < 0 or settings.client_connections < 0 or settings.bot_delay < 0:
+        problems.append("--client-games, --client-connections and --bot-delay must not be negative")
     if settings.log_level not in ("debug", "info", "warning", "error"):
         problems.append(f"--log-level must be debug, info, warning or error, got {settings.log_level!r}")
     if problems:

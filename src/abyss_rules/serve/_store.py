@@ -7,12 +7,18 @@ Three tables, the same in both databases:
     seats    one row per seat: the SHA-256 of its bearer token (never the token itself)
     actions  one row per accepted action: (game, seq, the action in notation)
 
-An action is stored by `commit_action` in one transaction: the game's row is updated
-`WHERE id = ? AND seq = ?` (the seq the action was checked against) and the action is inserted
-at that seq. If another process (or thread) got there first, the update matches no row, nothing
-is written and the caller answers `stale_action`: several server processes on one database get
-exactly one winner per seq. The answer is sent only after the commit returned, so a process killed
-at any moment loses no accepted action (SQLite runs in WAL mode with `synchronous=FULL`).
+An action is stored by `commit_action`: the game's row is updated `WHERE id = ? AND seq = ?` (the
+seq the action was checked against) and the action is inserted at that seq, in one transaction. If
+another process (or thread) got there first, the update matches no row, nothing is written and the
+caller answers `stale_action`: several server processes on one database get exactly one winner per
+seq. The answer is sent only after the commit returned, so a process killed at any moment loses no
+accepted action (SQLite runs in WAL mode with `synchronous=FULL`; PostgreSQL commits synchronously).
+
+**Group commit.** Every write of a process goes through its one writer thread (`Store.write`): the
+writer takes every write waiting, runs them in one transaction and commits once, so one flush to
+disk acknowledges all of them; while it commits, the next writes gather. A write that fails alone
+(a database error) is retried alone, so it cannot take others with it. Reads use a pool of
+connections and never wait for the writer (SQLite's WAL readers, PostgreSQL's MVCC).
 
 `open_store("sqlite:///games.db")`, `open_store("sqlite:///:memory:")` (one process, gone when
 it stops) or `open_store("postgresql://user@host/dbname")` (needs the `server` extra: psycopg).
@@ -20,16 +26,29 @@ it stops) or `open_store("postgresql://user@host/dbname")` (needs the `server` e
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
+import os
 import queue
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
-from typing import Any, Final, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, NamedTuple, TypeVar
 
-__all__ = ["Full", "GameRow", "Store", "TooMany", "hash_token", "open_store"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: SQLite's own waiting alone
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["Full", "GameRow", "Refused", "Store", "TooMany", "hash_token", "open_store"]
+
+T = TypeVar("T")
+_Write = tuple[Callable[[Any], Any], "concurrent.futures.Future[Any]"]
+"""A write waiting for the writer: the job, and the future of its result."""
+MAX_BATCH: Final = 256
+"""The most writes one transaction of the writer commits together."""
 
 SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS games (
@@ -74,11 +93,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class Full(Exception):
+class Refused(Exception):
+    """A write that decided, before writing anything, not to write (the transaction goes on for others)."""
+
+
+class Full(Refused):
     """The database holds `max_games` games already (the server answers 503 `server_full`)."""
 
 
-class TooMany(Exception):
+class TooMany(Refused):
     """This client created its share of games in the window (the server answers 429)."""
 
     def __init__(self, retry_after: float) -> None:
@@ -100,10 +123,15 @@ class GameRow(NamedTuple):
 class Store:
     """A pool of connections to one database, and the few statements the server needs.
 
-    Thread-safe: each call takes a connection from the pool for the duration of one transaction.
+    Thread-safe: each read takes a connection from the pool for the duration of one transaction;
+    each write is run by the writer thread (`write`), in a transaction it shares with the writes
+    waiting beside it.
     """
 
     dialect: str = ""
+    local: bool = False
+    """Reads are calls into a library in this process that never wait on a lock (SQLite in WAL mode):
+    the server runs them on its event loop instead of a thread."""
 
     def __init__(self, url: str, size: int) -> None:
         self.url = url
@@ -112,6 +140,8 @@ class Store:
         self._made = 0
         self._lock = threading.Lock()
         self._closed = False
+        self._writes: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
         with self._transaction() as cursor:
             self._serialize_creations(cursor)  # two processes starting at once on a new database
             for statement in SCHEMA:
@@ -131,6 +161,10 @@ class Store:
 
     def _serialize_creations(self, cursor: Any) -> None:
         """Make creations (with their limit checks) one at a time across processes."""
+
+    def _writers_turn(self) -> contextlib.AbstractContextManager[Any]:
+        """Held by the writer around each transaction: the writers of all processes take turns."""
+        return contextlib.nullcontext()
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -175,9 +209,79 @@ class Store:
         cursor.execute(self._sql(statement), tuple(params))
         return cursor
 
+    def _read(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read statement, outside any transaction (one round trip to the database)."""
+        with self._connection() as connection:
+            return list(connection.execute(self._sql(statement), tuple(params)).fetchall())
+
+    # -- the writer ------------------------------------------------------------------------------
+
+    def write(self, job: Callable[[Any], T]) -> concurrent.futures.Future[T]:
+        """Run `job(cursor)` in the writer's next transaction; the future of its result, set once committed.
+
+        `job` may raise `Refused` before it writes anything: that is its result, and the others commit.
+        Any other error rolls the transaction back, and each of its writes is tried again alone.
+        """
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the store is closed")
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_loop, name="abyss-writer", daemon=True)
+                self._writer.start()
+            self._writes.put((job, future))
+        return future
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._writes.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._writes.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._writes.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+            try:
+                self._commit(batch)
+            except BaseException as error:
+                if len(batch) == 1:
+                    batch[0][1].set_exception(error)
+                    continue
+                for job in batch:  # one bad write takes no other with it
+                    try:
+                        self._commit([job])
+                    except BaseException as alone:
+                        job[1].set_exception(alone)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """Run a batch of writes in one transaction; their futures get their results once it committed."""
+        outcomes: list[tuple[bool, Any]] = []
+        with self._writers_turn(), self._transaction() as cursor:
+            for job, _ in batch:
+                try:
+                    outcomes.append((True, job(cursor)))
+                except Refused as refused:
+                    outcomes.append((False, refused))
+        for (ok, value), (_, future) in zip(outcomes, batch, strict=True):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
     def close(self) -> None:
-        """Close every pooled connection."""
-        self._closed = True
+        """Stop the writer (after the writes already asked for) and close every pooled connection."""
+        with self._lock:
+            self._closed = True
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            self._writes.put(None)
+            writer.join(30)
         while True:
             try:
                 connection = self._pool.get_nowait()
@@ -196,7 +300,7 @@ class Store:
         The limits are checked in the same transaction, one creation at a time across processes,
         so they hold exactly however many processes share the database.
         """
-        with self._transaction() as cursor:
+        def job(cursor: Any) -> None:
             self._serialize_creations(cursor)
             (games,) = self._run(cursor, "SELECT count(*) FROM games").fetchone()
             if games >= max_games:
@@ -215,26 +319,29 @@ class Store:
                     self._run(cursor, "INSERT INTO seats (game, seat, token_hash) VALUES (?, ?, ?)",
                               (game_id, seat, token_hash))
 
+        self.write(job).result()
+
     def load(self, game_id: str) -> GameRow | None:
         """The stored game, or `None`."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, _ROW, (game_id,)).fetchone()
-        return None if row is None else GameRow(int(row[0]), row[1], bool(row[2]), row[3], float(row[4]))
+        rows = self._read(_ROW, (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return GameRow(int(row[0]), row[1], bool(row[2]), row[3], float(row[4]))
 
     def seat_of(self, game_id: str, token_hash: str) -> int | None:
         """The seat of the game whose token has this hash, or `None`."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, "SELECT seat FROM seats WHERE game = ? AND token_hash = ?",
-                            (game_id, token_hash)).fetchone()
-        return None if row is None else int(row[0])
+        rows = self._read("SELECT seat FROM seats WHERE game = ? AND token_hash = ?", (game_id, token_hash))
+        return int(rows[0][0]) if rows else None
 
     def commit_action(self, game_id: str, seq: int, *, state: str, action: str, over: bool,
-                      waiting_bot: bool, now: float) -> bool:
+                      waiting_bot: bool, now: float) -> concurrent.futures.Future[bool]:
         """Store the action made at `seq` and the state it led to, if the game is still at `seq`.
 
-        Returns False (and writes nothing) if the stored seq moved on meanwhile: another request won.
+        The future's result is False (and nothing was written) if the stored seq moved on meanwhile:
+        another request won. It is set once the transaction committed.
         """
-        with self._transaction() as cursor:
+        def job(cursor: Any) -> bool:
             updated = self._run(cursor, "UPDATE games SET seq = ?, state = ?, over = ?, waiting_bot = ?, "
                                 "updated = ? WHERE id = ? AND seq = ?",
                                 (seq + 1, state, int(over), int(waiting_bot), now, game_id, seq)).rowcount
@@ -242,7 +349,9 @@ class Store:
                 return False
             self._run(cursor, "INSERT INTO actions (game, seq, action, at) VALUES (?, ?, ?, ?)",
                       (game_id, seq + 1, action, now))
-        return True
+            return True
+
+        return self.write(job)
 
     def record(self, game_id: str, after: int = 0) -> tuple[str, list[str]] | None:
         """The game's set-up (with the seed: secret) and its actions after seq `after`, in order."""
@@ -256,20 +365,21 @@ class Store:
 
     def expire(self, now: float, finished_ttl: float, idle_ttl: float) -> list[str]:
         """Delete finished games idle for `finished_ttl` seconds and any game idle for `idle_ttl`."""
-        with self._transaction() as cursor:
+        def job(cursor: Any) -> list[str]:
             gone = [game_id for (game_id,) in self._run(
                 cursor, "SELECT id FROM games WHERE (over = 1 AND updated < ?) OR updated < ?",
                 (now - finished_ttl, now - idle_ttl)).fetchall()]
             for game_id in gone:
                 for table, column in (("actions", "game"), ("seats", "game"), ("games", "id")):
                     self._run(cursor, f"DELETE FROM {table} WHERE {column} = ?", (game_id,))
-        return gone
+            return gone
+
+        return self.write(job).result()
 
     def waiting_for_bots(self, idle_since: float) -> list[str]:
         """Games where a bot is to act and nothing happened since `idle_since` (a process died)."""
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT id FROM games WHERE waiting_bot = 1 AND over = 0 "
-                             "AND updated < ?", (idle_since,)).fetchall()
+        rows = self._read("SELECT id FROM games WHERE waiting_bot = 1 AND over = 0 AND updated < ?",
+                          (idle_since,))
         return [game_id for (game_id,) in rows]
 
     def seqs(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -277,20 +387,16 @@ class Store:
         if not game_ids:
             return {}
         marks = ", ".join("?" * len(game_ids))
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, f"SELECT id, seq FROM games WHERE id IN ({marks})", game_ids).fetchall()
+        rows = self._read(f"SELECT id, seq FROM games WHERE id IN ({marks})", game_ids)
         return {game_id: int(seq) for game_id, seq in rows}
 
     def ping(self) -> None:
         """Run `SELECT 1` (raises if the database cannot be reached): the readiness check."""
-        with self._transaction(write=False) as cursor:
-            self._run(cursor, "SELECT 1").fetchone()
+        self._read("SELECT 1")
 
     def game_ids(self) -> list[str]:
         """Every game's id, oldest first."""
-        with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT id FROM games ORDER BY created, id").fetchall()
-        return [game_id for (game_id,) in rows]
+        return [game_id for (game_id,) in self._read("SELECT id FROM games ORDER BY created, id")]
 
 
 class SqliteStore(Store):
@@ -298,17 +404,40 @@ class SqliteStore(Store):
 
     WAL mode: readers never wait for the writer; writers take the database's write lock with
     `BEGIN IMMEDIATE` and wait for it up to `busy_timeout` (10 s), so processes sharing the file
-    commit one at a time.
+    commit one at a time. SQLite waits for that lock by sleeping and trying again, longer and
+    longer each time; so the writers of the server's processes first take turns on an
+    operating-system lock (`flock` on the file `PATH-lock` beside the database), which wakes the next
+    one the moment the last one is done.
     """
 
     dialect = "sqlite"
+    local = True
 
     def __init__(self, url: str, path: str) -> None:
         self.memory = path == ":memory:"
         # One connection for an in-memory database (it is that connection's); each request
         # takes it in turn. A file gets a pool.
         self._target = f"file:abyss-{uuid.uuid4().hex}?mode=memory" if self.memory else path
+        self._turns = None if self.memory or fcntl is None else \
+            os.open(path + "-lock", os.O_RDWR | os.O_CREAT, 0o600)
         super().__init__(url, 1 if self.memory else 8)
+
+    @contextlib.contextmanager
+    def _writers_turn(self) -> Iterator[None]:
+        if self._turns is None:
+            yield
+            return
+        fcntl.flock(self._turns, fcntl.LOCK_EX)  # waits in the kernel, without the GIL
+        try:
+            yield
+        finally:
+            fcntl.flock(self._turns, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        super().close()
+        if self._turns is not None:
+            os.close(self._turns)
+            self._turns = None
 
     def _connect(self) -> Any:
         connection = sqlite3.connect(self._target, timeout=10.0, isolation_level=None,
@@ -344,10 +473,13 @@ class PostgresStore(Store):
         super().__init__(url, size)
 
     def _connect(self) -> Any:
-        return self._psycopg.connect(self.url, autocommit=False, connect_timeout=10)
+        # Autocommit: a read of one statement is one round trip; a transaction says BEGIN itself.
+        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
 
     def _begin(self, connection: Any, write: bool) -> Any:
-        return connection.cursor()
+        cursor = connection.cursor()
+        cursor.execute("BEGIN")
+        return cursor
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
