@@ -23,8 +23,8 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..config import Variant
 from .._extras import require
+from ..config import Variant
 from ..rules._dealing import new_game
 from ..state import State
 from ..views import View, view
