@@ -243,6 +243,8 @@ def test_a_level_picks_the_opponents(args: list[str], names: list[str]) -> None:
         term.type("f 0 1\r")
         term.prompt()                   # the bots' opening flips are made, after yours
         term.type("q\r")
+        term.prompt()                   # "Leave the game?": it asks first
+        term.type("y\r")
         screen = term.read_until(END + r".*\n")
         status = term.close()
     finally:

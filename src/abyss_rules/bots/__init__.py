@@ -58,7 +58,7 @@ if os.environ.get("ABYSS_RULES_PURE") == "1":
     _sources(("_odds", "_model", "_tables", "_planner"))
 
 from . import _model, _odds, _planner, _tables  # noqa: E402  (after the choice of the sources)
-from ._search import RolloutSearch  # noqa: E402
+from ._search import RolloutSearch, check_seed  # noqa: E402
 
 __all__ = [
     "BOTS",
@@ -186,7 +186,7 @@ class RandomBot:
     """The name the registry `BOTS` and the command line know it by."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
