@@ -9,9 +9,12 @@ in secrets give identical observations for every agent.
 Seats are *relative*: position `k` of every per-seat field is the seat `k` places after the
 viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
 are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
-standard deck). The layout below, written once in `_FIELDS`, gives both the encoder's positions
-and the table of the documentation (`abyss_rules.batch.Observation.table`); it is versioned
-with the environments' ids (`OBSERVATION_VERSION`).
+standard deck). The layout below, written once in `_FIELDS`, gives the encoders' positions and
+the table of the documentation (`abyss_rules.batch.Observation.table`); it is versioned with the
+environments' ids (`OBSERVATION_VERSION`). One `Writer` writes a vector from public facts
+(`Facts`): `Observation.encode` hands it a view's, the environments' `envs._seat_observation` the
+same fields of a `State`. `Observation.encode_batch` writes the same layout for a whole `Batch`
+from its arrays (equal row by row, a differential test checks it).
 
 Examples:
     >>> import abyss_rules as ar
