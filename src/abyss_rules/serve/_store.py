@@ -81,7 +81,8 @@ SCHEMA: Final = (
     )""",
 )
 
-_ROW: Final = "SELECT seq, state, over, bots, updated FROM games WHERE id = ?"
+_ROW: Final = ("SELECT seq, CASE WHEN seq = ? THEN NULL ELSE state END, over, CASE WHEN seq = ? THEN NULL "
+               "ELSE bots END, updated FROM games WHERE id = ?")
 
 
 def hash_token(token: str) -> str:
@@ -113,10 +114,11 @@ class GameRow(NamedTuple):
     """A game as stored: its seq, its state document (secret), whether it is over, its bots."""
 
     seq: int
-    state: str
+    state: str | None
+    """None when the caller holds the state at `seq` already (`Store.load`'s `held`)."""
     over: bool
-    bots: str
-    """A JSON list, one entry per seat: a bot's name or null (a person)."""
+    bots: str | None
+    """A JSON list, one entry per seat: a bot's name or null (a person); None like `state`."""
     updated: float
 
 
@@ -321,9 +323,10 @@ class Store:
 
         self.write(job).result()
 
-    def load(self, game_id: str) -> GameRow | None:
-        """The stored game, or `None`."""
-        rows = self._read(_ROW, (game_id,))
+    def load(self, game_id: str, held: int = -1) -> GameRow | None:
+        """The stored game, or `None`; without its state and bots if it is at seq `held` (the caller holds
+        them: a game's state at a seq never changes, nor do its bots)."""
+        rows = self._read(_ROW, (held, held, game_id))
         if not rows:
             return None
         row = rows[0]
