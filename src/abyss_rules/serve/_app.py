@@ -580,10 +580,10 @@ class Edge:
     verdict (`_answer_error`), and one structured log line per HTTP request (method, path, the status
     sent, milliseconds, client).
 
-    One layer instead of Starlette's application stack (its two middlewares, each wrapping every
-    message sent) and an access-log middleware around it: a request passes through this, the router and
-    its route. An error raised after the answer started cannot be answered any more: a failure of the
-    server's own is logged, and uvicorn closes the connection.
+    A request passes through this, the router and its route, and each message it sends through one
+    wrapper (Starlette's application would add two middlewares, each wrapping every message). An error
+    raised after the answer started cannot be answered any more: a failure of the server's own is
+    logged, and uvicorn closes the connection.
     """
 
     def __init__(self, router: Router, quiet: bool) -> None:
