@@ -19,7 +19,6 @@ from abyss_rules.codec._strict import (
     canonical_json,
     decode,
     read_bool,
-    read_document,
     read_int,
     read_ints,
     read_list,
@@ -57,8 +56,11 @@ def _read_tags(value: Any, path: str) -> tuple[Inner, ...]:
     )
 
 
-def _tags_of_text(inside: str, path: str) -> tuple[Inner, ...]:
-    return _read_tags(decode(f"[{inside}]"), path)
+def _tags_of_text(inside: str) -> Any:
+    try:
+        return decode(f"[{inside}]")
+    except DecodeError:
+        raise OffTable from None
 
 
 def _read_lists(value: Any, path: str) -> tuple[tuple[int, ...], ...]:
@@ -78,8 +80,8 @@ THING = Layout("test.thing", (
     Field("lists", INT_LISTS, _read_lists),
     Field("inner", INNER),
     Field("tags", Items(_inner_text, lambda inner: {"name": inner.name, "count": inner.count}), _read_tags,
-          read_text=_tags_of_text),
-), lambda path, **fields: Thing(**fields), document=True)
+          parse_text=_tags_of_text, read_parsed=_read_tags),
+), lambda path, **fields: Thing(**fields), document="test.thing")
 
 THINGS = [
     Thing(3, None, (), False, (), Inner("a", 3), ()),
@@ -100,7 +102,7 @@ def read_text(text: str) -> Thing:
 
 
 def read(doc: Any) -> Thing:
-    return THING.function("read")(read_document(doc, "test.thing", THING.keys), "")  # type: ignore[no-any-return]
+    return THING.function("read")(doc, "")  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("thing", THINGS)

@@ -22,14 +22,17 @@ in its docstring, in a paragraph that starts with `LONG_REASON`."""
 LONG_REASON: Final = "Why one long module:"
 
 # The imports made on use, inside the methods that present a value (`_repr_svg_`,
-# `View.to_dict`, `View.to_json`), as `chess.Board._repr_svg_` imports `chess.svg`: the
-# pictures and the codec import `state` and `views`, so these import them back only when a
-# picture or a document is asked for, never while loading. Only these edges are left out of
-# the cycle and layer checks, and only while they stay inside functions.
+# `View.to_dict`, `View.to_json`, `Variant.to_dict`, `Event.to_dict`), as
+# `chess.Board._repr_svg_` imports `chess.svg`: the pictures and the codec import `state`,
+# `views`, `config` and the events, so these import them back only when a picture or a
+# document is asked for, never while loading. Only these edges are left out of the cycle and
+# layer checks, and only while they stay inside functions.
 ON_USE: frozenset[tuple[str, str]] = frozenset({
     ("abyss_rules.state", "abyss_rules.pictures._svg"),
     ("abyss_rules.views", "abyss_rules.pictures._svg"),
     ("abyss_rules.views", "abyss_rules.codec._view"),
+    ("abyss_rules.config", "abyss_rules.codec._variant"),
+    ("abyss_rules._event_types", "abyss_rules.codec._events"),
 })
 
 
