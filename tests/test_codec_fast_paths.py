@@ -331,6 +331,49 @@ def test_loading_canonical_text_needs_no_json_parse(monkeypatch: pytest.MonkeyPa
     assert ar.loads_state(json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")).encode())
 
 
+@pytest.mark.rule("1.1", "4.1", "6.4", "6.5", "7.1")
+@pytest.mark.parametrize("name, mutate, code, path", TAMPERING, ids=[case[0] for case in TAMPERING])
+def test_a_refusal_of_canonical_text_is_made_once_without_json(
+    name: str, mutate: Any, code: str, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Canonical text whose every piece is a canonical spelling is refused by the fast reader
+    # itself (its refusal is the general reader's, compared above): json never parses it.
+    doc = state_to_dict(second_round_state())
+    mutate(doc)
+    text = canonical(doc)
+    general = outcome(general_load, text)
+    try:
+        fast_reader.read_canonical_state(text)
+    except OffTable:
+        return  # not every tampering is canonical text the fast reader reads (a nested list, say)
+    except ar.DecodeError as error:
+        assert ("error", (error.code, error.path, error.message, error.rule)) == general
+        calls = []
+        monkeypatch.setattr(fast_reader, "decode", lambda text: calls.append(text) or strict.decode(text))
+        with pytest.raises(ar.DecodeError):
+            ar.loads_state(text)
+        assert calls == []  # parsed once, by the fast reader
+    else:
+        pytest.fail(f"{name}: the fast reader read a tampered state")
+
+
+@pytest.mark.rule("1.1", "4.1", "6.4", "6.5", "7.1")
+def test_the_checks_across_fields_refuse_canonical_text_on_the_fast_path() -> None:
+    across = {"totals", "round score", "scores", "round number", "column partly swallowed",
+              "complete column not swallowed", "card lost", "card swapped for another",
+              "phase game over too early", "closer with face-down cards", "players out of range"}
+    for name, mutate, code, path in TAMPERING:
+        if name not in across:
+            continue
+        doc = state_to_dict(second_round_state())
+        mutate(doc)
+        with pytest.raises(ar.DecodeError) as info:  # not OffTable: no second parse
+            fast_reader.read_canonical_state(canonical(doc))
+        assert (info.value.code, info.value.path) == (code, path), name
+        across.remove(name)
+    assert not across  # every one of them is a case of TAMPERING
+
+
 # -- views -----------------------------------------------------------------------------------
 
 @pytest.mark.rule("8.1", "8.2", "8.3")

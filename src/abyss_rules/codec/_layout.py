@@ -48,6 +48,7 @@ from ..caches import BoundedCache
 from ..errors import Code, DecodeError
 from ._spelling import NAMESPACE, WORD, Computed, Const, Items, OffTable, Spelling
 from ._strict import (
+    HEADER_FIELDS,
     bad,
     canonical_json,
     check_header,
@@ -454,7 +455,7 @@ def _gen_read(layout: Layout, src: _Source) -> None:
     if layout.document:
         src.lines.append(f"    check_header(d, {layout.document!r})")
     optional = f", {src.name(layout.optional_keys, 'f')}" if layout.optional_keys else ""
-    keys = src.name(layout.keys | _HEADER_KEYS(layout), "f")
+    keys = src.name(layout.keys | HEADER_FIELDS if layout.document else layout.keys, "f")
     src.lines.append(f"    read_object(d, path, {keys}{optional})")
 
     def walk(lay: Layout, d: str, suffix: str, scope: dict[str, str], tail: str = "") -> str:
@@ -481,10 +482,6 @@ def _gen_read(layout: Layout, src: _Source) -> None:
 
     scope = {p: f"p_{p}" for p in layout.params}
     src.lines.append(f"    return {walk(layout, 'd', '', scope, _params(layout))}")
-
-
-def _HEADER_KEYS(layout: Layout) -> frozenset[str]:
-    return frozenset({"format", "format_version", "rules_version"}) if layout.document else frozenset()
 
 
 # -- reading canonical text: parse every piece, then read every field ---------------------------

@@ -464,6 +464,9 @@ class ParsedHistory(NamedTuple):
     rounds: list[tuple[Any, ...]]
 
 
+_NO_HISTORY: Final = ParsedHistory("", [])
+
+
 def history_of_text(
     inside: str, variant: Variant
 ) -> ParsedHistory | tuple[Variant, int, tuple[RoundResult, ...]]:
@@ -475,7 +478,7 @@ def history_of_text(
     again is returned as it was kept.
     """
     if not inside:
-        return ParsedHistory(inside, [])
+        return _NO_HISTORY
     known = _HISTORIES.get(inside)
     if known is not None and known[0] is variant:
         return known
@@ -493,6 +496,8 @@ def read_parsed_history(parsed: ParsedHistory | tuple[Variant, int, tuple[RoundR
         if parsed[1] != players:
             raise OffTable  # read for another number of players: the general reader says what is wrong
         return parsed[2]
+    if not parsed.rounds:
+        return ()
     read = ROUND.function("read_parsed")
     rounds: list[RoundResult] = []
     totals = (0,) * players
@@ -501,8 +506,7 @@ def read_parsed_history(parsed: ParsedHistory | tuple[Variant, int, tuple[RoundR
         totals = result.totals
         rounds.append(result)
     history = tuple(rounds)
-    if history:
-        _HISTORIES.put(parsed.text, (variant, players, history), len(parsed.text))
+    _HISTORIES.put(parsed.text, (variant, players, history), len(parsed.text))
     return history
 
 
