@@ -35,6 +35,15 @@ def shares(result: SimulationResult) -> list[float]:
     return out
 
 
+def paired(got: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean of the game-by-game differences of two lists of win shares, and the half-width of
+    its 95% interval (normal approximation)."""
+    diffs = [x - y for x, y in zip(got, base, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    return mean, 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
@@ -52,14 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     start = time.process_time()
     searched = shares(simulate([bot, "counting"], games=args.games, seed=args.seed))
     cpu = time.process_time() - start
-    diffs = [x - y for x, y in zip(searched, base, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    n = len(base)
+    mean, half = paired(searched, base)
+    differ = sum(x != y for x, y in zip(searched, base, strict=True))
     print(f"search (rollouts={args.rollouts} horizon={args.horizon} confidence={args.confidence:g} "
           f"win_bonus={args.win_bonus:g}) vs counting, {n} games, seed {args.seed}: "
           f"share {sum(searched) / n:.1%}; counting vs counting on the same games {sum(base) / n:.1%}; "
-          f"paired difference {mean:+.1%} +/- {half:.1%} (95%); {sum(1 for d in diffs if d)} games "
+          f"paired difference {mean:+.1%} +/- {half:.1%} (95%); {differ} games "
           f"came out differently; {cpu / n:.2f} s of CPU a game")
     return 0
 

@@ -105,10 +105,14 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`bot_table.py` prints a Markdown row per pairing with a Wilson interval; `sampling.py` and
     `search_latency.py` print their rates."""
-    for script, args in (("bot_table.py", ["--pairs", "random:greedy", "search:counting", "--games", "2",
-                                           "--jobs", "1", "--rollouts", "4"]),
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # search_latency.py imports compiled.py from beside it
+    pairs = ["random:greedy", "search:counting", "greedy:counting"]
+    table = ["--pairs", *pairs, "--games", "2", "--jobs", "1", "--rollouts", "4"]
+    for script, args in (("bot_table.py", table),
                          ("sampling.py", ["--seconds", "0.01", "--repeats", "1"]),
-                         ("search_latency.py", ["--games", "1", "--rollouts", "4"])):
+                         ("search_latency.py", ["--games", "1", "--rollouts", "4"]),
+                         ("search_latency.py", ["--games", "1", "--bot", "expert"]),
+                         ("bot_weights.py", ["--games", "2", "--seed", "1", '{"closing_margin": 10.0}'])):
         monkeypatch.setattr(sys, "argv", [script, *args])
         with pytest.raises(SystemExit) as ended:
             runpy.run_path(str(BENCHMARKS / script), run_name="__main__")
@@ -116,6 +120,9 @@ def test_the_bot_table_sampling_and_search_latency_benchmarks_run(monkeypatch: p
     out = capsys.readouterr().out
     assert "| `random` vs `greedy` | 0.0% | 0.0% - " in out and "| `search` vs `counting` |" in out
     assert "samples/s" in out and "searched:" in out
+    assert "expert against counting" in out and "every decision:" in out
+    assert '{"closing_margin": 10.0}: 2 games, seed 1: share ' in out and "paired difference" in out
+    assert "| `counting` | 1500 | (anchor) |" in out and "| `greedy` | " in out  # the ratings table
 
 
 def test_the_representation_benchmark_prints_its_ratios(monkeypatch: pytest.MonkeyPatch,

@@ -11,7 +11,17 @@ import pytest
 from tests.builders import hand_built, open_round, stacked
 
 import abyss_rules as ar
-from abyss_rules.bots import BOTS, Bot, BotError, CountingBot, GreedyBot, RandomBot, make_bot
+from abyss_rules.bots import (
+    BOTS,
+    LEVELS,
+    Bot,
+    BotError,
+    CountingBot,
+    ExpertBot,
+    GreedyBot,
+    RandomBot,
+    make_bot,
+)
 from abyss_rules.simulation import play_game
 
 STD = ar.Variant.standard()
@@ -63,7 +73,8 @@ def test_each_bot_follows_the_protocol_and_is_registered(cls: type) -> None:
 def test_make_bot_rejects_an_unknown_name() -> None:
     with pytest.raises(BotError) as info:
         make_bot("deep-blue")
-    assert info.value.code == "unknown_bot" and "random, greedy, counting, search" in info.value.message
+    assert info.value.code == "unknown_bot"
+    assert "random, greedy, counting, search, expert" in info.value.message
 
 
 @pytest.mark.parametrize("cls", ALL)
@@ -212,7 +223,7 @@ def test_draws_then_discards_a_useless_card_and_flips(cls: type) -> None:
 
 
 @pytest.mark.rule("6.1", "6.5")
-@pytest.mark.parametrize("cls", [GreedyBot, CountingBot])
+@pytest.mark.parametrize("cls", [GreedyBot, CountingBot, ExpertBot])
 def test_does_not_close_when_it_would_be_doubled(cls: type) -> None:
     # Seat 0: everything face up but (2,3), known cards sum to 40; seat 1 shows low cards.
     grid = [[5, 5, 6, 7], [1, 2, 3, 4], [3, 2, 2, 8]]
@@ -241,7 +252,7 @@ def test_a_long_round_makes_it_reveal_cards_so_that_every_round_ends(cls: type) 
 
 
 @pytest.mark.rule("6.1", "6.5")
-@pytest.mark.parametrize("cls", [GreedyBot, CountingBot])
+@pytest.mark.parametrize("cls", [GreedyBot, CountingBot, ExpertBot])
 def test_closes_when_it_is_safe(cls: type) -> None:
     grid = [[0, 0, 1, 1], [-1, 0, 1, 2], [0, 1, 2, 12]]
     high = [[10, 11, 12, 9], [10, 11, 12, 9], [8, 7, 6, 5]]
@@ -280,3 +291,26 @@ def test_a_random_bot_chooses_among_legal_actions_as_from_the_view() -> None:
         with pytest.raises(BotError) as caught:
             ours.choose_among(bad)  # type: ignore[arg-type]
         assert caught.value.code == "bot_cannot_act"
+
+
+def test_expert_is_counting_with_other_weights_and_its_games_are_pinned() -> None:
+    import hashlib
+
+    from abyss_rules.notation import to_notation
+
+    assert issubclass(ExpertBot, CountingBot) and ExpertBot.counts_cards
+    assert (ExpertBot.flip_bonus, ExpertBot.closing_margin) == (2.0, 10.0)
+    assert (CountingBot.flip_bonus, CountingBot.closing_margin) == (0.5, 0.0)
+    pinned = {1: (273, (115, 50), "75b2a3efeb8c0f1a"), 2: (354, (91, 104), "03a5506ac895313e")}
+    for seed, (actions, totals, digest) in pinned.items():
+        result = play_game(["expert", "counting"], seed=seed)
+        text = " ".join(to_notation(a) for a in result.actions)
+        assert (len(result.actions), result.final.totals,
+                hashlib.sha256(text.encode()).hexdigest()[:16]) == (actions, totals, digest)
+
+
+def test_bots_and_levels_are_listed_weakest_first() -> None:
+    assert list(BOTS) == ["random", "greedy", "counting", "search", "expert"]
+    assert list(LEVELS.items()) == [("beginner", "random"), ("easy", "greedy"), ("medium", "counting"),
+                                    ("hard", "expert")]
+    assert all(name in BOTS for name in LEVELS.values())

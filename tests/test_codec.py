@@ -157,6 +157,28 @@ def test_explicit_deck_orders_and_int_or_byte_seeds_round_trip() -> None:
     assert state_to_dict(state)["dealer"]["decks"] == [order[::-1], order]
 
 
+@pytest.mark.rule("12.1", "9.2", "9.6", "2.3")
+def test_the_state_documents_members_mean_what_rule_12_1_says() -> None:
+    v = ar.Variant(name="capped", deck=((0, 20), (1, 20), (2, 4)), rows=2, cols=2, max_players=2,
+                   initial_flips=0, max_turns_per_round=1, target_score=None, max_rounds=10)
+    first, second = [0, 1] * 20 + [2] * 4, [1, 0] * 20 + [2] * 4
+    state = ar.new_game(2, v, 5, decks=[first, second])
+    doc = state_to_dict(state)
+    # dealer.decks: the orders not yet dealt, the next round's first; the position: words consumed.
+    assert doc["dealer"]["decks"] == [second] and doc["dealer"]["position"] == 0
+    assert "opener" not in doc and doc["turn"] == 0  # derived: no flips, every seat ties (2.3)
+    # seq: the actions applied; a rejected one is not counted.
+    with pytest.raises(ar.IllegalActionError):
+        ar.apply(state, ar.Draw(1))
+    state = ar.apply(state, ar.TakeDiscard(0, 0, 0))  # the cap ends round 1; round 2 from `second`
+    doc = state_to_dict(state)
+    assert (doc["seq"], doc["round"], doc["dealer"]["decks"], doc["dealer"]["position"]) == (1, 2, [], 0)
+    assert [space["card"] for space in doc["grids"][0]] == second[:4]
+    state = ar.apply(state, ar.TakeDiscard(0, 0, 0))  # round 3 is shuffled: the stream moves on
+    doc = state_to_dict(state)
+    assert doc["seq"] == 2 and doc["dealer"]["position"] >= len(v.unshuffled_deck) - 1
+
+
 def test_state_hash_is_sha256_of_the_canonical_bytes() -> None:
     import hashlib
 

@@ -33,6 +33,11 @@ ON_USE: frozenset[tuple[str, str]] = frozenset({
     ("abyss_rules.views", "abyss_rules.codec._view"),
     ("abyss_rules.config", "abyss_rules.codec._variant"),
     ("abyss_rules._event_types", "abyss_rules.codec._events"),
+    # The documents' Pydantic hooks call the library's readers, only when Pydantic asks for them.
+    ("abyss_rules._document_hooks", "abyss_rules.codec"),
+    ("abyss_rules._document_hooks", "abyss_rules.codec._strict"),
+    ("abyss_rules._document_hooks", "abyss_rules.records"),
+    ("abyss_rules._document_hooks", "abyss_rules.json_schemas"),
 })
 
 

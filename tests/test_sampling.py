@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from itertools import islice, permutations
+from itertools import islice, pairwise, permutations
 
 import attrs
 import pytest
 from tests.builders import mixed_games, tiny, with_other_secrets
 
 import abyss_rules as ar
-from abyss_rules.sampling import MAX_SAMPLES, StateSampler, sample_states
+from abyss_rules.sampling import MAX_SAMPLED_CARDS, MAX_SAMPLES, StateSampler, sample_states
 from abyss_rules.testing import check_invariants, deck_orders
 
 
@@ -248,3 +248,165 @@ def test_a_tampered_view_is_refused(name: str) -> None:
         sample_states(v, 1, random.Random(1))
     assert caught.value.code == code, caught.value
     assert caught.value.message.startswith(("no state has this view", "the view"))
+
+
+def _largest() -> ar.View:
+    """A seat's view of the largest game the rules allow: 16 seats of 8 x 8, 2,048 cards."""
+    variant = ar.Variant.standard().replace(name="largest", rows=8, cols=8, max_players=16,
+                                            deck=tuple((c, 128) for c in range(-2, 14)))
+    return ar.view(ar.new_game(16, variant, seed=1), 0)
+
+
+def test_a_call_holds_at_most_max_sampled_cards() -> None:
+    import time
+    import tracemalloc
+
+    v = _largest()
+    assert v.variant.deck_size == 2_048
+    most = MAX_SAMPLED_CARDS // 2_048
+    for n in (most + 1, MAX_SAMPLES):
+        tracemalloc.start()
+        start = time.process_time()
+        with pytest.raises(ar.SamplingError) as caught:
+            sample_states(v, n, random.Random(1))
+        spent = time.process_time() - start
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert caught.value.code == "invalid_sampling"
+        assert f"at most {most:,} states" in caught.value.message
+        assert peak < 20 * 2**20 and spent < 5  # refused before any sample is drawn
+    # the standard game keeps every count up to MAX_SAMPLES
+    assert MAX_SAMPLES * ar.Variant.standard().deck_size <= MAX_SAMPLED_CARDS
+    assert len(sample_states(v, 2, random.Random(1))) == 2
+
+
+# -- perfect recall ------------------------------------------------------------------------
+
+
+def _recall_script() -> list[ar.Action]:
+    """On MICRO: the opening flips (row 0), then every turn draws and places the card on row 0,
+    until the fifth draw, which finds the draw pile empty and reshuffles (rule 5.1)."""
+    state = ar.new_game(2, MICRO, 0, decks=[next(iter(deck_orders(MICRO)))])
+    actions: list[ar.Action] = []
+    draws = 0
+    while draws < 5:
+        seat = state.to_act[0]
+        if state.phase is ar.Phase.OPENING:
+            action: ar.Action = ar.Flip(seat, 0, 0)
+        elif state.phase is ar.Phase.TURN:
+            action, draws = ar.Draw(seat), draws + 1
+        else:
+            action = ar.PlaceDrawn(seat, 0, 0)
+        actions.append(action)
+        state = ar.apply(state, action)
+    return actions
+
+
+def _recalled_games(actions: list[ar.Action], seat: int):  # type: ignore[no-untyped-def]
+    """Every deal order of MICRO and, at a reshuffle, every order of the cards shuffled (each
+    position order once: all equally likely, rule 9.4), played through `actions`: the final state
+    and the seat's views after every action (the deal's first)."""
+    for order in deck_orders(MICRO):
+        start = ar.new_game(2, MICRO, 0, decks=[order])
+        stack = [(start, 0, (ar.view(start, seat),))]
+        while stack:
+            state, i, views = stack.pop()
+            if i == len(actions):
+                yield state, views
+                continue
+            action = actions[i]
+            if isinstance(action, ar.Draw) and not state.draw_pile and state.phase is ar.Phase.TURN:
+                below = state.discard_pile[1:]
+                branches = [state._replace(draw_pile=tuple(below[j] for j in p),
+                                           discard_pile=state.discard_pile[:1])
+                            for p in permutations(range(len(below)))]
+            else:
+                branches = [state]
+            for branch in branches:
+                try:
+                    after = ar.apply(branch, action)
+                except ar.IllegalActionError:
+                    continue
+                stack.append((after, i + 1, (*views, ar.view(after, seat))))
+
+
+def test_perfect_recall_samples_are_uniform_over_the_exact_posterior() -> None:
+    actions = _recall_script()
+    seat = 0
+    target: tuple[ar.View, ...] | None = None
+    layouts: Layouts = Counter()
+    for state, views in _recalled_games(actions, seat):
+        if target is None:
+            target = views
+        if views == target:
+            layouts[_layout(state)] += 1
+    assert target is not None
+    last = target[-1]
+    assert last.phase is ar.Phase.DRAWN and any(
+        b.draw_pile_size > a.draw_pile_size for a, b in pairwise(target))  # a reshuffle was seen
+    # the exact posterior is uniform ...
+    assert len(set(layouts.values())) == 1
+    # ... over the face-down spaces holding the cards not reshuffled, the draw pile the rest
+    sampler = StateSampler(last, recall=target)
+    assert sampler.known_draw_pile is not None and sampler.known_draw_pile.total() == last.draw_pile_size
+    down = Counter(sampler.unseen_cards()) - sampler.known_draw_pile
+    every = {(a, b) for a in set(permutations(down.elements()))
+             for b in set(permutations(sampler.known_draw_pile.elements()))}
+    assert set(layouts) == every and len(every) >= 6
+    draws = 300 * len(every)
+    rng = random.Random(11)
+    counts = Counter(_layout(sampler.sample(rng)) for _ in range(draws))
+    assert set(counts) <= every
+    expected = draws / len(every)
+    statistic = sum((counts[layout] - expected) ** 2 / expected for layout in every)
+    assert statistic < _chi_square_critical(len(every) - 1), (statistic, len(every))
+    for sample in sample_states(last, 20, rng, recall=target):
+        check_invariants(sample)
+        assert ar.view(sample, seat) == last
+    # the view alone puts most of its samples where a player who remembers cannot be
+    plain = StateSampler(last)
+    impossible = sum(_layout(plain.sample(rng)) not in every for _ in range(2000)) / 2000
+    assert impossible > 0.3, impossible
+
+
+def test_recall_without_a_reshuffle_changes_nothing() -> None:
+    actions = _recall_script()[:6]
+    state = ar.new_game(2, MICRO, 0, decks=[next(iter(deck_orders(MICRO)))])
+    views = [ar.view(state, 1)]
+    for action in actions:
+        state = ar.apply(state, action)
+        views.append(ar.view(state, 1))
+    sampler = StateSampler(views[-1], recall=views)
+    assert sampler.known_draw_pile is None
+    assert sample_states(views[-1], 5, random.Random(3), recall=views) == sample_states(
+        views[-1], 5, random.Random(3))
+
+
+def test_bad_recall_is_refused() -> None:
+    actions = _recall_script()
+    state = ar.new_game(2, MICRO, 0, decks=[next(iter(deck_orders(MICRO)))])
+    views = [ar.view(state, 0)]
+    for action in actions:
+        state = ar.apply(state, action)
+        views.append(ar.view(state, 0))
+    last = views[-1]
+    bad: dict[str, tuple[object, str]] = {
+        "not a sequence": (3, "invalid_sampling"),
+        "empty": ((), "invalid_sampling"),
+        "not views": (["view"], "invalid_sampling"),
+        "another last view": (views[:-1], "invalid_sampling"),
+        "a view missing": ([*views[:3], *views[4:]], "invalid_sampling"),
+        "not from the deal": (views[2:], "invalid_sampling"),
+        "another seat's": ([*[attrs.evolve(v, viewer=1) for v in views[:-1]], last], "invalid_sampling"),
+    }
+    # the pile before the reshuffle tampered with: the cards shuffled in are not the unseen ones
+    k = max(i for i, v in enumerate(views) if v.phase is ar.Phase.TURN)
+    pile = views[k].discard_pile
+    assert len(pile) - 1 > 3  # (more cards than the deck has of one value)
+    other = (pile[1],) * (len(pile) - 1)
+    bad["other cards shuffled in"] = ([*views[:k], attrs.evolve(views[k], discard_pile=(pile[0], *other)),
+                                       *views[k + 1:]], "impossible_state")
+    for name, (recall, code) in bad.items():
+        with pytest.raises(ar.SamplingError) as caught:
+            StateSampler(last, recall=recall)  # type: ignore[arg-type]
+        assert caught.value.code == code, (name, caught.value)

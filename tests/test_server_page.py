@@ -37,7 +37,11 @@ def test_play_against_a_bot_in_headless_chromium(server: GameServer) -> None:
             page.send(f"{domain}.enable")
         page.send("Page.navigate", url=server.url + "/")
         page.wait_for("document.getElementById('create') && document.getElementById('seat-1')")
-        assert page.evaluate("document.getElementById('seat-1').value") == "greedy"
+        assert page.evaluate("document.getElementById('seat-1').value") == "counting"  # medium
+        options = page.evaluate("Array.from(document.getElementById('seat-1').options, "
+                                "o => [o.value, o.text])")
+        assert options == [[bot, f"bot: {level} ({bot})"] for level, bot in ar.bots.LEVELS.items()] + [
+            ["", "a friend"]]
         page.click("#create")
         game = page.wait_for("new URLSearchParams(location.hash.slice(1)).get('game')")
         assert game in server.game_ids()

@@ -150,7 +150,7 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.NO_FLIPS_OWED: "2.2",
     Code.DISCARD_EMPTY: "3.3",
     Code.ILLEGAL_ACTION: "3.2",
-    Code.COUNTER_LIMIT: "3.11",
+    Code.COUNTER_LIMIT: "3.12",
     Code.NO_SUCH_ACTION_INDEX: "11.2",
     Code.MALFORMED_ACTION: None,
     Code.INVALID_STATE: None,
@@ -509,7 +509,7 @@ class BotError(AbyssError, ValueError):
         ...     make_bot("nobody")
         ... except BotError as error:
         ...     print(error.code, "|", error.message)
-        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting, search
+        unknown_bot | no built-in bot 'nobody'; choose one of: random, greedy, counting, search, expert
     """
 
 

@@ -16,11 +16,15 @@ distinct such layout is equally likely. The dealer is new: a 32-byte seed drawn 
 position 0, no explicit deck orders, so the shuffles after the sample (a reshuffle, the next
 rounds' deals) are as unknown as the real ones.
 
-The view is all the sampler reads, so it does not use what a player might remember beyond it:
-the cards of a discard pile that was shuffled into the draw pile (rule 5.3), cards seen in
-earlier rounds (each round deals the whole deck again, rule 1.4), or what the other players'
-choices suggest about their face-down cards. Given the view and nothing else, every layout is
-as likely as any other, which is what this sampler draws.
+By default the view is all the sampler reads, so it does not use what a player might remember
+beyond it: the cards of a discard pile that was shuffled into the draw pile (rule 5.3). Given
+the view and nothing else, every layout is as likely as any other, which is what it draws.
+With `recall` -- every view the seat has had since its round began, one after each action --
+it draws from what a player with *perfect recall* knows: after a reshuffle the draw pile holds
+exactly the cards that were shuffled in, less those drawn since, and the face-down spaces the
+rest; every layout of each part is equally likely. Nothing else a player remembers changes
+the odds: each round deals the whole deck again (rule 1.4), and no player sees a face-down
+card, so the others' choices say nothing about one.
 
 Examples:
     >>> import random
@@ -38,6 +42,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
 from typing import Final
 
 import attrs
@@ -45,15 +51,20 @@ import attrs
 from ._grid import Grid
 from .codec._state import assemble_state
 from .errors import AbyssError, Code, SamplingError
-from .state import Dealer, State
+from .state import Dealer, Phase, State
 from .views import View
 from .views import view as view_of
 
-__all__ = ["MAX_SAMPLES", "SamplingError", "StateSampler", "sample_states"]
+__all__ = ["MAX_SAMPLED_CARDS", "MAX_SAMPLES", "SamplingError", "StateSampler", "sample_states"]
 
 MAX_SAMPLES: Final = 100_000
-"""The most states one call of `sample_states` makes (a standard 2-player state
-holds about 200 ints: 100,000 of them are tens of megabytes)."""
+"""The most states one call of `sample_states` makes."""
+
+MAX_SAMPLED_CARDS: Final = 1 << 24
+"""The most cards one call of `sample_states` returns, counted as `n` times the deck's size
+(every state holds every card of the deck): 16,777,216, about 8 bytes each, so a call's
+memory is bounded (a little over 100,000 states of the standard deck; 8,192 of the largest,
+2,048 cards)."""
 
 _SEED_BYTES: Final = 32
 
@@ -68,11 +79,15 @@ class StateSampler:
 
     Args:
         view: A seat's (or a spectator's) `View`.
+        recall: `None` (the view alone), or every view of the same seat since its round began,
+            in order, one after each action (their `seq` one apart), the last being `view`:
+            then the samples agree with all of them (perfect recall, see the module's docs).
 
     Raises:
-        SamplingError: `view` is not a `View` (`invalid_sampling`), its public cards are not
-            cards of its variant's deck or are more than it holds (`cards_mismatch`, rule 1.1),
-            or no state has this view (`impossible_state`: a field contradicts the others).
+        SamplingError: `view` is not a `View`, or `recall` is not such a sequence of views
+            (`invalid_sampling`); its public cards are not cards of its variant's deck or are
+            more than it holds (`cards_mismatch`, rule 1.1); or no state has this view, or these
+            views one after the other (`impossible_state`: a field contradicts the others).
 
     Examples:
         >>> import random
@@ -85,11 +100,13 @@ class StateSampler:
         True
     """
 
-    __slots__ = ("_cards", "_hidden", "_template", "_unseen", "draw_pile_size", "view")
+    __slots__ = ("_cards", "_down", "_hidden", "_pile", "_template", "_unseen", "draw_pile_size",
+                 "known_draw_pile", "view")
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, *, recall: Sequence[View] | None = None) -> None:
         if not isinstance(view, View):
             raise SamplingError(f"sample_states needs a View, got {type(view).__name__}")
+        known = None if recall is None else _remembered_draw_pile(view, recall)
         self.view = view
         """The view the samples agree with."""
         try:
@@ -122,6 +139,19 @@ class StateSampler:
         self._cards = cards
         self.draw_pile_size = view.draw_pile_size
         """How many of the unseen cards go to the draw pile (the rest fill the face-down spaces)."""
+        self.known_draw_pile: Counter[int] | None = None
+        """The cards the draw pile holds, by value, when `recall` tells them (after a reshuffle in
+        the round); else `None`, and the draw pile and the face-down spaces share the unseen cards."""
+        self._down: tuple[int, ...] = ()
+        self._pile: tuple[int, ...] = ()
+        if known is not None:
+            unseen = Counter(self._unseen)
+            if known.total() != view.draw_pile_size or known - unseen:
+                raise SamplingError(Code.IMPOSSIBLE_STATE, "no state has these views: the cards they put in "
+                                                           "the draw pile are not its unseen cards")
+            self.known_draw_pile = known
+            self._down = tuple(sorted((unseen - known).elements()))
+            self._pile = tuple(sorted(known.elements()))
 
     def _first_pile(self) -> tuple[int, ...]:
         return tuple(self._unseen[len(self._hidden):])
@@ -156,14 +186,58 @@ class StateSampler:
         """
         if not isinstance(rng, random.Random):
             raise SamplingError(f"rng must be a random.Random, got {type(rng).__name__}")
-        pool = list(self._unseen)
-        rng.shuffle(pool)
+        if self.known_draw_pile is not None:  # (perfect recall: each part shuffled on its own)
+            pool = list(self._down)
+            rng.shuffle(pool)
+            pile = list(self._pile)
+            rng.shuffle(pile)
+            pool += pile
+        else:
+            pool = list(self._unseen)
+            rng.shuffle(pool)
         cards = self._cards[:]
         hidden = self._hidden
         for i, space in enumerate(hidden):
             cards[space] = pool[i]
         return self._template._replace(cards=tuple(cards), draw_pile=tuple(pool[len(hidden):]),
                                        dealer=Dealer(rng.randbytes(_SEED_BYTES)))
+
+
+def _remembered_draw_pile(view: View, recall: Sequence[View]) -> Counter[int] | None:
+    """The cards of the draw pile by value, as the views of `recall` tell them (`None` when no
+    reshuffle happened in the round: then the views add nothing to the last one).
+
+    A reshuffle happens on a draw from an empty draw pile (rules 5.1, 5.2): the cards that left
+    the discard pile went into the draw pile, less the card drawn; each later draw takes its
+    drawn card from it."""
+    if isinstance(recall, (str, bytes)) or not isinstance(recall, Sequence) or not recall \
+            or not all(isinstance(v, View) for v in recall):
+        raise SamplingError("recall must be a non-empty sequence of Views, the seat's views since its round "
+                            "began")
+    first, last = recall[0], recall[-1]
+    if last != view:
+        raise SamplingError("the last view of recall must be the view sampled from")
+    if any(v.viewer != view.viewer or v.variant != view.variant or v.round != view.round for v in recall):
+        raise SamplingError("recall must hold views of one seat, variant and round")
+    if any(b.seq != a.seq + 1 for a, b in pairwise(recall)):
+        raise SamplingError("recall must hold every view of the round, one after each action (seq one apart)")
+    if len(first.discard_pile) != 1 or first.drawn is not None or first.turns or any(
+            True in g.face_up or True in g.swallowed for g in first.grids):
+        raise SamplingError("the first view of recall must be the round's deal: every card face down, one "
+                            "card on the discard pile")
+    known: Counter[int] | None = None
+    for before, after in pairwise(recall):
+        if before.phase is not Phase.TURN or after.phase is not Phase.DRAWN or after.drawn is None:
+            continue  # (not a draw)
+        if before.draw_pile_size == 0:  # a reshuffle, then the draw
+            known = Counter(before.discard_pile)
+            known.subtract(after.discard_pile)
+        if known is not None:
+            known[after.drawn] -= 1
+            if min(known.values(), default=0) < 0:
+                raise SamplingError(Code.IMPOSSIBLE_STATE, f"no state has these views: a {after.drawn} is "
+                                                           "drawn that the reshuffled draw pile did not hold")
+    return None if known is None else +known
 
 
 def _read(v: View) -> tuple[tuple[int, ...], tuple[int, ...], list[int],
@@ -228,7 +302,8 @@ def _check_grid(grid: Grid, rows: int, cols: int, seat: int) -> None:
                                 f"{'swallowed' if gone else 'face up' if up else 'face down'} (rule 8.2)")
 
 
-def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
+def sample_states(view: View, n: int, rng: random.Random, *,
+                  recall: Sequence[View] | None = None) -> tuple[State, ...]:
     """`n` full states drawn independently and uniformly from those consistent with `view`.
 
     Reads the view only: two states with equal views give equal samples for equal `rng`
@@ -236,16 +311,19 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
 
     Args:
         view: A seat's (or a spectator's) `View`.
-        n: How many states, from 1 to `MAX_SAMPLES`.
+        n: How many states, from 1 to `MAX_SAMPLES`, and at most `MAX_SAMPLED_CARDS` cards in all
+            (`n` times the deck's size).
         rng: The source of the shuffles (a `random.Random`; the same state gives the same samples).
+        recall: The seat's views since its round began, for perfect recall (see `StateSampler`).
 
     Returns:
         The states, each one loadable (the state codec and the invariant checker accept it)
         and each with `view(state, view.viewer) == view`.
 
     Raises:
-        SamplingError: A bad `n` or `rng`, or a `view` no state has (see
-            `StateSampler`).
+        SamplingError: A bad `n` or `rng` (`invalid_sampling`; also when `n` states of this
+            view's deck would hold more than `MAX_SAMPLED_CARDS` cards), or a `view` no state
+            has (see `StateSampler`).
 
     Examples:
         >>> import random
@@ -260,5 +338,10 @@ def sample_states(view: View, n: int, rng: random.Random) -> tuple[State, ...]:
         raise SamplingError(f"n must be an int from 1 to {MAX_SAMPLES}, got {n!r}")
     if not isinstance(rng, random.Random):
         raise SamplingError(f"rng must be a random.Random, got {type(rng).__name__}")
-    sampler = StateSampler(view)
+    sampler = StateSampler(view, recall=recall)
+    cards = view.variant.deck_size
+    if n * cards > MAX_SAMPLED_CARDS:
+        raise SamplingError(f"n = {n:,} states of {cards:,} cards would hold more than {MAX_SAMPLED_CARDS:,} "
+                            f"cards: ask for at most {MAX_SAMPLED_CARDS // cards:,} states of this view "
+                            "per call (or draw them one at a time from a StateSampler)")
     return tuple([sampler.sample(rng) for _ in range(n)])

@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
 
     Examples:
         >>> main(["demo", "--bots", "greedy", "nobody"], stderr=sys.stdout)
-        abyss-rules: error: unknown bot 'nobody'; built-in bots: random, greedy, counting, search
+        abyss-rules: error: unknown bot 'nobody'; built-in bots: random, greedy, counting, search, expert
         2
     """
     out = stdout if stdout is not None else sys.stdout

@@ -1,7 +1,7 @@
 """JSON documents: states, actions, variants and views in one canonical form.
 
 Every document is a JSON object that names its kind and versions:
-`{"format": "state", "format_version": 1, "rules_version": "1.1.0", ...}`.
+`{"format": "state", "format_version": 1, "rules_version": "1.2.0", ...}`.
 
 * **Canonical form.** `canonical_json` writes sorted keys, no insignificant
   whitespace, UTF-8 text (`ensure_ascii=False`) and integers only --

@@ -167,7 +167,7 @@ def dumps_action(action: Action, *, seq: int | None = None, request_id: str | in
     Examples:
         >>> import abyss_rules as ar
         >>> dumps_action(ar.Draw(1))
-        '{"format":"action","format_version":1,"player":1,"rules_version":"1.1.0","type":"draw"}'
+        '{"format":"action","format_version":1,"player":1,"rules_version":"1.2.0","type":"draw"}'
     """
     return canonical_json(action_to_dict(action, seq=seq, request_id=request_id))
 

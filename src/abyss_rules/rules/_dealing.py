@@ -8,7 +8,7 @@ from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import Seed, normalize_seed, shuffled
-from ..state import COUNTER_LIMIT, Dealer, Phase, RoundResult, State, counter_limit
+from ..state import Dealer, Phase, RoundResult, State
 from ._opening import choose_opener
 from ._positional import new_state
 
@@ -150,8 +150,6 @@ def deal_round(
         dealer = Dealer(dealer.seed, dealer.position, dealer.decks[1:])
     else:
         order, position = shuffled(dealer.seed, dealer.position, variant.unshuffled_deck)
-        if position >= COUNTER_LIMIT:  # (rule 3.11)
-            raise counter_limit("the dealer's position")
         dealer = Dealer(dealer.seed, position, dealer.decks)
     players = len(totals)
     dealt = players * variant.cells
