@@ -458,7 +458,8 @@ def test_every_document_is_one_table_of_the_codec_as_the_architecture_page_says(
     # The documents are those of the JSON Schemas, key for key.
     documents = {what: table for what, table in listed.values() if table.document}
     schemas = ROOT / "spec" / "schemas"
-    assert set(documents) == {path.name.removesuffix(".schema.json") for path in schemas.glob("*.schema.json")}
+    assert set(documents) == {path.name.removesuffix(".schema.json")
+                              for path in schemas.glob("*.schema.json")}
     for what, table in documents.items():
         schema = json.loads((schemas / f"{what}.schema.json").read_text(encoding="utf-8"))
         for tag, layout in ([(None, table)] if isinstance(table, Layout) else
@@ -467,7 +468,8 @@ def test_every_document_is_one_table_of_the_codec_as_the_architecture_page_says(
                          if tag is None or tag in member["properties"]["type"].get("enum", ())
                          or tag == member["properties"]["type"].get("const")]
             assert set(member["required"]) == layout.keys | HEADER_FIELDS, (what, tag)
-            assert set(member["properties"]) == layout.keys | layout.optional_keys | HEADER_FIELDS, (what, tag)
+            keys = layout.keys | layout.optional_keys | HEADER_FIELDS
+            assert set(member["properties"]) == keys, (what, tag)
 
 
 def test_a_field_of_the_state_is_one_line_of_the_codec() -> None:
