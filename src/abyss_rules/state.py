@@ -38,7 +38,7 @@ import attrs
 
 from ._grid import Grid, flags
 from .config import Variant
-from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
+from .errors import AbyssError, ArgumentError, Code, IllegalActionError, MalformedActionError, SeatError
 
 __all__ = [
     "COUNTER_LIMIT", "WORDS_PER_ACTION", "Dealer", "Phase", "RoundResult", "State", "counter_limit",
@@ -55,6 +55,9 @@ def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
         >>> winners((12, 7, 7))
         (1, 2)
     """
+    if not isinstance(totals, (tuple, list)) or not totals or not all(type(t) is int for t in totals):
+        raise ArgumentError(f"totals are one int per seat, got {type(totals).__name__}"
+                            f"{'' if isinstance(totals, (tuple, list)) and totals else ' (none)'}")
     low = min(totals)
     return tuple(seat for seat, total in enumerate(totals) if total == low)
 

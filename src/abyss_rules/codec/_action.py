@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple, cast
 
+from .._text import is_text
 from ..actions import ACTION_TYPES, Action, Draw
 from ..caches import BoundedCache
 from ..documents import ActionDocument
-from ..errors import MalformedActionError
+from ..errors import ArgumentError, MalformedActionError
 from ._layout import Choice, Field, Layout
 from ._spelling import INT, STR, Const, Items, OffTable
-from ._strict import MAX_INT, bad, canonical_json, parse, read_int, wrong_type
+from ._strict import MAX_INT, bad, canonical_json, lone_surrogate, parse, read_int, short, wrong_type
 
 MAX_REQUEST_ID: Final = 64
 """The longest `request_id` string an action document may carry, in characters."""
@@ -51,7 +52,8 @@ def read_seq(value: Any, path: str) -> int | None:
 
 def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
     """`value` as a request id (`DecodeError` otherwise): a string of 1 to 64 characters, or an
-    integer from 0 to 2**53 - 1.
+    integer from 0 to 2**53 - 1. A string holding a lone surrogate is refused (`lone_surrogate`,
+    rule 10.5): a verdict echoes the request id, and no UTF-8 text could hold it.
 
     Examples:
         >>> check_request_id("move-7"), check_request_id(7)
@@ -63,6 +65,8 @@ def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
         raise wrong_type(value, "a string or an integer", path)
     if not 1 <= len(value) <= MAX_REQUEST_ID:
         raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
+    if not value.isascii() and not is_text(value):  # (ASCII at once, without a call)
+        raise lone_surrogate(path)
     return value
 
 
@@ -155,9 +159,9 @@ def action_to_dict(action: Action, *, seq: int | None = None,
     """
     check_action(action)
     if seq is not None and (type(seq) is not int or not 0 <= seq <= MAX_INT):
-        raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
+        raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
     if request_id is not None:
-        check_request_id(request_id, "request_id")
+        check_request_id(request_id)
     return cast(ActionDocument, ACTION_DOCUMENT.data(Message(action, seq, request_id)))
 
 

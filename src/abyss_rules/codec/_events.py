@@ -14,10 +14,11 @@ import attrs
 from .._event_types import EVENT_TYPES, Event
 from ..actions import Action
 from ..documents import EventsDocument
-from ._action import ACTION, check_action
+from ..errors import ArgumentError
+from ._action import ACTION, check_action, read_action
 from ._layout import Choice, Field, Layout
 from ._spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, STR, Const, Spelling
-from ._strict import canonical_json
+from ._strict import MAX_INT, canonical_json, read_int, read_list, short
 
 _SPELLING_OF: Final[dict[str, Spelling]] = {
     "int": INT,
@@ -51,11 +52,20 @@ class Events(NamedTuple):
 
 
 EVENTS: Final = Layout("events", (
-    Field("action", ACTION.spelled()),
-    Field("events", EVENT.items()),
-    Field("seq", INT),
-), document="events")
-"""The `events` document of `Events`: the action, what it caused, the `seq` it leads to (written only)."""
+    Field("action", ACTION.spelled(), read_action),
+    Field("seq", INT, read_int, (), (0,)),
+    Field("events", EVENT.items(), read_list),
+), lambda path, **fields: fields, document="events", written=("action", "events", "seq"))
+"""The `events` document of `Events`: the action, what it caused, the `seq` it leads to.
+
+Read (`events_fields`) as far as a document's fields go: the action is checked, the events are
+left as the parsed objects, for the reader that applies them (`public_table.apply_events`)."""
+
+
+def events_fields(doc: Any) -> dict[str, Any]:
+    """The fields of a parsed `events` document: its header and field names checked, the `action`
+    read, the `seq` an integer from 0, the `events` a list of objects as parsed."""
+    return EVENTS.function("read")(doc, "")  # type: ignore[no-any-return]
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -76,12 +86,14 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> Ev
         >>> doc["format"], doc["seq"], doc["action"], doc["events"][0]["value"]
         ('events', 1, {'type': 'flip', 'player': 0, 'row': 1, 'col': 2}, 5)
     """
-    if type(seq) is not int or seq < 0:
-        raise TypeError(f"seq must be an int >= 0, got {seq!r}")
+    if type(seq) is not int or not 0 <= seq <= MAX_INT:
+        raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
+    if not isinstance(events, (tuple, list)):
+        raise ArgumentError(f"expected the events of one action (a tuple), got {type(events).__name__}")
     for event in events:
         if type(event) not in EVENT_TYPES:
-            raise TypeError(f"expected events, got {type(event).__name__}")
-    return cast(EventsDocument, EVENTS.function("data")(Events(check_action(action), events, seq)))
+            raise ArgumentError(f"expected events, got {type(event).__name__}")
+    return cast(EventsDocument, EVENTS.function("data")(Events(check_action(action), tuple(events), seq)))
 
 
 def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:

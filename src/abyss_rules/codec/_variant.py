@@ -11,10 +11,11 @@ from itertools import chain, count
 from operator import itemgetter
 from typing import Any, Final, cast
 
+from .._text import is_text
 from ..caches import BoundedCache, Memo
 from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Opener, Variant
 from ..documents import VariantDict, VariantDocument
-from ..errors import Code, ConfigError, DecodeError
+from ..errors import ArgumentError, Code, ConfigError, DecodeError
 from ._layout import Field, Layout
 from ._spelling import BOOL, INT, OPT_INT, STR, Computed, Named, OffTable, Spelling
 from ._strict import (
@@ -22,6 +23,7 @@ from ._strict import (
     bad,
     canonical_json,
     decode,
+    lone_surrogate,
     parse,
     read_bool,
     read_int,
@@ -36,12 +38,10 @@ from ._strict import (
 
 
 def read_name(value: Any, path: str) -> str:
-    """The variant's `name`: a string UTF-8 can hold."""
+    """The variant's `name`: a string UTF-8 can hold (rule 10.5)."""
     name = read_str(value, path)
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        raise bad("must be valid Unicode text (it holds a lone surrogate)", path) from None
+    if not is_text(name):
+        raise lone_surrogate(path)
     return name
 
 
@@ -178,7 +178,7 @@ def variant_to_dict(variant: Variant) -> VariantDocument:
         1
     """
     if not isinstance(variant, Variant):
-        raise TypeError(f"expected a Variant, got {type(variant).__name__}")
+        raise ArgumentError(f"expected a Variant, got {type(variant).__name__}")
     return cast(VariantDocument, VARIANT_DOCUMENT.function("data")(variant))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import deck_difference
 from ..config import Variant
@@ -65,6 +65,9 @@ def new_game(
         raise ConfigError(Code.INVALID_PLAYERS, problem)
     orders: tuple[tuple[int, ...], ...] = ()
     if decks is not None:
+        if isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
+            raise ConfigError(Code.INVALID_DECK_ORDER, f"decks must be a sequence of deck orders, got "
+                                                       f"{type(decks).__name__}")
         orders = tuple(_checked_deck_order(variant, order, n) for n, order in enumerate(decks))
     dealer = Dealer(normalize_seed(seed), 0, orders)
     return deal_round(variant, 1, (0,) * players, (), dealer, seq=0)
