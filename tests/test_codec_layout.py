@@ -1,25 +1,29 @@
-"""The codec's layout tables: the four functions generated from one table agree (issue 13).
+"""The codec's layout tables: the functions generated from one table agree.
 
 A toy document (a nested object, a constant header, every simple spelling) is written and read
 by the functions `abyss_rules.codec._layout` generates from its one table: the text is what
 `json` writes of the data, both readers give back the same value, and the fast ones refuse what
-they do not spell.
+they do not spell. Optional fields and choices are read and written as the documents that
+have them need; the generated source is where a traceback looks for it.
 """
 
 from __future__ import annotations
 
+import inspect
+import linecache
+import traceback
 from typing import Any
 
 import attrs
 import pytest
 
-from abyss_rules.codec._layout import Field, Layout, cut
-from abyss_rules.codec._spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, WORD, Items, OffTable
+from abyss_rules.codec import _layout
+from abyss_rules.codec._layout import Choice, Field, Layout, cut
+from abyss_rules.codec._spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, STR, WORD, Const, Items, OffTable
 from abyss_rules.codec._strict import (
     canonical_json,
     decode,
     read_bool,
-    read_document,
     read_int,
     read_ints,
     read_list,
@@ -57,8 +61,11 @@ def _read_tags(value: Any, path: str) -> tuple[Inner, ...]:
     )
 
 
-def _tags_of_text(inside: str, path: str) -> tuple[Inner, ...]:
-    return _read_tags(decode(f"[{inside}]"), path)
+def _tags_of_text(inside: str) -> Any:
+    try:
+        return decode(f"[{inside}]")
+    except DecodeError:
+        raise OffTable from None
 
 
 def _read_lists(value: Any, path: str) -> tuple[tuple[int, ...], ...]:
@@ -78,8 +85,8 @@ THING = Layout("test.thing", (
     Field("lists", INT_LISTS, _read_lists),
     Field("inner", INNER),
     Field("tags", Items(_inner_text, lambda inner: {"name": inner.name, "count": inner.count}), _read_tags,
-          read_text=_tags_of_text),
-), lambda path, **fields: Thing(**fields), document=True)
+          parse_text=_tags_of_text, read_parsed=_read_tags),
+), lambda path, **fields: Thing(**fields), document="test.thing")
 
 THINGS = [
     Thing(3, None, (), False, (), Inner("a", 3), ()),
@@ -100,7 +107,7 @@ def read_text(text: str) -> Thing:
 
 
 def read(doc: Any) -> Thing:
-    return THING.function("read")(read_document(doc, "test.thing", THING.keys), "")  # type: ignore[no-any-return]
+    return THING.function("read")(doc, "")  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("thing", THINGS)
@@ -165,3 +172,100 @@ def test_cut_finds_each_part_after_the_last() -> None:
     assert cut("1,b:2,c:3,b:4", parts) == ["1", "2", "3,b:4"]
     with pytest.raises(OffTable):
         cut("1,c:2", parts)
+
+
+# -- the generated code is readable where a traceback looks ------------------------------------
+
+
+def test_a_traceback_through_generated_code_shows_its_lines() -> None:
+    def refuse(path: str, **fields: Any) -> None:
+        raise RuntimeError("built")
+
+    failing = Layout("test.failing", (Field("size", INT, read_int),), refuse)
+    try:
+        failing.function("read")({"size": 3}, "")
+    except RuntimeError:
+        text = traceback.format_exc()
+    assert '<layout test.failing: read>", line' in text
+    assert "return b" in text  # the generated line that called build, as linecache gives it
+
+
+def test_every_generated_function_of_the_codec_has_its_source_in_linecache() -> None:
+    # Every kind of document written and read, as a program does: then every function generated
+    # so far is looked up where a traceback looks.
+    import abyss_rules as ar
+    from abyss_rules.protocol import validate
+
+    _layout._GENERATED.clear()
+    record = ar.Record.start(variant="short", seed=3)  # one round: a history at the end
+    state = record.initial_state()
+    while not state.is_over:
+        action = ar.legal_actions(state)[-1]
+        after, events = ar.apply_with_events(state, action)
+        ar.dumps_events(events, action=action, seq=after.seq)
+        ar.loads_action(ar.dumps_action(action, seq=state.seq, request_id="r"))
+        ar.loads_view(ar.dumps_view(ar.view(state, action.player)))
+        validate(state, action).to_json()
+        record, state = record.with_actions(action), after
+    assert ar.loads_state(ar.dumps_state(state)) == state
+    assert ar.Record.from_json(record.with_names(["a", "b"]).to_json()).notation() == record.notation()
+    assert ar.loads_variant(ar.dumps_variant(state.variant)) == state.variant
+    generated = dict(_layout._GENERATED)
+    names = {layout.name for layout, _ in generated}
+    assert {"state", "round", "view", "variant", "variant object", "record", "verdict", "events",
+            "flip action", "flip action document", "card_revealed event"} <= names, names
+    for (layout, which), function in generated.items():
+        filename = function.__code__.co_filename
+        assert filename == f"<layout {layout.name}: {which}>"
+        source = "".join(linecache.getlines(filename))
+        assert source.startswith("def generated(") and inspect.getsource(function) == source
+
+
+# -- optional fields and choices ---------------------------------------------------------------
+
+
+@attrs.frozen
+class Note:
+    text: str
+    seq: int | None = None
+
+
+@attrs.frozen
+class Tick:
+    count: int
+
+
+NOTE = Layout("test.note", (
+    Field("kind", Const("note")),
+    Field("text", STR, read_str),
+    Field("seq", INT, lambda value, path: None if value is None else read_int(value, path), optional=True),
+), lambda path, **fields: Note(**fields))
+TICK = Layout("test.tick", (Field("kind", Const("tick")), Field("count", INT, read_int)),
+              lambda path, **fields: Tick(**fields))
+ENTRY = Choice("test.entry", "kind", ((Note, NOTE), (Tick, TICK)))
+
+
+def test_an_optional_field_is_written_when_set_and_may_be_absent() -> None:
+    assert ENTRY.data(Note("a")) == {"kind": "note", "text": "a"}
+    assert ENTRY.data(Note("a", 4)) == {"kind": "note", "text": "a", "seq": 4}
+    assert ENTRY.text(Note('"b"', 4)) == r'{"kind":"note","seq":4,"text":"\"b\""}'  # json escapes it
+    assert not NOTE.direct and TICK.direct
+    for note in (Note("a"), Note("a", 4)):
+        assert ENTRY.read(decode(ENTRY.text(note)), "") == note
+    assert ENTRY.read({"kind": "note", "text": "a", "seq": None}, "") == Note("a")
+
+
+@pytest.mark.parametrize("value, code, path", [
+    ([], "wrong_type", ""),
+    ({"count": 1}, "missing_field", "/kind"),
+    ({"kind": 1, "count": 1}, "wrong_type", "/kind"),
+    ({"kind": "tock", "count": 1}, "bad_value", "/kind"),
+    ({"kind": "tick", "count": 1, "seq": 2}, "unknown_field", "/seq"),  # optional in a note only
+    ({"kind": "tick"}, "missing_field", "/count"),
+    ({"kind": "note", "text": "a", "seq": "2"}, "wrong_type", "/seq"),
+])
+def test_a_choice_reads_its_tag_then_the_case_it_names(value: Any, code: str, path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        ENTRY.read(value, "")
+    assert (info.value.code, info.value.path) == (code, path)
+    assert ENTRY.read({"kind": "tick", "count": 2}, "") == Tick(2)

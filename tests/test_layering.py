@@ -22,14 +22,17 @@ in its docstring, in a paragraph that starts with `LONG_REASON`."""
 LONG_REASON: Final = "Why one long module:"
 
 # The imports made on use, inside the methods that present a value (`_repr_svg_`,
-# `View.to_dict`, `View.to_json`), as `chess.Board._repr_svg_` imports `chess.svg`: the
-# pictures and the codec import `state` and `views`, so these import them back only when a
-# picture or a document is asked for, never while loading. Only these edges are left out of
-# the cycle and layer checks, and only while they stay inside functions.
+# `View.to_dict`, `View.to_json`, `Variant.to_dict`, `Event.to_dict`), as
+# `chess.Board._repr_svg_` imports `chess.svg`: the pictures and the codec import `state`,
+# `views`, `config` and the events, so these import them back only when a picture or a
+# document is asked for, never while loading. Only these edges are left out of the cycle and
+# layer checks, and only while they stay inside functions.
 ON_USE: frozenset[tuple[str, str]] = frozenset({
     ("abyss_rules.state", "abyss_rules.pictures._svg"),
     ("abyss_rules.views", "abyss_rules.pictures._svg"),
     ("abyss_rules.views", "abyss_rules.codec._view"),
+    ("abyss_rules.config", "abyss_rules.codec._variant"),
+    ("abyss_rules._event_types", "abyss_rules.codec._events"),
     # The documents' Pydantic hooks call the library's readers, only when Pydantic asks for them.
     ("abyss_rules._document_hooks", "abyss_rules.codec"),
     ("abyss_rules._document_hooks", "abyss_rules.codec._strict"),
@@ -420,3 +423,86 @@ def test_only_rules_builds_or_unpacks_a_state_by_position() -> None:
                     bad.append(f"{name}:{node.lineno}: {wrong or 'outside rules/'}")
     assert builders == {"abyss_rules.rules._positional"}
     assert bad == [] and unpackings >= 6, (bad, unpackings)
+
+
+# -- the documents: each one table of the codec ------------------------------------------------
+
+
+def _documents_of_the_architecture_page() -> list[tuple[str, str, str]]:
+    """(document or object, its table, its module) of each row of the table under `<!-- documents -->`."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text[text.index("<!-- documents -->"):].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| ([^|]+?) \| `(\w+)` \| `codec/(_\w+)\.py` \|$", table, flags=re.MULTILINE)
+    assert len(rows) == table.count("\n| ") - 1, "a row the table's pattern misses"
+    return rows
+
+
+def test_every_document_is_one_table_of_the_codec_as_the_architecture_page_says() -> None:
+    import json
+
+    from abyss_rules.codec._layout import Choice, Layout
+    from abyss_rules.codec._strict import HEADER_FIELDS
+
+    listed: dict[int, tuple[str, Layout | Choice]] = {}
+    for what, name, module in _documents_of_the_architecture_page():
+        table = getattr(importlib.import_module(f"abyss_rules.codec.{module}"), name)
+        assert isinstance(table, (Layout, Choice)), name
+        assert table.document == what.strip("`") if what.startswith("`") else not table.document, name
+        listed[id(table)] = what.strip("`"), table
+    # Every table of the codec is on the page (a choice's cases are part of it).
+    tables: dict[int, str] = {}
+    cases: set[int] = set()
+    for module in (path.stem for path in (PACKAGE / "codec").glob("_*.py")):
+        for name, value in vars(importlib.import_module(f"abyss_rules.codec.{module}")).items():
+            if isinstance(value, (Layout, Choice)):
+                tables[id(value)] = f"{module}.{name}"
+                if isinstance(value, Choice):
+                    cases |= {id(layout) for _, layout in value.cases}
+    assert {tables[key] for key in set(tables) - cases - set(listed)} == set()
+    # The documents are those of the JSON Schemas, key for key.
+    documents = {what: table for what, table in listed.values() if table.document}
+    schemas = ROOT / "spec" / "schemas"
+    assert set(documents) == {path.name.removesuffix(".schema.json")
+                              for path in schemas.glob("*.schema.json")}
+    for what, table in documents.items():
+        schema = json.loads((schemas / f"{what}.schema.json").read_text(encoding="utf-8"))
+        for tag, layout in ([(None, table)] if isinstance(table, Layout) else
+                            [(layout.fields[0].spelling.value, layout) for _, layout in table.cases]):
+            (member,) = [member for member in schema.get("oneOf", [schema])
+                         if tag is None or tag in member["properties"]["type"].get("enum", ())
+                         or tag == member["properties"]["type"].get("const")]
+            assert set(member["required"]) == layout.keys | HEADER_FIELDS, (what, tag)
+            keys = layout.keys | layout.optional_keys | HEADER_FIELDS
+            assert set(member["properties"]) == keys, (what, tag)
+
+
+def test_a_field_of_the_state_is_one_line_of_the_codec() -> None:
+    # The state document's table names the fields of `State` (the grids stand for the cards and
+    # the two masks; `players` is read for the checks), and `assemble_state` takes them by name.
+    from abyss_rules.codec._state import STATE
+    from abyss_rules.state import State
+
+    keys = {field.key for field in STATE.fields}
+    assert keys - {"players", "grids"} == set(State._fields) - {"cards", "face_up_mask", "swallowed_mask"}
+
+
+BROAD_EXCEPT_ALLOWED: Final = ("abyss_rules.serve", "abyss_rules.cli", "abyss_rules.simulation")
+"""Where a broad `except` may stand: the edges that must outlive any failure (a server's
+request, the command line's exit status, a simulation's worker), each saying why."""
+
+
+def test_no_broad_except_in_the_library() -> None:
+    # A broad `except` hides bugs: a fast path hands over by its own signal (`OffTable`), and an
+    # error is caught by its type.
+    broad = []
+    for name, path in _modules().items():
+        if name.startswith(BROAD_EXCEPT_ALLOWED):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ExceptHandler):
+                continue
+            caught = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            if any(kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
+                   for kind in caught):
+                broad.append(f"{name}:{node.lineno}")
+    assert broad == []

@@ -30,12 +30,6 @@ __all__ = [
 ]
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
 class _Event:
     """Shared behaviour of the event classes."""
 
@@ -43,11 +37,11 @@ class _Event:
     TYPE: ClassVar[str]
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready data: `{"type": TYPE, <fields>}` (tuples become lists)."""
-        out: dict[str, Any] = {"type": self.TYPE}
-        for field in attrs.fields(type(self)):  # type: ignore[arg-type]  # every subclass is an attrs class
-            out[field.name] = _plain(getattr(self, field.name))
-        return out
+        """The event as JSON-ready data: `{"type": TYPE, <fields>}` (tuples become lists), as the
+        `events` document holds it."""
+        from .codec._events import event_data  # on use: the codec imports this module
+
+        return event_data(self)  # type: ignore[arg-type]  # every subclass is an Event
 
 
 @attrs.frozen(slots=True)

@@ -11,7 +11,7 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 __all__ = ["FORMAT_VERSION", "RULES_VERSION", "__version__"]
 
@@ -22,12 +22,3 @@ RULES_VERSION: Final = "1.2.0"
 FORMAT_VERSION: Final = 1
 """The version of the document formats described in `docs/json.md`."""
 
-
-def header(kind: str) -> dict[str, Any]:
-    """The header every document starts with: its `format`, `format_version` and `rules_version`.
-
-    Examples:
-        >>> header("variant")["format"], header("variant")["format_version"] == FORMAT_VERSION
-        ('variant', True)
-    """
-    return {"format": kind, "format_version": FORMAT_VERSION, "rules_version": RULES_VERSION}

@@ -25,13 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sized
 from enum import StrEnum
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from ._grid import Geometry
 from ._text import is_text
-from ._versions import header
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
 from .errors import ArgumentError, Code, ConfigError
 
@@ -416,7 +415,7 @@ class Variant:
 
     def to_dict(self) -> VariantDocument:
         """The `variant` document of this variant: the header, then every field of rule 10.1
-        (the same as `variant_to_dict`; every `to_dict` of the library gives a whole document).
+        (`variant_to_dict`; every `to_dict` of the library gives a whole document).
 
         `variant_fields` gives the fields alone, as nested in state, view and record documents.
 
@@ -425,7 +424,9 @@ class Variant:
             >>> doc["format"], doc["max_rounds"], doc["deck"][:2]
             ('variant', 1, [[-2, 5], [-1, 10]])
         """
-        return cast("VariantDocument", {**header("variant"), **variant_fields(self)})
+        from .codec._variant import variant_to_dict  # on use: the codec imports this module
+
+        return variant_to_dict(self)
 
 
 _PRESETS: Final[dict[str, Variant]] = {
@@ -453,7 +454,6 @@ def variant_fields(variant: Variant) -> VariantDict:
     """
     if not isinstance(variant, Variant):
         raise ArgumentError(f"expected a Variant, got {type(variant).__name__}")
-    out: dict[str, Any] = {name: getattr(variant, name) for name in FIELD_NAMES}
-    out["deck"] = [list(pair) for pair in variant.deck]
-    out["opener"] = variant.opener.value
-    return cast("VariantDict", out)
+    from .codec._variant import variant_data  # on use: the codec imports this module
+
+    return variant_data(variant)

@@ -50,25 +50,10 @@ from typing import Any, Final, NamedTuple, cast
 import attrs
 
 from ._text import is_text
-from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec._action import (
-    MAX_REQUEST_ID,
-    RequestId,
-    action_body,
-    action_message,
-    action_to_dict,
-    check_request_id,
-)
-from .codec._strict import (
-    MAX_DOCUMENT_BYTES,
-    MAX_INT,
-    canonical_json,
-    lone_surrogate,
-    parse,
-    parse_json,
-    short,
-)
+from .codec._action import MAX_REQUEST_ID, RequestId, action_message, action_to_dict, check_request_id
+from .codec._strict import MAX_DOCUMENT_BYTES, MAX_INT, lone_surrogate, parse, parse_json, short
+from .codec._verdict import verdict_data, verdict_text
 from .documents import ActionDocument, VerdictDocument
 from .errors import AbyssError, ArgumentError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
@@ -254,14 +239,7 @@ class Verdict:
             >>> Verdict(True, None, None, "legal", 3, request_id="m1").to_dict()["request_id"]
             'm1'
         """
-        code = None if self.code is None else str(self.code)  # a plain str, as in a parsed document
-        doc: dict[str, Any] = {**header("verdict"), "legal": self.legal, "code": code, "rule": self.rule,
-                               "message": self.message, "seq": self.seq, "path": self.path}
-        if self.request_id is not None:
-            doc["request_id"] = self.request_id
-        if self.action is not None:
-            doc["action"] = action_body(self.action)
-        return cast(VerdictDocument, doc)
+        return cast(VerdictDocument, verdict_data(self))
 
     def to_json(self) -> str:
         """The canonical JSON text of the `verdict` document.
@@ -270,7 +248,7 @@ class Verdict:
             >>> Verdict(False, "stale_action", None, "too late", 3).to_json()[:42]
             '{"code":"stale_action","format":"verdict",'
         """
-        return canonical_json(self.to_dict())
+        return verdict_text(self)
 
 
 class Accepted(NamedTuple):

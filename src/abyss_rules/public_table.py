@@ -34,8 +34,8 @@ from typing import Any, Final
 import attrs
 
 from ._event_types import EVENT_TYPES, Event
-from .codec._action import read_action
-from .codec._strict import parse, read_document, read_int, read_list, read_str, wrong_type
+from .codec._events import events_fields
+from .codec._strict import parse, read_int, read_str, wrong_type
 from .errors import ArgumentError, Code, DecodeError
 from .views import View
 
@@ -44,7 +44,6 @@ __all__ = ["PublicTable", "Space", "apply_events"]
 Space = tuple[int | None, bool, bool]
 """One space as the table knows it: (the card if face up, face up, swallowed)."""
 
-_EVENTS_FIELDS: Final = frozenset({"action", "events", "seq"})
 _HIDDEN: Final[Space] = (None, False, False)
 _GONE: Final[Space] = (None, False, True)
 
@@ -110,13 +109,11 @@ def apply_events(table: PublicTable,
         if type(document) is not dict:
             raise wrong_type(document, "an object (an events document)", "")
     if isinstance(document, Mapping):
-        d = read_document(dict(document), "events", _EVENTS_FIELDS)
-        read_action(d["action"], "/action")
-        seq = read_int(d["seq"], "/seq", 0)
+        fields = events_fields(dict(document))
+        seq, items = fields["seq"], fields["events"]
         if seq != table.seq + 1:
             raise DecodeError(Code.BAD_VALUE, f"the events lead to seq {seq}; the table is at seq "
                                               f"{table.seq}", "/seq")
-        items = read_list(d["events"], "/events")
     elif isinstance(document, (list, tuple)) and all(type(event) in EVENT_TYPES for event in document):
         items, seq = [event.to_dict() for event in document], table.seq + 1
     else:

@@ -36,25 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from operator import itemgetter
-from typing import Any, Final, cast
+from typing import Any, cast
 
 import attrs
 
-from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec._state import read_deck_order, state_hash
-from .codec._strict import (
-    HEX64,
-    MAX_DOCUMENT_BYTES,
-    canonical_json,
-    parse,
-    read_document,
-    read_int,
-    read_list,
-    read_str,
-    wrong_type,
-)
-from .codec._variant import read_variant, variant_doc
+from .codec._record import MAX_NAME_LENGTH as MAX_NAME_LENGTH  # the longest player name (re-exported)
+from .codec._record import MAX_RECORD_ACTIONS, name_problem, record_data, record_fields
+from .codec._state import state_hash
+from .codec._strict import HEX64, MAX_DOCUMENT_BYTES, canonical_json, parse
 from .config import Variant
 from .documents import RecordDocument
 from .errors import (
@@ -66,7 +56,7 @@ from .errors import (
     MalformedActionError,
     ReplayError,
 )
-from .notation import parse_notation, to_notation
+from .notation import to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
 from .rules._dealing import deck_order_problem, new_game, player_count_problem
 from .rules._engine import apply
@@ -74,26 +64,6 @@ from .state import State
 from .views import View, view
 
 __all__ = ["MAX_RECORD_ACTIONS", "Record", "ReplayError"]
-
-MAX_RECORD_ACTIONS: Final = 100_000
-"""The most actions a record document may hold."""
-MAX_NAME_LENGTH: Final = 64
-"""The longest player name a record may hold (in characters)."""
-
-_RECORD_FIELDS: Final = frozenset({"variant", "players", "seed", "decks", "actions", "final_hash"})
-_OPTIONAL_FIELDS: Final = frozenset({"names"})
-
-
-def _name_problem(name: object) -> str | None:
-    """Why `name` cannot be a player's name in a record, or `None`: a non-empty string of at most
-    `MAX_NAME_LENGTH` printable characters (no control characters, no line breaks)."""
-    if type(name) is not str:
-        return f"a player's name is a string, got {type(name).__name__}"
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        return f"a player's name has 1 to {MAX_NAME_LENGTH} characters, got {len(name)}"
-    if not name.isprintable():
-        return "a player's name has printable characters only (no control character or line break)"
-    return None
 
 
 def _to_names(value: object) -> object:
@@ -192,7 +162,7 @@ class Record:
                 raise DecodeError(Code.BAD_VALUE, f"names must be one name per seat ({self.players}), got "
                                                   f"{self.names!r}"[:200], "/names")
             for n, name in enumerate(self.names):
-                problem = _name_problem(name)
+                problem = name_problem(name)
                 if problem is not None:
                     raise DecodeError(Code.BAD_VALUE, problem, f"/names/{n}")
 
@@ -454,18 +424,7 @@ class Record:
             >>> doc["format"], doc["actions"], doc["seed"][-4:]
             ('record', ['0f00'], '0001')
         """
-        doc: dict[str, Any] = {
-            **header("record"),
-            "variant": variant_doc(self.variant),
-            "players": self.players,
-            "seed": None if self.seed is None else self.seed.hex(),
-            "decks": None if self.decks is None else [list(order) for order in self.decks],
-            "actions": list(self.notation()),
-            "final_hash": self.final_hash,
-        }
-        if self.names is not None:
-            doc["names"] = list(self.names)
-        return cast(RecordDocument, doc)
+        return cast(RecordDocument, record_data(self))
 
     def to_json(self) -> str:
         """The canonical JSON text of the `record` document.
@@ -497,59 +456,8 @@ class Record:
             ...
             abyss_rules.errors.ReplayError: [replay_failed] /actions/1: action 1 (0f00) ...
         """
-        d = read_document(doc, "record", _RECORD_FIELDS, _OPTIONAL_FIELDS)
-        variant = read_variant(d["variant"], "/variant")
-        players = read_int(d["players"], "/players")
-        if (problem := player_count_problem(variant, players)) is not None:
-            raise DecodeError(Code.BAD_VALUE, problem, "/players")
-        seed: bytes | None = None
-        if d["seed"] is not None:
-            text = read_str(d["seed"], "/seed")
-            if HEX64.fullmatch(text) is None:
-                raise DecodeError(Code.BAD_VALUE,
-                                  "must be 64 lowercase hex digits (a 32-byte seed, rule 9.1)", "/seed")
-            seed = bytes.fromhex(text)
-        decks: tuple[tuple[int, ...], ...] | None = None
-        if d["decks"] is not None:
-            decks = tuple(read_deck_order(order, f"/decks/{n}", variant)
-                          for n, order in enumerate(read_list(d["decks"], "/decks")))
-        if (seed is None) != (decks is None):
-            raise DecodeError(Code.IMPOSSIBLE_STATE, "seed and decks are both null (a redacted record) or "
-                                                     "both given", "/decks" if seed is not None else "/seed")
-        items = read_list(d["actions"], "/actions")
-        if len(items) > MAX_RECORD_ACTIONS:
-            raise DecodeError(Code.BAD_SHAPE, f"a record holds at most {MAX_RECORD_ACTIONS} actions",
-                              "/actions")
-        actions = []
-        for n, item in enumerate(items):
-            if type(item) is not str:
-                raise wrong_type(item, "an action in notation (a string)", f"/actions/{n}")
-            try:
-                actions.append(parse_notation(item))
-            except DecodeError as error:
-                raise DecodeError(error.code, error.message, f"/actions/{n}") from None
-        final_hash = d["final_hash"]
-        if final_hash is not None:
-            if HEX64.fullmatch(read_str(final_hash, "/final_hash")) is None:
-                raise DecodeError(Code.BAD_VALUE, "must be 64 lowercase hex digits (a SHA-256)",
-                                  "/final_hash")
-            if seed is None:
-                raise DecodeError(Code.IMPOSSIBLE_STATE, "a redacted record carries no final_hash",
-                                  "/final_hash")
-        names: tuple[str, ...] | None = None
-        if "names" in d:
-            items = read_list(d["names"], "/names")
-            if len(items) != players:
-                raise DecodeError(Code.BAD_SHAPE, f"names must hold one name per seat ({players}), got "
-                                                  f"{len(items)}", "/names")
-            for n, name in enumerate(items):
-                problem = _name_problem(name)
-                if problem is not None:
-                    raise DecodeError(Code.WRONG_TYPE if type(name) is not str else Code.BAD_VALUE, problem,
-                                      f"/names/{n}")
-            names = tuple(items)
-        record = cls(variant, players, seed, decks, tuple(actions), final_hash, names)
-        if verify and seed is not None:
+        record = cls(**record_fields(doc))
+        if verify and record.seed is not None:
             record.replay()
         return record
 

@@ -112,9 +112,11 @@ class StateSampler:
         try:
             self._unseen, self._hidden, cards, grids = _read(view)
             template = assemble_state(
-                view.variant, view.players, view.phase, view.round, grids, self._first_pile(),
-                view.discard_pile, view.drawn, view.turn, view.closer, view.opening, view.turns,
-                view.totals, view.history, Dealer(bytes(_SEED_BYTES)), view.seq,
+                players=view.players, grids=grids, variant=view.variant, phase=view.phase,
+                round=view.round, draw_pile=self._first_pile(), discard_pile=view.discard_pile,
+                drawn=view.drawn, turn=view.turn, closer=view.closer, opening=view.opening,
+                turns=view.turns, totals=view.totals, history=view.history,
+                dealer=Dealer(bytes(_SEED_BYTES)), seq=view.seq,
             )
             again = view_of(template, view.viewer)
         except AbyssError as error:

@@ -1,37 +1,24 @@
-"""`action` documents: one action, with the `seq` its sender saw (rules 3.2-3.8)."""
+"""`action` documents: one action, with the `seq` its sender saw (rules 3.2-3.8).
+
+An action object is one of five layouts told apart by its `type` (the choice `ACTION`): the
+action inside `events` and `verdict` documents and a view's `legal_actions`. The `action`
+document is the same object with the header and two optional fields, `seq` and
+`request_id` (the choice `ACTION_DOCUMENT`, of a `Message`).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final, NamedTuple, cast
 
 from .._text import is_text
-from .._versions import header
 from ..actions import ACTION_TYPES, Action, Draw
 from ..caches import BoundedCache
 from ..documents import ActionDocument
-from ..errors import ArgumentError, Code, DecodeError, MalformedActionError
-from ._spelling import Items
-from ._strict import (
-    HEADER_FIELDS,
-    MAX_INT,
-    bad,
-    canonical_json,
-    check_header,
-    lone_surrogate,
-    parse,
-    read_int,
-    read_object,
-    read_str,
-    short,
-    wrong_type,
-)
+from ..errors import ArgumentError, MalformedActionError
+from ._layout import Choice, Field, Layout
+from ._spelling import INT, STR, Const, Items, OffTable
+from ._strict import MAX_INT, bad, canonical_json, lone_surrogate, parse, read_int, short, wrong_type
 
-# -- actions -------------------------------------------------------------------------------
-
-_ACTION_OF_KIND: Final[dict[str, type[Action]]] = {cls.KIND: cls for cls in ACTION_TYPES}
-_SPACE_ACTION_FIELDS: Final = frozenset({"type", "player", "row", "col"})
-_DRAW_FIELDS: Final = frozenset({"type", "player"})
-_OPTIONAL: Final = frozenset({"seq", "request_id"})
 MAX_REQUEST_ID: Final = 64
 """The longest `request_id` string an action document may carry, in characters."""
 
@@ -39,30 +26,100 @@ RequestId = str | int
 """A client's request id: a string of 1 to 64 characters, or an integer from 0 to 2**53 - 1."""
 
 
-def action_body(action: Action) -> dict[str, Any]:
-    """An action's fields as JSON-ready data; refused (`malformed_action`) if a field is beyond
-    what a document may hold (`-MAX_INT` to `MAX_INT`, the integers every JSON reader keeps
-    exactly), so that what is written can always be read back."""
+class Message(NamedTuple):
+    """What an `action` document holds: the action, the `seq` its sender saw and its `request_id`."""
+
+    action: Action
+    seq: int | None
+    request_id: RequestId | None
+
+
+def writable(action: Action) -> None:
+    """Refuse (`malformed_action`) an action whose field is beyond what a document may hold
+    (`-MAX_INT` to `MAX_INT`, the integers every JSON reader keeps exactly), so that what is
+    written can always be read back."""
     for name in ("player",) if type(action) is Draw else ("player", "row", "col"):
         value = getattr(action, name)
         if not -MAX_INT <= value <= MAX_INT:
             raise MalformedActionError(f"{type(action).__name__}.{name} is beyond what a document holds "
                                        f"(integers from {-MAX_INT} to {MAX_INT})")
-    if type(action) is Draw:
-        return {"type": "draw", "player": action.player}
-    return {
-        "type": action.KIND,
-        "player": action.player,
-        "row": action.row,  # type: ignore[union-attr]
-        "col": action.col,  # type: ignore[union-attr]
-    }
+
+
+def read_seq(value: Any, path: str) -> int | None:
+    """The `seq` a sender saw: `null` reads as absent (generated clients write optional fields as null)."""
+    return None if value is None else read_int(value, path, 0)
+
+
+def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
+    """`value` as a request id (`DecodeError` otherwise): a string of 1 to 64 characters, or an
+    integer from 0 to 2**53 - 1. A string holding a lone surrogate is refused (`lone_surrogate`,
+    rule 10.5): a verdict echoes the request id, and no UTF-8 text could hold it.
+
+    Examples:
+        >>> check_request_id("move-7"), check_request_id(7)
+        ('move-7', 7)
+    """
+    if type(value) is int:
+        return read_int(value, path, 0)
+    if type(value) is not str:
+        raise wrong_type(value, "a string or an integer", path)
+    if not 1 <= len(value) <= MAX_REQUEST_ID:
+        raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
+    if not value.isascii() and not is_text(value):  # (ASCII at once, without a call)
+        raise lone_surrogate(path)
+    return value
+
+
+def read_request_id(value: Any, path: str) -> RequestId | None:
+    """The `request_id` of a message: `null` reads as absent."""
+    return None if value is None else check_request_id(value, path)
+
+
+# -- the layouts -----------------------------------------------------------------------------
+
+
+def _cases(on: str, extra: tuple[Field, ...], document: str,
+           check: Any, build: Any) -> tuple[tuple[type, Layout], ...]:
+    """A layout per action class: its `type`, then its fields (of the action `on` gives), then `extra`."""
+    cases = []
+    for cls in ACTION_TYPES:
+        names = ("player",) if cls is Draw else ("player", "row", "col")
+        fields = (Field("type", Const(cls.KIND)), *(Field(name, INT, read_int, get=f"{on}.{name}")
+                                                   for name in names), *extra)
+        cases.append((cls, Layout(f"{cls.KIND} action{' document' if document else ''}", fields, build(cls),
+                                  document=document, check=check)))
+    return tuple(cases)
+
+
+ACTION: Final = Choice("action", "type", _cases(
+    "{o}", (), "", writable, lambda cls: lambda path, **fields: cls(**fields)))
+"""An action object (`{"type": "flip", "player": 0, "row": 1, "col": 2}`), by the action's class."""
+
+ACTION_DOCUMENT: Final = Choice("action document", "type", _cases(
+    "{o}.action",
+    (Field("seq", INT, read_seq, optional=True), Field("request_id", STR, read_request_id, optional=True)),
+    "action",
+    lambda message: writable(message.action),
+    lambda cls: lambda path, seq, request_id, **fields: Message(cls(**fields), seq, request_id),
+), select=lambda message: type(message.action), document="action")
+"""The `action` document of a `Message`: the header, the action object, the optional `seq` and
+`request_id`."""
+
+
+def action_body(action: Action) -> dict[str, Any]:
+    """An action object as JSON-ready data (refused, `malformed_action`, if it cannot be written)."""
+    return ACTION.data(action)  # type: ignore[no-any-return]
 
 
 def action_text(action: Action) -> str:
     """The canonical text of an action object (cached: a game has few distinct actions)."""
     found = _ACTION_TEXTS.get(action)
     if found is None:
-        found = _ACTION_TEXTS.put(action, canonical_json(action_body(action)))
+        try:
+            text = ACTION.text(action)
+        except OffTable:  # (no action holds anything but ints: its class checks them)
+            text = canonical_json(ACTION.data(action))
+        found = _ACTION_TEXTS.put(action, text)
     return found
 
 
@@ -71,26 +128,12 @@ ACTIONS: Final = Items(action_text, action_body, lambda action: type(action) in 
 """The spelling of an array of action objects (a view's legal actions)."""
 
 
-def read_action(value: Any, path: str, extra: frozenset[str] = frozenset()) -> Action:
-    """An action object (`type`, `player`, `row`, `col`) at `path`; `extra` fields are allowed."""
-    if type(value) is not dict:
-        raise wrong_type(value, "an object", path)
-    if "type" not in value:
-        raise DecodeError(Code.MISSING_FIELD, "missing field 'type'", f"{path}/type")
-    kind = read_str(value["type"], f"{path}/type")
-    cls = _ACTION_OF_KIND.get(kind)
-    if cls is None:
-        choices = ", ".join(_ACTION_OF_KIND)
-        raise bad(f"must be one of {choices}, got {short(kind)}", f"{path}/type")
-    if cls is Draw:
-        d = read_object(value, path, _DRAW_FIELDS, extra)
-        return Draw(read_int(d["player"], f"{path}/player"))
-    d = read_object(value, path, _SPACE_ACTION_FIELDS, extra)
-    return cls(
-        read_int(d["player"], f"{path}/player"),
-        read_int(d["row"], f"{path}/row"),  # type: ignore[call-arg]
-        read_int(d["col"], f"{path}/col"),
-    )
+def read_action(value: Any, path: str) -> Action:
+    """An action object (`type`, `player`, `row`, `col`) at `path`."""
+    return ACTION.read(value, path)  # type: ignore[no-any-return]
+
+
+# -- the public functions --------------------------------------------------------------------
 
 
 def check_action(action: Any) -> Action:
@@ -114,34 +157,12 @@ def action_to_dict(action: Action, *, seq: int | None = None,
         >>> action_to_dict(ar.Flip(0, 1, 2), seq=4)["type"]
         'flip'
     """
-    body = {**header("action"), **action_body(check_action(action))}
-    if seq is not None:
-        if type(seq) is not int or not 0 <= seq <= MAX_INT:
-            raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
-        body["seq"] = seq
+    check_action(action)
+    if seq is not None and (type(seq) is not int or not 0 <= seq <= MAX_INT):
+        raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
     if request_id is not None:
-        body["request_id"] = check_request_id(request_id)
-    return cast(ActionDocument, body)
-
-
-def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
-    """`value` as a request id (`DecodeError` otherwise): a string of 1 to 64 characters, or an
-    integer from 0 to 2**53 - 1. A string holding a lone surrogate is refused (`lone_surrogate`,
-    rule 10.5): a verdict echoes the request id, and no UTF-8 text could hold it.
-
-    Examples:
-        >>> check_request_id("move-7"), check_request_id(7)
-        ('move-7', 7)
-    """
-    if type(value) is int:
-        return read_int(value, path, 0)
-    if type(value) is not str:
-        raise wrong_type(value, "a string or an integer", path)
-    if not 1 <= len(value) <= MAX_REQUEST_ID:
-        raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
-    if not value.isascii() and not is_text(value):  # (ASCII at once, without a call)
-        raise lone_surrogate(path)
-    return value
+        check_request_id(request_id)
+    return cast(ActionDocument, ACTION_DOCUMENT.data(Message(action, seq, request_id)))
 
 
 def dumps_action(action: Action, *, seq: int | None = None, request_id: str | int | None = None) -> str:
@@ -161,18 +182,12 @@ def action_document(doc: Any) -> tuple[Action, int | None]:
     return action, seq
 
 
-def action_message(doc: Any) -> tuple[Action, int | None, RequestId | None]:
+def action_message(doc: Any) -> Message:
     """The action of a parsed `action` document, its `seq` and its `request_id` (`None` if absent).
 
     A `null` `seq` or `request_id` reads as absent (generated clients write optional fields as null).
     """
-    check_header(doc, "action")
-    body = {key: value for key, value in doc.items() if key not in HEADER_FIELDS}
-    action = read_action(body, "", _OPTIONAL)
-    seq = body.get("seq")
-    request_id = body.get("request_id")
-    return (action, None if seq is None else read_int(seq, "/seq", 0),
-            None if request_id is None else check_request_id(request_id))
+    return ACTION_DOCUMENT.read(doc, "")  # type: ignore[no-any-return]
 
 
 def action_from_dict(doc: Any) -> Action:

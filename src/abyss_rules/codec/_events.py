@@ -1,16 +1,76 @@
-"""`events` documents: the events an action caused, with the action and the `seq` they lead to."""
+"""`events` documents: the events an action caused, with the action and the `seq` they lead to.
+
+Each event class has a layout of its own, made from its fields (its `type`, then each field
+spelled by its annotation), and `EVENT` is the choice of them by `type`; the document is the
+layout `EVENTS`.
+"""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, Final, NamedTuple, cast
+
+import attrs
 
 from .._event_types import EVENT_TYPES, Event
-from .._versions import header
 from ..actions import Action
 from ..documents import EventsDocument
 from ..errors import ArgumentError
-from ._action import action_body, check_action
-from ._strict import MAX_INT, canonical_json, short
+from ._action import ACTION, check_action, read_action
+from ._layout import Choice, Field, Layout
+from ._spelling import BOOL, INT, INT_LISTS, INTS, OPT_INT, STR, Const, Spelling
+from ._strict import MAX_INT, canonical_json, read_int, read_list, short
+
+_SPELLING_OF: Final[dict[str, Spelling]] = {
+    "int": INT,
+    "int | None": OPT_INT,
+    "bool": BOOL,
+    "str": STR,
+    "tuple[int, ...]": INTS,
+    "tuple[tuple[int, int, int, int], ...]": INT_LISTS,
+}
+"""The spelling of an event's field, by its annotation (a new kind of field needs one here)."""
+
+
+def _event_layout(cls: type[Event]) -> Layout:
+    """The layout of an event class: `{"type": TYPE, <fields in order>}`."""
+    fields = [Field("type", Const(cls.TYPE))]
+    for field in attrs.fields(cls):
+        fields.append(Field(field.name, _SPELLING_OF[str(field.type)]))
+    return Layout(f"{cls.TYPE} event", tuple(fields))
+
+
+EVENT: Final = Choice("event", "type", tuple((cls, _event_layout(cls)) for cls in EVENT_TYPES))
+"""An event object (`{"type": "card_drawn", "seat": 1, "value": 11}`), by the event's class."""
+
+
+class Events(NamedTuple):
+    """What an `events` document holds."""
+
+    action: Action
+    events: tuple[Event, ...]
+    seq: int
+
+
+EVENTS: Final = Layout("events", (
+    Field("action", ACTION.spelled(), read_action),
+    Field("seq", INT, read_int, (), (0,)),
+    Field("events", EVENT.items(), read_list),
+), lambda path, **fields: fields, document="events", written=("action", "events", "seq"))
+"""The `events` document of `Events`: the action, what it caused, the `seq` it leads to.
+
+Read (`events_fields`) as far as a document's fields go: the action is checked, the events are
+left as the parsed objects, for the reader that applies them (`public_table.apply_events`)."""
+
+
+def events_fields(doc: Any) -> dict[str, Any]:
+    """The fields of a parsed `events` document: its header and field names checked, the `action`
+    read, the `seq` an integer from 0, the `events` a list of objects as parsed."""
+    return EVENTS.function("read")(doc, "")  # type: ignore[no-any-return]
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    """An event as JSON-ready data: `{"type": TYPE, <fields>}` (tuples become lists)."""
+    return EVENT.data(event)  # type: ignore[no-any-return]
 
 
 def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> EventsDocument:
@@ -30,13 +90,10 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> Ev
         raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
     if not isinstance(events, (tuple, list)):
         raise ArgumentError(f"expected the events of one action (a tuple), got {type(events).__name__}")
-    items = []
     for event in events:
         if type(event) not in EVENT_TYPES:
             raise ArgumentError(f"expected events, got {type(event).__name__}")
-        items.append(event.to_dict())
-    body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
-    return cast(EventsDocument, body)
+    return cast(EventsDocument, EVENTS.function("data")(Events(check_action(action), tuple(events), seq)))
 
 
 def dumps_events(events: tuple[Event, ...], *, action: Action, seq: int) -> str:

@@ -9,13 +9,14 @@ document's grids, and read back by `grids_of_text`. A round of the history is th
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .._grid import Grid
 from ..caches import BoundedCache, Memo
 from ..config import Variant
 from ..errors import Code, DecodeError
-from ..rules._scoring import closer_penalty_applies
+from ..rules._columns import partly_swallowed
+from ..rules._scoring import round_scores, score_round
 from ..state import RoundResult
 from ._layout import Field, Layout
 from ._spelling import BOOL, BOOL_TEXT, INT, INTS, NULLABLE_INT, OPT_INT, Items, OffTable
@@ -172,16 +173,15 @@ def read_grid(
 
 
 def check_whole_columns(variant: Variant, gone: int, path: str) -> None:
-    """A grid's swallowed spaces (`gone`) make whole columns (rule 4.1)."""
-    for col, mask in enumerate(variant.geometry.column_masks):
-        part = gone & mask
-        if part and part != mask:
-            first = next(s for s in variant.geometry.column_spaces[col] if gone >> s & 1)
-            raise bad(
-                f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
-                f"{path}/{first}/swallowed",
-                Code.IMPOSSIBLE_STATE,
-            )
+    """A grid's swallowed spaces (`gone`) make whole columns (rule 4.1: `rules.partly_swallowed`)."""
+    col = partly_swallowed(variant.geometry, gone)
+    if col is not None:
+        first = next(s for s in variant.geometry.column_spaces[col] if gone >> s & 1)
+        raise bad(
+            f"column {col} is only partly swallowed: a column is swallowed whole (rule 4.1)",
+            f"{path}/{first}/swallowed",
+            Code.IMPOSSIBLE_STATE,
+        )
 
 
 def _explain_grid(spaces: list[Any], path: str, values: frozenset[int], view: bool) -> DecodeError:
@@ -267,36 +267,47 @@ _SPACE_TABLES: Final = Memo[Variant, tuple[dict[str, int | None], dict[str, str]
 """`_space_tables` of the last variants read (size: spellings)."""
 
 
-def grids_of_text(
-    inside: str, path: str, variant: Variant, players: int
-) -> list[tuple[list[int | None], int, int]]:
-    """The grids of the inside of a canonical array of grids (`[{space},...],[...]`) at `path`.
+def grids_of_text(inside: str, variant: Variant) -> list[tuple[list[int | None], int, int]]:
+    """The grids of the inside of a canonical array of grids (`[{space},...],[...]`), parsed.
 
     Per seat, as `read_grid` gives them: the cards (`None` where swallowed) and the masks of
-    the face-up and the swallowed spaces; columns must be swallowed whole. Raises `OffTable`
-    (or a lookup error) for any other text.
+    the face-up and the swallowed spaces; every space is one `read_grid` accepts in a state.
+    Raises `OffTable` for any other text. Nothing is checked across spaces here: the grids
+    are then read by `read_parsed_grids`.
     """
     if not (inside.startswith("[{") and inside.endswith("}]")):
         raise OffTable
     card_of, digit_of = _space_tables(variant)
-    seats = inside[2:-2].split("}],[{")
-    if len(seats) != players:
-        raise OffTable
     out = []
-    for p, seat in enumerate(seats):
+    for seat in inside[2:-2].split("}],[{"):
         spaces = seat.split("},{")
         if len(spaces) != variant.cells:
             raise OffTable
-        cards = list(map(card_of.__getitem__, spaces))
-        spaces.reverse()  # the last space is the highest bit
-        digits = "".join(map(digit_of.__getitem__, spaces))
+        try:
+            cards = list(map(card_of.__getitem__, spaces))
+            spaces.reverse()  # the last space is the highest bit
+            digits = "".join(map(digit_of.__getitem__, spaces))
+        except KeyError:  # a space that is not the canonical spelling of one a state may hold
+            raise OffTable from None
         if "2" in digits:
             gone = int(digits.replace("1", "0").replace("2", "1"), 2)
-            check_whole_columns(variant, gone, f"{path}/{p}")
             out.append((cards, int(digits.replace("2", "0"), 2), gone))
         else:
             out.append((cards, int(digits, 2), 0))
     return out
+
+
+def read_parsed_grids(
+    grids: list[tuple[list[int | None], int, int]], path: str, variant: Variant, players: int
+) -> list[tuple[list[int | None], int, int]]:
+    """The grids `grids_of_text` parsed, read as `read_grids` reads them: one per seat (else
+    `OffTable`: the general reader names the problem), columns swallowed whole."""
+    if len(grids) != players:
+        raise OffTable
+    for p, (_, _, gone) in enumerate(grids):
+        if gone:
+            check_whole_columns(variant, gone, f"{path}/{p}")
+    return grids
 
 
 def read_grids(
@@ -312,33 +323,34 @@ def read_grids(
 
 def _final_grids(
     grids: list[tuple[list[int | None], int, int]], path: str, variant: Variant
-) -> tuple[tuple[Grid, ...], list[int]]:
-    """A finished round's grids (read at `path`) and their raw scores: no face-down card (rule 6.3)."""
+) -> tuple[tuple[Grid, ...], tuple[int, ...]]:
+    """A finished round's grids (read at `path`) and their raw scores (rule 6.4): no face-down card
+    (rule 6.3)."""
     full = (1 << variant.cells) - 1
     out: list[Grid] = []
-    raw_sums: list[int] = []
+    flat: list[int] = []
     for p, (cards, up, gone) in enumerate(grids):
         if up | gone != full:
             s = next(s for s in range(variant.cells) if not (up | gone) >> s & 1)
             raise bad("a finished round has no face-down card (rule 6.3)", f"{path}/{p}/{s}/face_up",
                       Code.IMPOSSIBLE_STATE)
         out.append(make_grid(variant, cards, up, gone))
-        raw_sums.append(sum(card for card in cards if card is not None))
-    return tuple(out), raw_sums
+        flat += [0 if card is None else card for card in cards]
+    return tuple(out), round_scores(tuple(flat), len(grids), variant.cells)
 
 
 def read_final_grids(
     value: Any, path: str, variant: Variant, players: int
-) -> tuple[tuple[Grid, ...], list[int]]:
+) -> tuple[tuple[Grid, ...], tuple[int, ...]]:
     """A finished round's `grids` and their raw scores."""
     return _final_grids(read_grids(value, path, variant, players), path, variant)
 
 
-def final_grids_of_text(
-    inside: str, path: str, variant: Variant, players: int
-) -> tuple[tuple[Grid, ...], list[int]]:
-    """`read_final_grids` of the inside of a canonical array of grids."""
-    return _final_grids(grids_of_text(inside, path, variant, players), path, variant)
+def read_parsed_final_grids(
+    grids: list[tuple[list[int | None], int, int]], path: str, variant: Variant, players: int
+) -> tuple[tuple[Grid, ...], tuple[int, ...]]:
+    """`read_final_grids` of the grids `grids_of_text` parsed."""
+    return _final_grids(read_parsed_grids(grids, path, variant, players), path, variant)
 
 
 def check_round_number(value: Any, path: str, number: int) -> int:
@@ -354,24 +366,19 @@ def round_result(
     players: int,
     number: int,
     previous: tuple[int, ...],
-    round: int,
-    grids: tuple[tuple[Grid, ...], list[int]],
-    closer: int | None,
-    raw_scores: tuple[int, ...],
-    scores: tuple[int, ...],
-    penalized: bool,
-    capped: bool,
-    turns: int,
-    totals: tuple[int, ...],
+    grids: tuple[tuple[Grid, ...], tuple[int, ...]],
+    **fields: Any,
 ) -> RoundResult:
     """Round `number` of the history (at `path`) of its fields read, once they are checked together.
 
-    The scores, penalty, cap and totals follow from the grids and the `previous` totals
-    (rules 6.4-6.7, 7.1).
+    The raw scores are the sums of the grids (rule 6.4); the cap and the closer fit the turns
+    (rules 6.2, 6.7); the scores, penalty and totals are those `rules.score_round` makes of
+    the raw scores, the closer and the `previous` totals (rules 6.5, 7.1).
     """
     final, raw_sums = grids
-    if list(raw_scores) != raw_sums:
-        p = next(p for p in range(players) if raw_scores[p] != raw_sums[p])
+    raw, closer, capped, turns = fields["raw_scores"], fields["closer"], fields["capped"], fields["turns"]
+    if raw != raw_sums:
+        p = next(p for p in range(players) if raw[p] != raw_sums[p])
         raise bad(f"seat {p}'s round score is the sum of its cards (rule 6.4)", f"{path}/raw_scores/{p}",
                   Code.IMPOSSIBLE_STATE)
     cap = variant.max_turns_per_round
@@ -381,29 +388,24 @@ def round_result(
     if (closer is None) != capped:
         raise bad("a round ends with a closer, or by the stalling cap with none (rules 6.2, 6.7)",
                   f"{path}/closer", Code.IMPOSSIBLE_STATE)
-    raw = raw_scores
-    applies = closer is not None and variant.closer_multiplier != 1 and closer_penalty_applies(raw, closer)
-    expected = raw
-    if applies and closer is not None:
-        expected = (*raw[:closer], raw[closer] * variant.closer_multiplier, *raw[closer + 1 :])
-    if penalized != applies:
+    expected = score_round(variant, raw, closer, previous)
+    if fields["penalized"] != expected.penalized:
         raise bad("penalized does not match the closer penalty (rule 6.5)", f"{path}/penalized",
                   Code.IMPOSSIBLE_STATE)
-    if scores != expected:
+    if fields["scores"] != expected.scores:
         raise bad("the scores do not follow from the raw scores (rule 6.5)", f"{path}/scores",
                   Code.IMPOSSIBLE_STATE)
-    if totals != tuple(a + b for a, b in zip(previous, scores, strict=True)):
+    if fields["totals"] != expected.totals:
         raise bad("the totals are not the previous totals plus the scores (rule 7.1)", f"{path}/totals",
                   Code.IMPOSSIBLE_STATE)
-    return RoundResult(round=round, grids=final, closer=closer, raw_scores=raw_scores, scores=scores,
-                       penalized=penalized, capped=capped, turns=turns, totals=totals)
+    return RoundResult(grids=final, **fields)
 
 
 _SCORES: Final = ("scores (one per seat)",)
 ROUND: Final = Layout("round", (
     Field("round", INT, check_round_number, ("number",)),
     Field("grids", GRIDS, read_final_grids, ("variant", "players"),
-          read_text=final_grids_of_text),
+          parse_text=grids_of_text, parse_context=("variant",), read_parsed=read_parsed_final_grids),
     Field("closer", OPT_INT, read_seat, ("players",)),
     Field("raw_scores", INTS, read_ints, ("players",), _SCORES),
     Field("scores", INTS, read_ints, ("players",), _SCORES),
@@ -449,36 +451,62 @@ def read_history(value: Any, path: str, variant: Variant, players: int) -> tuple
     history = []
     totals = (0,) * players
     for n, item in enumerate(read_list(value, path)):
-        where = f"{path}/{n}"
-        result = read(read_object(item, where, ROUND.keys), where, variant, players, n + 1, totals)
+        result = read(item, f"{path}/{n}", variant, players, n + 1, totals)
         totals = result.totals
         history.append(result)
     return tuple(history)
 
 
-def history_of_text(inside: str, path: str, variant: Variant, players: int) -> tuple[RoundResult, ...]:
-    """The history of the inside of its canonical array (see `read_history`).
+class ParsedHistory(NamedTuple):
+    """A history's canonical text and its rounds' pieces, parsed (see `history_of_text`)."""
+
+    text: str
+    rounds: list[tuple[Any, ...]]
+
+
+_NO_HISTORY: Final = ParsedHistory("", [])
+
+
+def history_of_text(
+    inside: str, variant: Variant
+) -> ParsedHistory | tuple[Variant, int, tuple[RoundResult, ...]]:
+    """The history of the inside of its canonical array, parsed: each round's pieces
+    (`OffTable` for any other text), read then by `read_parsed_history`.
 
     Every state of a round holds the same history, so the last histories read are kept by
-    their text (with the variant and number of players they were checked for).
+    their text (with the variant and number of players they were checked for): a history met
+    again is returned as it was kept.
     """
     if not inside:
-        return ()
+        return _NO_HISTORY
     known = _HISTORIES.get(inside)
-    if known is not None and known[0] is variant and known[1] == players:
-        return known[2]
+    if known is not None and known[0] is variant:
+        return known
     if not (inside.startswith(_ROUND_FIRST) and inside.endswith(_ROUND_LAST)):
         raise OffTable
-    read = ROUND.function("read_text")
+    parse = ROUND.function("parse_text")
+    items = inside[len(_ROUND_FIRST):-len(_ROUND_LAST)].split(f"{_ROUND_LAST},{_ROUND_FIRST}")
+    return ParsedHistory(inside, [parse(item, variant) for item in items])
+
+
+def read_parsed_history(parsed: ParsedHistory | tuple[Variant, int, tuple[RoundResult, ...]], path: str,
+                        variant: Variant, players: int) -> tuple[RoundResult, ...]:
+    """The history `history_of_text` parsed, read as `read_history` reads it."""
+    if not isinstance(parsed, ParsedHistory):  # a history read before
+        if parsed[1] != players:
+            raise OffTable  # read for another number of players: the general reader says what is wrong
+        return parsed[2]
+    if not parsed.rounds:
+        return ()
+    read = ROUND.function("read_parsed")
     rounds: list[RoundResult] = []
     totals = (0,) * players
-    items = inside[len(_ROUND_FIRST):-len(_ROUND_LAST)].split(f"{_ROUND_LAST},{_ROUND_FIRST}")
-    for n, item in enumerate(items):
-        result = read(item, f"{path}/{n}", variant, players, n + 1, totals)
+    for n, pieces in enumerate(parsed.rounds):
+        result = read(pieces, f"{path}/{n}", variant, players, n + 1, totals)
         totals = result.totals
         rounds.append(result)
     history = tuple(rounds)
-    _HISTORIES.put(inside, (variant, players, history), len(inside))
+    _HISTORIES.put(parsed.text, (variant, players, history), len(parsed.text))
     return history
 
 

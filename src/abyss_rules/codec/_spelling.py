@@ -12,7 +12,8 @@ handle it:
 `data`, `plain` and `text` return Python *source* (the generated functions inline it);
 `parse` runs. Integers are spelled by value, never by position in a table: `INT_TEXT` keeps
 the common spellings and spells any other int on demand, and the fast reader takes back only
-the spellings `json` writes.
+the spellings `json` writes. A spelling without `text` (`STR`: any string, which `json`
+escapes) is written by `json` only, and so is every layout that holds one.
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from typing import Any, Final
 from ._strict import INT_ONLY, canonical_json
 
 
-class OffTable(ValueError):
-    """A value the generated writer does not spell, or text that is not the canonical spelling it reads.
+class OffTable(Exception):
+    """Not on the fast table: a value the generated writer does not spell, or text that is not the
+    canonical spelling the generated reader reads.
 
-    Internal to the codec: the caller then takes the general path (`json`), which writes the
-    same text or names the exact problem.
+    The one signal by which a fast path of the codec hands over to the general one (`json`),
+    which writes the same text or names the exact problem. Internal to the codec, and no
+    `ValueError`: only `except OffTable` catches it, so that no other error of a fast path
+    (a bug) is mistaken for it.
     """
 
 
@@ -114,8 +118,9 @@ def bool_of(text: str) -> bool:
 
 
 def word_of(text: str) -> str:
-    """The inside of a string spelled without escapes (the reader checks what it may hold)."""
-    if "\\" in text or '"' in text:
+    """The inside of a string of printable ASCII spelled without escapes (the reader checks what it
+    may hold); `OffTable` for anything else, which `json` reads."""
+    if not text.isascii() or "\\" in text or '"' in text or not text.isprintable():
         raise OffTable
     return text
 
@@ -138,7 +143,7 @@ class Spelling:
 
     def __init__(
         self,
-        text: str,
+        text: str | None,
         parser: Callable[[str], Any] | None = None,
         *,
         plain: str | None = None,
@@ -157,8 +162,14 @@ class Spelling:
         """The source of the test that `x` is a value `text` spells (`None`: every value is)."""
         return None if self.plain_template is None else self.plain_template.format(x=x, me=me)
 
+    @property
+    def direct(self) -> bool:
+        """Whether the generated writer spells the value itself (else `json` writes the layout)."""
+        return self.text_template is not None
+
     def text(self, x: str, me: str) -> str:
         """The source of the text of the inside of the value `x`."""
+        assert self.text_template is not None, "a spelling without text is written by json"
         return self.text_template.format(x=x, me=me)
 
     def parse(self, inside: str) -> Any:
@@ -175,8 +186,11 @@ INTS: Final = Spelling("ints_text({x})", ints_of, plain="INT_ONLY.issuperset(map
                        data="list({x})", open="[", close="]")
 INT_LISTS: Final = Spelling("int_lists_text({x})", int_lists_of, plain="plain_int_lists({x})",
                             data="[list(values) for values in {x}]", open="[", close="]")
-WORD: Final = Spelling("{x}", word_of, plain="type({x}) is str", open='"', close='"')
-"""A string `json` writes as itself: hex digits, a version."""
+WORD: Final = Spelling("{x}", word_of, plain="type({x}) is str and {x}.isascii() and {x}.isprintable() "
+                       "and '\"' not in {x} and '\\\\' not in {x}", open='"', close='"')
+"""A string `json` writes as itself (printable ASCII, no quote or backslash): hex digits, a version."""
+STR: Final = Spelling(None)
+"""Any string, or any JSON-ready value, as it is: written by `json`, which escapes what it must."""
 
 
 class Const(Spelling):
@@ -195,6 +209,14 @@ class Named(Spelling):
         super().__init__("{x}.value", word_of, plain="type({x}) is {me}.cls", data="{x}.value",
                          open='"', close='"')
         self.cls = cls
+
+
+class Mapped(Spelling):
+    """An array of values, each written as `function` gives it (by `json`): a record's actions in notation."""
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        super().__init__(None, data="list(map({me}.function, {x}))")
+        self.function = function
 
 
 class Computed(Spelling):

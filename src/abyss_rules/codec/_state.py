@@ -18,9 +18,19 @@ from ..documents import StateDocument
 from ..errors import Code, InvalidStateError
 from ..rules._dealing import deck_order_problem, player_count_problem
 from ..rules._reachable import state_problem
-from ..state import Dealer, Phase, RoundResult, State
+from ..state import Dealer, Phase, State
 from ._layout import Field, Layout
-from ._rounds import HISTORY, bools, grids_of_text, history_of_text, read_grids, read_history, seat_text
+from ._rounds import (
+    HISTORY,
+    bools,
+    grids_of_text,
+    history_of_text,
+    read_grids,
+    read_history,
+    read_parsed_grids,
+    read_parsed_history,
+    seat_text,
+)
 from ._spelling import INT, INT_LISTS, INTS, OPT_INT, WORD, Computed, Named, OffTable
 from ._strict import (
     ENCODER,
@@ -31,7 +41,6 @@ from ._strict import (
     bad,
     decode,
     read_cards,
-    read_document,
     read_int,
     read_ints,
     read_list,
@@ -139,16 +148,16 @@ DEALER: Final = Layout("dealer", (
     Field("seed", WORD, read_seed, get="{o}.seed.hex()"),
     Field("position", INT, read_int, (), (0,)),
     Field("decks", INT_LISTS, read_deck_orders, ("variant",)),
-), lambda path, seed, position, decks: Dealer(seed, position, decks))
+), lambda path, **fields: Dealer(**fields))
 """The dealer object of a state document (rules 9.1-9.6)."""
 
 STATE: Final = Layout("state", (
-    Field("variant", VARIANT, read_variant, read_text=variant_of_text),
+    Field("variant", VARIANT, read_variant, parse_text=variant_of_text),
     Field("players", INT, read_players, ("variant",), get="len({o}.totals)"),
     Field("phase", Named(Phase), read_phase),
     Field("round", INT, read_int, (), (1,)),
     Field("grids", Computed(state_grids_text, state_grids_data, "[", "]"), read_grids, ("variant", "players"),
-          read_text=grids_of_text, get="{o}"),
+          get="{o}", parse_text=grids_of_text, parse_context=("variant",), read_parsed=read_parsed_grids),
     Field("draw_pile", INTS, read_cards),
     Field("discard_pile", INTS, read_cards),
     Field("drawn", OPT_INT, read_opt_int),
@@ -157,11 +166,15 @@ STATE: Final = Layout("state", (
     Field("opening", INT_LISTS, read_opening, ("players",), (MIN_CARD_VALUE, MAX_CARD_VALUE)),
     Field("turns", INT, read_int, (), (0,)),
     Field("totals", INTS, read_ints, ("players",), ("totals (one per seat)",)),
-    Field("history", HISTORY, read_history, ("variant", "players"), read_text=history_of_text),
+    Field("history", HISTORY, read_history, ("variant", "players"), parse_text=history_of_text,
+          parse_context=("variant",), read_parsed=read_parsed_history),
     Field("dealer", DEALER),
     Field("seq", INT, read_int, (), (0,)),
-), lambda path, **fields: assemble_state(**fields), document=True)
-"""The layout of a `state` document, in reading order (a field is read after those it needs)."""
+), lambda path, **fields: assemble_state(**fields), document="state")
+"""The layout of a `state` document, in reading order (a field is read after those it needs).
+
+A field of `State` is one line here: `assemble_state` makes the state of the fields read by name.
+"""
 _FIRST, _LAST = STATE.first_and_last()
 
 
@@ -197,7 +210,7 @@ def dumps_state(state: State) -> str:
     check_state(state)
     try:
         return STATE.function("text")(state)  # type: ignore[no-any-return]
-    except Exception:  # a field holds something unusual (a bool for an int...): let json write it
+    except OffTable:  # a field holds something the fast writer does not spell (a bool for an int...)
         return ENCODER.encode(STATE.function("data")(state))
 
 
@@ -231,7 +244,7 @@ def state_from_dict(doc: Any) -> State:
         >>> state_from_dict(state_to_dict(state)) == state
         True
     """
-    return STATE.function("read")(read_document(doc, "state", STATE.keys), "")  # type: ignore[no-any-return]
+    return STATE.function("read")(doc, "")  # type: ignore[no-any-return]
 
 
 def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> State:
@@ -243,8 +256,8 @@ def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> St
     raise it for variants with huge grids and endless games.
 
     Canonical text (what `dumps_state` writes) is read without `json`, by the reader
-    generated from the same table: any other text, and any text a check refuses, is
-    read the general way, which names the exact problem.
+    generated from the same table, which refuses it exactly as `state_from_dict` refuses
+    its parse; any other text is parsed by `json`.
 
     Examples:
         >>> import abyss_rules as ar
@@ -256,13 +269,13 @@ def loads_state(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> St
     text = text_of(data, max_bytes)
     try:
         return read_canonical_state(text)
-    except Exception:  # not canonical, or a check failed: the general path says which, exactly
-        pass
-    return state_from_dict(decode(text))
+    except OffTable:  # not the canonical text the fast reader reads: json parses it
+        return state_from_dict(decode(text))
 
 
 def read_canonical_state(text: str) -> State:
-    """The state of canonical `state` text, read by the generated reader (raises on any other text)."""
+    """The state of canonical `state` text, read by the generated reader: `OffTable` for any other
+    text, a `DecodeError` for a state refused (the refusal of `state_from_dict`)."""
     if not (text.startswith(_FIRST) and text.endswith(_LAST)):
         raise OffTable
     return STATE.function("read_text")(text[len(_FIRST) : -len(_LAST)], "")  # type: ignore[no-any-return]
@@ -271,13 +284,9 @@ def read_canonical_state(text: str) -> State:
 # -- the checks of the fields together ----------------------------------------------------------
 
 
-def assemble_state(
-    variant: Variant, players: int, phase: Phase, round: int, grids: list[tuple[list[int | None], int, int]],
-    draw_pile: tuple[int, ...], discard_pile: tuple[int, ...], drawn: int | None, turn: int | None,
-    closer: int | None, opening: tuple[tuple[int, ...], ...], turns: int, totals: tuple[int, ...],
-    history: tuple[RoundResult, ...], dealer: Dealer, seq: int,
-) -> State:
-    """The state of fields read and checked one by one, once they are checked together.
+def assemble_state(players: int, grids: list[tuple[list[int | None], int, int]], **fields: Any) -> State:
+    """The state of the fields read and checked one by one (by their names: `State`'s, with
+    `players` and the `grids` read), once they are checked together.
 
     `grids` are per seat the cards (`None` where swallowed) and the face-up and swallowed
     masks. The fields together are checked by the one answer to "could play reach this
@@ -285,7 +294,7 @@ def assemble_state(
     history against the grids, and that every card of the deck is in exactly one place
     (rule 1.1).
     """
-    cells = variant.cells
+    cells = fields["variant"].cells
     cards: list[int] = []  # flat, 0 on swallowed spaces (as the engine keeps them)
     up = gone = 0
     for p, (values, seat_up, seat_gone) in enumerate(grids):
@@ -295,13 +304,7 @@ def assemble_state(
             cards += [0 if card is None else card for card in values]
         else:
             cards += values  # type: ignore[arg-type]  # a grid without swallows holds no null card
-    state = State(
-        variant=variant, phase=phase, round=round, turn=turn,
-        cards=tuple(cards), face_up_mask=up, swallowed_mask=gone, draw_pile=draw_pile,
-        discard_pile=discard_pile,
-        drawn=drawn, closer=closer, opening=opening, turns=turns, totals=totals, history=history,
-        dealer=dealer, seq=seq,
-    )
+    state = State(cards=tuple(cards), face_up_mask=up, swallowed_mask=gone, **fields)
     problem = state_problem(state)  # possible: play from a new game could reach it (rule 3.11)
     if problem is not None:
         raise bad(problem.message, problem.path, problem.code)

@@ -6,12 +6,12 @@
   keys, no NaN or Infinity, bounded nesting, and no lone surrogate (`refuse_lone_surrogates`,
   the door every JSON text passes);
 * the `read_*` functions check one field each (type, range, shape) and raise
-  `DecodeError` with the field's JSON pointer; `read_document` checks a
-  document's header and field names.
+  `DecodeError` with the field's JSON pointer; `check_header` and `read_object` check a
+  document's header and an object's field names.
 
-The document modules (`variant`, `action`, `rounds`, `state`, `view`) and the other modules
-that read documents (`records`, `events`, `server`) use these names: public within the
-package, not exported by `abyss_rules`.
+The codec's layouts (`abyss_rules.codec._layout`) and their readers, and the modules that read
+messages besides the documents (`protocol`, `public_table`, the server) use these names:
+public within the package, not exported by `abyss_rules`.
 """
 
 from __future__ import annotations
@@ -423,14 +423,6 @@ def read_seat(value: Any, path: str, players: int, nullable: bool = True) -> int
     if not 0 <= value < players:
         raise bad(f"must be a seat from 0 to {players - 1}, got {value}", path)
     return value
-
-
-def read_document(
-    data: Any, kind: str, fields: frozenset[str], optional: frozenset[str] = frozenset()
-) -> dict[str, Any]:
-    """Check the header of a `kind` document and its field names; return it as a dict."""
-    check_header(data, kind)
-    return read_object(data, "", fields | HEADER_FIELDS, optional)
 
 
 def check_header(data: Any, kind: str) -> None:

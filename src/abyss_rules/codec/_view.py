@@ -18,12 +18,12 @@ from ..config import Variant
 from ..errors import Code
 from ..state import Phase
 from . import _strict as strict
-from ._action import ACTIONS, read_action
+from ._action import ACTION, ACTIONS
 from ._layout import Field, Layout
 from ._rounds import GRIDS, HISTORY, deck_values, make_grid, read_grid, read_history
-from ._spelling import INT, INT_LISTS, INTS, OPT_INT, Named
+from ._spelling import INT, INT_LISTS, INTS, OPT_INT, Named, OffTable
 from ._state import read_opening, read_phase, read_players
-from ._strict import bad, read_document, read_int, read_ints, read_list, read_opt_int, read_seat
+from ._strict import bad, read_int, read_ints, read_list, read_opt_int, read_seat
 from ._variant import VARIANT, read_variant
 
 
@@ -42,7 +42,8 @@ def read_seats(value: Any, path: str, players: int) -> tuple[int, ...]:
 
 def read_actions(value: Any, path: str) -> tuple[Action, ...]:
     """An array of action objects."""
-    return tuple(read_action(item, f"{path}/{i}") for i, item in enumerate(read_list(value, path)))
+    read = ACTION.read
+    return tuple(read(item, f"{path}/{i}") for i, item in enumerate(read_list(value, path)))
 
 
 def check_view(path: str, **fields: Any) -> dict[str, Any]:
@@ -115,7 +116,7 @@ VIEW: Final = Layout("view", (
     Field("winners", INTS, read_seats, ("players",)),
     Field("seq", INT, read_int, (), (0,)),
     Field("legal_actions", ACTIONS, read_actions),
-), check_view, document=True)
+), check_view, document="view")
 """The layout of a `view` document, in reading order; the fields are those of a `View`."""
 
 
@@ -128,10 +129,10 @@ def view_text(view: Any) -> str:
     """The canonical text of the `view` document of the view object `view`."""
     try:
         return VIEW.function("text")(view)  # type: ignore[no-any-return]
-    except Exception:  # a field holds something unusual (a bool for an int...): let json write it
+    except OffTable:  # a field holds something the fast writer does not spell (a bool for an int...)
         return strict.canonical_json(view_data(view))
 
 
 def view_fields(doc: Any) -> dict[str, Any]:
     """The fields of a `View` from a parsed `view` document, checked (see `view_from_dict`)."""
-    return VIEW.function("read")(read_document(doc, "view", VIEW.keys), "")  # type: ignore[no-any-return]
+    return VIEW.function("read")(doc, "")  # type: ignore[no-any-return]

@@ -15,7 +15,7 @@ Examples:
     (True, 24)
 """
 
-from ._columns import complete_column, swallow_column, swallow_complete_columns
+from ._columns import complete_column, partly_swallowed, swallow_column, swallow_complete_columns
 from ._dealing import deal_round, deck_order_problem, new_game, player_count_problem
 from ._draw_pile import can_draw, reshuffle
 from ._engine import apply, apply_with_events, check
@@ -24,13 +24,14 @@ from ._legal import legal_actions
 from ._opening import choose_opener, opener_decision
 from ._reachable import CHECKS, COUNTER_LIMIT, Problem, impossibility, state_problem
 from ._round_end import end_round
-from ._scoring import closer_penalty_applies, game_is_over, round_scores, winners
+from ._scoring import RoundScores, closer_penalty_applies, game_is_over, round_scores, score_round, winners
 from ._turn import discard_drawn, draw, end_turn, flip, place_drawn, take_discard
 
 __all__ = [
     "CHECKS",
     "COUNTER_LIMIT",
     "Problem",
+    "RoundScores",
     "apply",
     "apply_with_events",
     "can_draw",
@@ -52,11 +53,13 @@ __all__ = [
     "new_game",
     "not_a_state",
     "opener_decision",
+    "partly_swallowed",
     "place_drawn",
     "player_count_problem",
     "rejection",
     "reshuffle",
     "round_scores",
+    "score_round",
     "state_problem",
     "swallow_column",
     "swallow_complete_columns",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from .._event_types import ColumnSwallowed, Event
 from .._grid import Geometry
 
-__all__ = ["complete_column", "swallow_column", "swallow_complete_columns"]
+__all__ = ["complete_column", "partly_swallowed", "swallow_column", "swallow_complete_columns"]
 
 Piles = tuple[tuple[int, ...], int, int, tuple[int, ...]]
 
@@ -37,6 +37,26 @@ def complete_column(geometry: Geometry, player: int, col: int, cards: Sequence[i
     column = cards[base + col:base + geometry.cells:geometry.cols]
     value = column[0]
     return value if column.count(value) == len(column) else None
+
+
+def partly_swallowed(geometry: Geometry, gone: int) -> int | None:
+    """The first column of a grid whose swallowed spaces `gone` (a grid's bit mask) hold only part
+    of it, else `None`: a column is swallowed whole (rule 4.1).
+
+    The one statement of the test: the checks of a loaded state and of a state's reachability
+    ask it here.
+
+    Examples:
+        >>> from abyss_rules._grid import Geometry
+        >>> g = Geometry.of(2, 2)                 # spaces 0 1 / 2 3: column 1 is spaces 1 and 3
+        >>> partly_swallowed(g, 0b1010), partly_swallowed(g, 0b0010)
+        (None, 1)
+    """
+    for col, mask in enumerate(geometry.column_masks):
+        part = gone & mask
+        if part and part != mask:
+            return col
+    return None
 
 
 def swallow_column(

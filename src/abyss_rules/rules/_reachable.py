@@ -52,7 +52,7 @@ from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code
 from ..state import COUNTER_LIMIT, WORDS_PER_ACTION, Phase, RoundResult, State
-from ._columns import complete_column
+from ._columns import complete_column, partly_swallowed
 from ._legal import legal_actions
 from ._opening import choose_opener
 from ._scoring import game_is_over
@@ -115,12 +115,10 @@ def _swallowed_spaces(s: State) -> Problem | None:
     players = len(s.totals)
     if gone:
         for p in range(players):
-            mine = gone >> (p * cells) & g.full_mask
-            for col, mask in enumerate(g.column_masks):
-                part = mine & mask
-                if part and part != mask:
-                    return Problem("swallowed_spaces", "4.1", f"/grids/{p}",
-                                   f"column {col} is only partly swallowed: a column is swallowed whole")
+            col = partly_swallowed(g, gone >> (p * cells) & g.full_mask)
+            if col is not None:
+                return Problem("swallowed_spaces", "4.1", f"/grids/{p}",
+                               f"column {col} is only partly swallowed: a column is swallowed whole")
         for i, card in enumerate(s.cards):
             if gone >> i & 1 and card != 0:
                 return Problem("swallowed_spaces", "4.1", f"/grids/{i // cells}/{i % cells}",

@@ -8,7 +8,7 @@ from ..state import Phase, RoundResult, State
 from ._columns import swallow_complete_columns
 from ._dealing import deal_round
 from ._positional import new_state
-from ._scoring import closer_penalty_applies, game_is_over, round_scores
+from ._scoring import game_is_over, round_scores, score_round
 
 __all__ = ["end_round"]
 
@@ -54,12 +54,7 @@ def end_round(
     if v.swallow_on_final_reveal:
         cards, up, gone, discard = swallow_complete_columns(g, players, cards, up, gone, discard, log)
     raw = round_scores(cards, players, g.cells)
-    scores = raw
-    penalized = False
-    if closer is not None and v.closer_multiplier != 1 and closer_penalty_applies(raw, closer):
-        penalized = True
-        scores = raw[:closer] + (raw[closer] * v.closer_multiplier,) + raw[closer + 1:]
-    totals = tuple(total + score for total, score in zip(s.totals, scores, strict=True))
+    scores, penalized, totals = score_round(v, raw, closer, s.totals)
     grids = tuple(Grid.from_flat(v.rows, v.cols, cards, up, gone, p) for p in range(players))
     result = RoundResult(
         round=s.round, grids=grids, closer=closer, raw_scores=raw, scores=scores,

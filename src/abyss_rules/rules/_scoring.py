@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..config import Variant
 from ..state import winners  # rule 7.4, stated with the state that reports it (State.winners)
 
-__all__ = ["closer_penalty_applies", "game_is_over", "round_scores", "winners"]
+__all__ = ["RoundScores", "closer_penalty_applies", "game_is_over", "round_scores", "score_round", "winners"]
 
 
 def round_scores(cards: tuple[int, ...], players: int, cells: int) -> tuple[int, ...]:
@@ -39,6 +41,41 @@ def closer_penalty_applies(scores: tuple[int, ...], closer: int) -> bool:
     if mine <= 0:
         return False
     return any(score <= mine for seat, score in enumerate(scores) if seat != closer)
+
+
+class RoundScores(NamedTuple):
+    """What a round's raw scores come to (see `score_round`)."""
+
+    scores: tuple[int, ...]
+    """The round scores: the raw scores, the closer's multiplied if penalized (rule 6.5)."""
+    penalized: bool
+    """Whether the closer's score was multiplied (rule 6.5)."""
+    totals: tuple[int, ...]
+    """The totals after the round: the previous totals plus the scores (rule 7.1)."""
+
+
+def score_round(variant: Variant, raw: tuple[int, ...], closer: int | None,
+                previous: tuple[int, ...]) -> RoundScores:
+    """Score a round from its raw scores (rule 6.4): the closer's is multiplied by
+    `closer_multiplier` when the penalty applies (rule 6.5), and the totals grow by the scores
+    (rule 7.1). A round without a closer (ended by the stalling cap, rule 6.7) has no penalty.
+
+    The one statement of the scoring: the engine scores each round with it, and the codec
+    checks a loaded round's scores, penalty and totals against it.
+
+    Examples:
+        >>> score_round(Variant.standard(), (10, 10), closer=0, previous=(50, 7))
+        RoundScores(scores=(20, 10), penalized=True, totals=(70, 17))
+        >>> score_round(Variant.standard(), (9, 10), closer=0, previous=(0, 0)).penalized
+        False
+    """
+    scores = raw
+    penalized = False
+    if closer is not None and variant.closer_multiplier != 1 and closer_penalty_applies(raw, closer):
+        penalized = True
+        scores = (*raw[:closer], raw[closer] * variant.closer_multiplier, *raw[closer + 1:])
+    return RoundScores(scores, penalized, tuple(total + score for total, score in zip(previous, scores,
+                                                                                       strict=True)))
 
 
 def game_is_over(variant: Variant, round_number: int, totals: tuple[int, ...]) -> bool:
