@@ -32,7 +32,7 @@ Examples:
 from __future__ import annotations
 
 from itertools import count
-from operator import gt, sub
+from operator import sub
 from typing import Final
 
 from ..caches import BoundedCache
@@ -44,8 +44,6 @@ Column = tuple[int | None, ...]
 """One column of a grid, top row first: a face-up value, or `None` for a face-down card."""
 
 NEG_INF: Final = float("-inf")
-Rows = tuple[list[float], list[int]]
-"""`Model.best_rows` of a column: for each card value, its best gain and the first row of it."""
 # ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
 _PLAIN: Final = 0     # some face-down cards stay, other face-up cards: K - v, one equal value aside
 _EVERY: Final = 1     # some face-down cards stay, no other face-up card: any value may be matched
@@ -175,7 +173,7 @@ def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[
 class Shape:
     """What a column is, whatever the odds: its face-down count, face-up sum and classes."""
 
-    __slots__ = ("best", "classes", "column", "deck_rows", "firsts", "hidden", "hidden_float", "known",
+    __slots__ = ("classes", "column", "firsts", "hidden", "hidden_float", "known",
                  "row_class", "same", "swallowed_total", "total", "total_float")
 
     def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int],
@@ -204,17 +202,13 @@ class Shape:
         self.classes = tuple(classes)
         self.firsts = tuple([(cls, row_class.index(c)) for c, cls in enumerate(classes)])
         """Each class with the first row of it (the classes come in the order of their first rows)."""
-        self.best: tuple[Model, list[Rows | None]] | None = None
-        """`Model.best_rows` of the last model asked (other than the deck's)."""
-        self.deck_rows: list[Rows | None] = [None, None]
-        """`Model.best_rows` of the deck's model (GreedyBot's): `[everywhere, face-down only]`."""
 
 
 class Model:
     """Expected scores of columns under some odds (rules 4.1, 4.3, 6.4), kept per column."""
 
-    __slots__ = ("_best_of", "_feeds", "_gains", "_values", "deck", "delta", "index", "odds", "rows",
-                 "serial", "values", "weight")
+    __slots__ = ("_best_of", "_feeds", "_gains", "_grid_gains", "_values", "deck", "delta", "index", "odds",
+                 "rows", "serial", "values", "weight")
 
     def __init__(self, odds: Odds, weight: float, rows: int, index: dict[int, int], *,
                  deck: bool = False, delta: float | None = None) -> None:
@@ -233,6 +227,7 @@ class Model:
         # (kept by shape: a shape is one per column of a variant's tables, and hashes fastest)
         self._values: dict[Shape, float] = {}
         self._gains: dict[Shape, tuple[list[float], ...]] = {}
+        self._grid_gains: dict[tuple[Shape | None, ...], list[tuple[list[float], ...] | None]] = {}
         self._best_of: dict[tuple[Shape | None, ...], list[float]] = {}
         self._feeds: dict[tuple[tuple[Shape | None, ...], float], list[float]] = {}
 
@@ -278,6 +273,16 @@ class Model:
         if len(self._gains) >= LIMIT:
             self._gains.clear()
         self._gains[shape] = found
+        return found
+
+    def grid_gains(self, shapes: tuple[Shape | None, ...]) -> list[tuple[list[float], ...] | None]:
+        """`gains` of each of these columns (`None` for a swallowed one), kept by the columns."""
+        found = self._grid_gains.get(shapes)
+        if found is None:
+            found = [None if s is None else self.gains(s) for s in shapes]
+            if len(self._grid_gains) >= LIMIT:
+                self._grid_gains.clear()
+            self._grid_gains[shapes] = found
         return found
 
     def deck_class_gains(self, shape: Shape, cls: ColumnClass) -> list[float]:
@@ -410,48 +415,6 @@ class Model:
             for i in cls.gifted:
                 scores[i] -= feed[gift_index[i]]
         return scores
-
-    def best_rows(self, shape: Shape, hidden_only: bool) -> Rows:
-        """For each card value, its best gain on one column and the first row where it is
-        reached (`-inf` and `-1` if no row qualifies), as two lists; kept on the shape (for the
-        deck's model in `deck_rows`, else for the last model asked)."""
-        if self.deck:
-            found = shape.deck_rows[hidden_only]
-            if found is None:
-                found = shape.deck_rows[hidden_only] = self._rows(shape, hidden_only)
-            return found
-        kept = shape.best
-        if kept is None or kept[0] is not self:
-            kept = shape.best = (self, [None, None])
-        found = kept[1][hidden_only]
-        if found is None:
-            found = kept[1][hidden_only] = self._rows(shape, hidden_only)
-        return found
-
-    def _rows(self, shape: Shape, hidden_only: bool) -> Rows:
-        # The first row of each class is the first where its gain is reached, and the classes
-        # come in the order of their first rows: a later one must gain more to take a value.
-        # (The deck's model reads only the classes it needs, kept on each class.)
-        gains = None if self.deck else self.gains(shape)
-        best: list[float] | None = None
-        rows: list[int] = []
-        for c, (cls, row) in enumerate(shape.firsts):
-            if not hidden_only or cls.hidden:
-                scores = gains[c] if gains is not None else self.deck_class_gains(shape, cls)
-                if best is None:
-                    best, rows = scores, [row] * len(scores)  # (never changed in place)
-                    continue
-                # (`gt` is `>` on two floats; a later class often gains more on every value,
-                # or on none: then no list is built value by value)
-                better = list(map(gt, scores, best))
-                if False not in better:
-                    best, rows = scores, [row] * len(scores)
-                elif True in better:
-                    best = [g if t else b for g, b, t in zip(scores, best, better, strict=True)]
-                    rows = [row if t else r for r, t in zip(rows, better, strict=True)]
-        if best is None:
-            return [NEG_INF] * len(self.values), [-1] * len(self.values)
-        return best, rows
 
     def best_gains(self, shapes: tuple[Shape | None, ...]) -> list[float]:
         """For each card value, the best gain of placing it anywhere on these columns (kept:

@@ -30,10 +30,13 @@ from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..caches import BoundedCache
 from ..config import Variant
 from ..views import View
-from ._model import NEG_INF, Column, ColumnClass, Model, Shape
+from ._model import Column, ColumnClass, Model, Shape
 from ._odds import LIMIT, Odds
 
 __all__: list[str] = []  # private: the bots module is the public face
+
+Placing = tuple[int, int, int]
+"""Where a class of a column is scored: `(position of its first space, column, class)`."""
 
 RECENT: Final = 1 << 10
 """Entries per cache of recent objects (grids, legal-action tuples)."""
@@ -42,9 +45,10 @@ RECENT: Final = 1 << 10
 class GridInfo:
     """One grid as the planner reads it: column shapes (`None` for a swallowed column), its
     face-up values, its face-down count, remaining spaces and the face-down space it would
-    flip first (see `flip_space`), and the best column for each card (`best_space`)."""
+    flip first (see `flip_space`), and where a placed card is scored (`classes`)."""
 
     __slots__ = (
+        "_classes",
         "_counts",
         "_down",
         "_flip",
@@ -103,6 +107,7 @@ class GridInfo:
         self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
+        self._classes: list[Placing] | None = None
         self._model = -1
         self._value: float | None = None
 
@@ -138,49 +143,20 @@ class GridInfo:
             self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
         return self._flip
 
+    def classes(self) -> list[Placing]:
+        """Each class of each column once, as `(position in remaining, column, class)` at its
+        first row (`Shape.firsts`), in the order of those spaces: where a placement of a card
+        is scored (the planner's `best_place`); kept."""
+        if self._classes is None:
+            self._classes = self._tables.classes(self.shapes, self.remaining)
+        return self._classes
+
     def value(self, model: Model) -> float:
         """The expected score of the grid under `model` (kept for the last model asked, by its
         serial number: a grid does not keep a model alive)."""
         if self._model != model.serial or self._value is None:
             self._model, self._value = model.serial, sum(map(model.value, self.shapes))
         return self._value
-
-    def best_space(self, model: Model, i: int, hidden_only: bool) -> tuple[float, int]:
-        """The best gain of card `i` on this grid (only on face-down cards if `hidden_only`)
-        and the first space (in index order) where it is reached: `(-inf, -1)` for none.
-
-        (Not kept: a grid is rarely asked twice about one card; its columns keep their rows.)"""
-        best, where, cols, deck, col = NEG_INF, -1, self._tables.cols, model.deck, -1
-        for shape in self.shapes:
-            col += 1
-            if shape is None:
-                continue
-            gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-            # (a gain is -inf exactly where there is no row: never above `best`, and equal to
-            # it only while nothing is found, `where` -1)
-            if (gain := gains[i]) > best or (gain == best and where >= 0 and rows[i] * cols + col < where):
-                best, where = gain, rows[i] * cols + col
-        return best, where
-
-    def best_face_up(self, model: Model, i: int) -> tuple[float, int]:
-        """The best gain of card `i` on a face-up card of this grid under the deck's model and
-        the first space (in index order) where it is reached: `(-inf, -1)` for none."""
-        best, where, cols, col = NEG_INF, -1, self._tables.cols, -1
-        for shape in self.shapes:
-            col += 1
-            if shape is None:
-                continue
-            if not shape.hidden:  # (its best rows are all on face-up cards)
-                gains, rows = shape.deck_rows[False] or model.best_rows(shape, False)
-                gain, row = gains[i], rows[i]
-            else:  # (its classes in the order of their first rows: a later one must gain more)
-                gain, row = NEG_INF, -1
-                for cls, first in shape.firsts:
-                    if not cls.hidden and (g := model.deck_class_gains(shape, cls)[i]) > gain:
-                        gain, row = g, first
-            if gain > best or (gain == best and where >= 0 and row * cols + col < where):
-                best, where = gain, row * cols + col
-        return best, where
 
 
 class Masks:
@@ -244,6 +220,7 @@ class Tables:
         "_masks",
         "_models",
         "_piles",
+        "_placings",
         "_shapes",
         "cols",
         "column_slices",
@@ -280,6 +257,7 @@ class Tables:
         """The kept shape of a column, or `None` (`shape` makes one)."""
         self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
         self._piles: dict[tuple[int, ...], list[int]] = {}
+        self._placings: dict[tuple[Shape | None, ...], list[Placing]] = {}
         self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
@@ -296,6 +274,20 @@ class Tables:
             if len(self._shapes) >= LIMIT:
                 self._shapes.clear()
             self._shapes[column] = found
+        return found
+
+    def classes(self, shapes: tuple[Shape | None, ...], remaining: tuple[int, ...]) -> list[Placing]:
+        """`GridInfo.classes` of a grid of these column shapes and remaining spaces, kept by the
+        shapes (which fix the remaining spaces: a swallowed column is `None`)."""
+        found = self._placings.get(shapes)
+        if found is None:
+            cols, where = self.cols, remaining.index
+            found = sorted([(where(row * cols + col), col, c)
+                            for col, shape in enumerate(shapes) if shape is not None
+                            for c, (_, row) in enumerate(shape.firsts)])
+            if len(self._placings) >= LIMIT:
+                self._placings.clear()
+            self._placings[shapes] = found
         return found
 
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
@@ -399,6 +391,9 @@ class Layout:
         "discard_spaces",
         "discards",
         "draw",
+        "flip_at",
+        "flip_pairs",
+        "flip_spaces",
         "flips",
         "legal",
         "place_spaces",
@@ -438,6 +433,10 @@ class Layout:
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
         self.discard_at = dict(zip(self.discards[::-1], self.discard_actions[::-1], strict=True))
         """The first discard on each `(row, col)`."""
+        self.flip_pairs = [(a.row, a.col) for a in self.flips]
+        self.flip_spaces = tuple(r * cols + c for r, c in self.flip_pairs)
+        self.flip_at = dict(zip(self.flip_pairs[::-1], self.flips[::-1], strict=True))
+        """The first flip on each `(row, col)`."""
 
 
 # One of the library's bounded caches (caches.py); each variant's tables bound their own by LIMIT.
