@@ -180,8 +180,17 @@ class Planner:
         lists = self.my_gains() if model.deck else None  # (the deck's model keeps them)
         closing = self.my_hidden == 1
         feed = self.feed_costs() if self.bot.feed_weight else None
+        placings = self.classes_of(moves, spaces)
+        key = None
+        if lists is not None and feed is None and not closing and placings is self.info.classes():
+            # (then the scores are the deck's gains alone: the best depends on the columns, the
+            # card and the hurry only, and is kept by the tables)
+            key = (self.mine, i, hurry)
+            kept = self.tables.best_places.get(key)
+            if kept is not None:
+                return None if kept[1] < 0 else (kept[0], moves[kept[1]][0])
         best, found = NEG_INF, -1
-        for at, col, c in self.classes_of(moves, spaces):
+        for at, col, c in placings:
             shape = mine[col]
             assert shape is not None
             cls = shape.classes[c]
@@ -198,6 +207,8 @@ class Planner:
                     score -= feed[gift]
             if found < 0 or score > best:
                 best, found = score, at
+        if key is not None:
+            self.tables.keep_best_place(key, (best, found))
         return None if found < 0 else (best, moves[found][0])
 
     def classes_of(self, moves: list[tuple[Action, int, int]], spaces: tuple[int, ...]) -> list[Placing]:

@@ -221,6 +221,7 @@ class Tables:
         "_models",
         "_piles",
         "_placings",
+        "best_places",
         "_shapes",
         "cols",
         "column_slices",
@@ -258,6 +259,9 @@ class Tables:
         self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
         self._piles: dict[tuple[int, ...], list[int]] = {}
         self._placings: dict[tuple[Shape | None, ...], list[Placing]] = {}
+        self.best_places: dict[tuple[tuple[Shape | None, ...], int, bool], tuple[float, int]] = {}
+        """The planner's best placement under the deck's model with nothing but the gains to
+        score, by the columns, the card and the hurry: its score and the position of its move."""
         self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
@@ -289,6 +293,13 @@ class Tables:
                 self._placings.clear()
             self._placings[shapes] = found
         return found
+
+    def keep_best_place(self, key: tuple[tuple[Shape | None, ...], int, bool],
+                        found: tuple[float, int]) -> None:
+        """Keeps one of `best_places` (bounded by `LIMIT`)."""
+        if len(self.best_places) >= LIMIT:
+            self.best_places.clear()
+        self.best_places[key] = found
 
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
