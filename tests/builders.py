@@ -15,6 +15,8 @@ every grid, the opening discard and the top of the draw pile hold chosen cards
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -28,9 +30,11 @@ __all__ = [
     "ZERO_SEED",
     "cards_in_play",
     "deck_order",
+    "every_document",
     "finish_round",
     "flat",
     "hand_built",
+    "long_record",
     "mixed_games",
     "open_round",
     "play",
@@ -290,3 +294,66 @@ def document_games() -> list[tuple[list[ar.State], list[ar.Action], list[tuple[A
         record = ar.Record.start(players=players, variant=variant, seed=n + 1).with_actions(*actions).sealed()
         games.append((states, actions, events, record))
     return games
+
+
+@functools.cache
+def _every_document_text() -> dict[str, tuple[str, ...]]:
+    from abyss_rules.protocol import validate
+
+    found: dict[str, list[str]] = {name: [] for name in
+                                   ("state", "view", "action", "variant", "events", "record", "verdict")}
+    for states, actions, events, record in document_games():
+        state = states[0]
+        players = state.players
+        found["variant"].append(ar.dumps_variant(state.variant))
+        for state, action, (caused, _, seq) in zip(states, actions, events, strict=False):
+            found["state"].append(ar.dumps_state(state))
+            found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
+            found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
+            found["verdict"].append(json.dumps(validate(state, action).to_dict()))
+            found["events"].append(ar.dumps_events(caused, action=action, seq=seq))
+        state = states[-1]
+        found["state"].append(ar.dumps_state(state))
+        found["view"].append(ar.dumps_view(ar.view(state)))
+        found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
+        found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))
+    return {name: tuple(texts) for name, texts in found.items()}
+
+
+def every_document() -> dict[str, list[Any]]:
+    """Every kind of document, from the whole games of `document_games`, as parsed JSON (a new
+    copy each call): its `format` -> the documents, as a client or server would parse them."""
+    return {name: [json.loads(text) for text in texts] for name, texts in _every_document_text().items()}
+
+
+LARGEST: Final = ar.Variant.standard().replace(
+    name="largest", deck=tuple((value, 13 * count) for value, count in ar.Variant.standard().deck),
+    max_players=16, target_score=None, max_rounds=1000)
+"""16 seats and the largest deck a variant holds (1,950 cards, rule 10.4): the heaviest states."""
+
+
+def long_record(actions: int, game: str = "swaps") -> ar.Record:
+    """A record of up to `actions` legal actions that never end a round once opened.
+
+    `swaps`: 2 seats of the standard variant; after the opening, every turn takes the discard
+    onto a face-up space. `largest`: 16 seats of `LARGEST`; every turn draws and places the card
+    on a face-up space, so the draw pile runs out and is reshuffled again and again, and every
+    state holds piles of about a thousand cards.
+    """
+    record = ar.Record.start(seed=5) if game == "swaps" else ar.Record.start(16, LARGEST, seed=5)
+    state = record.initial_state()
+    done: list[ar.Action] = []
+    while len(done) < actions and not state.is_over:
+        action = ar.legal_actions(state)[0]
+        if state.phase is not ar.Phase.OPENING:
+            seat = state.turn
+            grid = state.grid(seat)
+            up = [i for i in range(grid.rows * grid.cols) if grid.face_up[i]]
+            if game == "largest" and state.phase is ar.Phase.TURN:
+                action = ar.Draw(seat)
+            elif up:
+                kind = ar.TakeDiscard if state.phase is ar.Phase.TURN else ar.PlaceDrawn
+                action = kind(seat, up[0] // grid.cols, up[0] % grid.cols)
+        done.append(action)
+        state = ar.apply(state, action)
+    return record.with_actions(*done)

@@ -114,11 +114,36 @@ def test_a_non_int_index_or_seat_is_malformed(index: object, player: object) -> 
 
 
 @pytest.mark.rule("11.2")
-@pytest.mark.parametrize("player", [-1, 8, 100])
-def test_a_seat_the_variant_lacks_is_refused(player: int) -> None:
-    with pytest.raises(ar.ActionIndexError) as caught:
-        ActionSpace(STANDARD).action(0, player)
+@pytest.mark.parametrize(("index", "player"), [(49, "0"), (-1, None), (10**30, 1.0), ("x", 10**30)])
+def test_the_form_of_both_comes_before_the_range_of_the_index(index: object, player: object) -> None:
+    with pytest.raises(ar.MalformedActionError) as caught:
+        ActionSpace(STANDARD).action(index, player)  # type: ignore[arg-type]
+    assert caught.value.code == "malformed_action"
+
+
+@pytest.mark.rule("11.2", "1.3", "7.5")
+@pytest.mark.parametrize("player", [-1, 2, 8, 100])
+def test_a_seat_no_game_has_is_judged_by_apply_in_the_order_of_section_3(player: int) -> None:
+    space = ActionSpace(STANDARD)
+    action = space.action(0, player)  # decoding judges the index only
+    assert action == ar.Flip(player, 0, 0)
+    game = ar.new_game(2, seed=1)
+    with pytest.raises(ar.IllegalActionError) as caught:
+        ar.apply(game, action)
     assert caught.value.code == "no_such_player"
+    over = ar.new_game(2, ar.Variant.short(), seed=1)
+    while not over.is_over:
+        over = ar.apply(over, ar.legal_actions(over)[-1])
+    with pytest.raises(ar.IllegalActionError) as caught:
+        ar.apply(over, action)
+    assert caught.value.code == "game_over"  # check 2 before check 3
+    with pytest.raises(ar.ActionIndexError) as index_error:
+        space.action(49, player)  # an index out of range, whatever the seat and the state
+    assert index_error.value.code == "no_such_action_index"
+    if not 0 <= player < STANDARD.max_players:
+        with pytest.raises(ar.ActionIndexError) as caught_seat:
+            space.actions(player)  # a seat's list of actions still needs a seat of the variant
+        assert caught_seat.value.code == "no_such_player"
 
 
 def test_the_space_is_a_value() -> None:

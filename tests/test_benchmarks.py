@@ -164,3 +164,15 @@ def test_the_server_load_benchmark_runs_old_and_new_and_checks_every_acknowledge
     rows = [line.split() for line in lines if line.startswith("sqlite ")]
     assert sorted(row[2] for row in rows) == ["new", "old"] and all(int(row[3]) > 0 for row in rows)
     assert any(line.startswith("sqlite: new / old per round: moves/s") for line in lines)
+
+
+@pytest.mark.parametrize("game", ["swaps", "largest"])
+def test_the_check_views_benchmark_runs(game: str, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["check_views.py", "--game", game, "--actions", "300", "--views", "4",
+                                      "--traced"])
+    with pytest.raises(SystemExit) as ended:
+        runpy.run_path(str(BENCHMARKS / "check_views.py"), run_name="__main__")
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    assert "300 actions" in out and "4 views of seat 0" in out and "peak allocated" in out

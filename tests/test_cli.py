@@ -220,7 +220,7 @@ def test_play_explains_rejected_moves_and_bad_input() -> None:
 def test_play_lists_the_discard_pile_and_tells_the_seed_only_at_the_end() -> None:
     seed = 0x5EED_0F_7AB1E
     result = run("play", "--seed", str(seed), "--variant", "short", "--seat", "1",
-                 stdin="l\nf 0 0\nf 0 1\nl\nd\ng\nq\n")
+                 stdin="l\nf 0 0\nf 0 1\nl\nd\ng\nq\ny\n")
     assert result.returncode == 0, result.stderr
     before, end, after = result.stdout.partition("The game's seed was")
     assert end and after.startswith(f" {seed} ")
@@ -236,14 +236,32 @@ def test_play_lists_the_discard_pile_and_tells_the_seed_only_at_the_end() -> Non
 
 
 def test_play_other_seat_quit_and_usage_errors() -> None:
-    result = run("play", "--seat", "1", "--bots", "random", "greedy", "--seed", "2", stdin="g\nq\n")
+    result = run("play", "--seat", "1", "--bots", "random", "greedy", "--seed", "2", stdin="g\nq\nn\nq\ny\n")
     assert result.returncode == 0
     assert result.stdout.startswith("Abyss: you are seat 1, against seat 0 (random), seat 2 (greedy)")
-    assert "You left the game." in result.stdout
+    # q asks first: an answer other than y plays on; y leaves.
+    asked = "Leave the game? Type y to leave, anything else to play on."
+    assert result.stdout.count(asked) == 2
+    first_no = result.stdout.index("> n\n")
+    assert "You left the game." not in result.stdout[:first_no]
+    assert result.stdout.index("> y\nYou left the game.") > first_no
     bad = run("play", "--seat", "5")
     assert bad.returncode == 2 and "--seat must be from 0 to 1" in bad.stderr
     bad = run("play", "--bots", *["random"] * 8)
     assert bad.returncode == 2 and "you and 8 bot(s) make 9" in bad.stderr
+
+
+@pytest.mark.rule("6.1")
+def test_play_tells_you_it_is_your_last_turn_once_a_bot_has_closed() -> None:
+    # You only ever draw and place on a face-up card (never closing); the bot closes the round.
+    script = "f 0 0\nf 0 1\n" + "d\np 0 0\n" * 150
+    out = run("play", "--seed", "5", "--variant", "short", stdin=script).stdout
+    closed = out.index("closes the round")
+    cue = "YOUR LAST TURN (seat 1 (counting) closed the round; then every grid is revealed and scored): "
+    assert cue not in out[:closed]
+    assert re.search("^" + re.escape(cue) + r"t R C take the -?\d+ \| d draw \| f R C flip only\n> d\n"
+                     + re.escape(cue) + "you drew", out[closed:], re.M), \
+        out[closed:closed + 2000]
 
 
 def test_play_help_is_wrapped_and_says_each_thing_once() -> None:
@@ -259,7 +277,7 @@ def test_play_help_is_wrapped_and_says_each_thing_once() -> None:
 @pytest.mark.rule("4.1", "6.5", "7.4")
 def test_play_question_mark_tells_the_goal_swallowing_and_the_closer_penalty() -> None:
     out = run("play", "--seed", "4", "--variant", "short", "--set", "closer_multiplier=3",
-              stdin="?\nq\n").stdout
+              stdin="?\nq\ny\n").stdout
     help_text = out[out.index("> ?"):out.index("You left the game.")]
     assert "t R C   take the top discard" in help_text
     assert "Goal: the lowest total wins." in help_text
@@ -267,7 +285,7 @@ def test_play_question_mark_tells_the_goal_swallowing_and_the_closer_penalty() -
     assert "Closer penalty: the closer's round score is multiplied by 3 unless it is strictly the lowest" \
         in help_text
     plain = run("play", "--seed", "4", "--variant", "short", "--set", "closer_multiplier=1",
-                stdin="?\nq\n").stdout
+                stdin="?\nq\ny\n").stdout
     assert "Goal: the lowest total wins." in plain and "Closer penalty" not in plain
 
 

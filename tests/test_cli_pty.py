@@ -45,17 +45,19 @@ def _take_terminal() -> None:
 class Terminal:
     """A program running in a pseudo-terminal of `cols` columns; what it shows, escapes removed."""
 
-    def __init__(self, args: list[str], cols: int = 80) -> None:
+    def __init__(self, args: list[str], cols: int = 80, command: list[str] | None = None,
+                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        """`abyss-rules ARGS` (or `command` + `args`) in a terminal, with `env` added to the environment."""
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        env["TERM"] = "xterm"
-        env["INPUTRC"] = "/dev/null"
+        environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        environment.update({"TERM": "xterm", "INPUTRC": "/dev/null", **(env or {})})
         # A session of its own whose controlling terminal is the pseudo-terminal: Ctrl-C typed
         # there interrupts the program, as in a real terminal.
-        self.process = subprocess.Popen([sys.executable, "-m", "abyss_rules", *args], stdin=slave,
-                                        stdout=slave, stderr=slave, env=env, start_new_session=True,
-                                        preexec_fn=_take_terminal)
+        program = command if command is not None else [sys.executable, "-m", "abyss_rules"]
+        self.process = subprocess.Popen([*program, *args], stdin=slave, stdout=slave, stderr=slave,
+                                        env=environment, start_new_session=True, preexec_fn=_take_terminal,
+                                        cwd=cwd)
         os.close(slave)
         self.shown = ""
 
@@ -85,6 +87,10 @@ class Terminal:
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
+
+    def resize(self, cols: int) -> None:
+        """Make the window `cols` columns wide, as a user's resize does (the program gets SIGWINCH)."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
 
     def close(self) -> int:
         try:
@@ -184,7 +190,13 @@ def test_leaving_a_game_tells_the_seed_after_you_have_left(tmp_path: Path) -> No
         term.prompt()
         term.type("f 1 1\r")
         term.prompt()
+        term.type("q\r")                     # asks first: anything but y plays on
+        term.read_until(r"Type y to leave, anything else to play on\.\n> $")
+        term.type("\r")
+        term.prompt()
         term.type("q\r")
+        term.read_until(r"play on\.\n> $")
+        term.type("y\r")
         screen = term.read_until(END + r".*\n")
         status = term.close()
     finally:
@@ -193,9 +205,31 @@ def test_leaving_a_game_tells_the_seed_after_you_have_left(tmp_path: Path) -> No
     assert status == 0
     before, _, after = screen.partition(END)
     assert before.rstrip().endswith("You left the game.")
+    assert before.count("You left the game.") == 1 and before.count("Leave the game?") == 2
     for spelling in spellings(SEED):
         assert spelling not in before
     assert after.startswith(f" {SEED} ")
+
+
+def test_a_resized_terminal_is_followed(tmp_path: Path) -> None:
+    """The width is read again for every line: after the window shrinks from 100 to 44 columns,
+    the table and the words fit the new width (no line broken by the terminal mid-word)."""
+    term = Terminal(["play", "--variant", "short", "--seed", str(SEED), "--bots", "counting", "greedy"],
+                    cols=100)
+    try:
+        screen = term.prompt()
+        assert max(len(line) for line in screen.splitlines()) > 44  # (three grids side by side)
+        term.resize(44)
+        term.type("g\r")
+        # (readline draws its prompt again after a resize: "> > ")
+        term.read_until(r"> g\n(.|\n)*\n(> )+$")
+        term.type("?\r")
+        shown = term.read_until(r"\?\n(.|\n)*Goal(.|\n)*\n(> )+$")[len(screen):]
+    finally:
+        term.process.kill()
+        term.close()
+    assert "Round 1: discard pile" in shown and "Goal: the lowest total wins." in shown
+    assert max(len(line) for line in shown.splitlines()) <= 44, max(shown.splitlines(), key=len)
 
 
 @pytest.mark.parametrize(("args", "names"), [(["--level", "easy"], ["greedy"]),
@@ -209,6 +243,8 @@ def test_a_level_picks_the_opponents(args: list[str], names: list[str]) -> None:
         term.type("f 0 1\r")
         term.prompt()                   # the bots' opening flips are made, after yours
         term.type("q\r")
+        term.prompt()                   # "Leave the game?": it asks first
+        term.type("y\r")
         screen = term.read_until(END + r".*\n")
         status = term.close()
     finally:

@@ -86,10 +86,20 @@ def test_canonical_form_is_sorted_compact_utf8_ints_only() -> None:
     assert text == canonical(state_to_dict(state))
     assert ": " not in text and ", " not in text and "\n" not in text
     assert canonical_json({"é": [1, None, True]}) == '{"é":[1,null,true]}'
-    with pytest.raises(TypeError, match="no floats"):
+    with pytest.raises(ar.ArgumentError, match="no floats"):
         canonical_json({"a": [1, {"b": 2.5}]})
-    with pytest.raises(ValueError):
-        canonical_json({"a": float("nan")})
+    for value in (float("nan"), float("inf"), {"a": float("nan")}, [float("-inf")]):
+        with pytest.raises(ar.ArgumentError, match="no floats") as refused:
+            canonical_json(value)
+        assert refused.value.code == "invalid_argument" and isinstance(refused.value, TypeError)
+    for value in ({1, 2}, {"a": object()}, b"bytes", {"a": {1: 2, "b": 3}}):
+        with pytest.raises(ar.ArgumentError, match="not JSON-ready"):
+            canonical_json(value)
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(ar.ArgumentError, match="nests too deep"):
+        canonical_json(deep)
 
 
 def test_every_document_names_its_format_and_versions() -> None:
@@ -157,6 +167,28 @@ def test_explicit_deck_orders_and_int_or_byte_seeds_round_trip() -> None:
     assert state_to_dict(state)["dealer"]["decks"] == [order[::-1], order]
 
 
+@pytest.mark.rule("12.1", "9.2", "9.6", "2.3")
+def test_the_state_documents_members_mean_what_rule_12_1_says() -> None:
+    v = ar.Variant(name="capped", deck=((0, 20), (1, 20), (2, 4)), rows=2, cols=2, max_players=2,
+                   initial_flips=0, max_turns_per_round=1, target_score=None, max_rounds=10)
+    first, second = [0, 1] * 20 + [2] * 4, [1, 0] * 20 + [2] * 4
+    state = ar.new_game(2, v, 5, decks=[first, second])
+    doc = state_to_dict(state)
+    # dealer.decks: the orders not yet dealt, the next round's first; the position: words consumed.
+    assert doc["dealer"]["decks"] == [second] and doc["dealer"]["position"] == 0
+    assert "opener" not in doc and doc["turn"] == 0  # derived: no flips, every seat ties (2.3)
+    # seq: the actions applied; a rejected one is not counted.
+    with pytest.raises(ar.IllegalActionError):
+        ar.apply(state, ar.Draw(1))
+    state = ar.apply(state, ar.TakeDiscard(0, 0, 0))  # the cap ends round 1; round 2 from `second`
+    doc = state_to_dict(state)
+    assert (doc["seq"], doc["round"], doc["dealer"]["decks"], doc["dealer"]["position"]) == (1, 2, [], 0)
+    assert [space["card"] for space in doc["grids"][0]] == second[:4]
+    state = ar.apply(state, ar.TakeDiscard(0, 0, 0))  # round 3 is shuffled: the stream moves on
+    doc = state_to_dict(state)
+    assert doc["seq"] == 2 and doc["dealer"]["position"] >= len(v.unshuffled_deck) - 1
+
+
 def test_state_hash_is_sha256_of_the_canonical_bytes() -> None:
     import hashlib
 
@@ -219,7 +251,7 @@ def test_variant_documents_are_validated() -> None:
         ("deck", [[1, True]], "wrong_type", "/deck/0/1"),
         ("deck", {"1": 2}, "wrong_type", "/deck"),
         ("name", ["x"], "wrong_type", "/name"),
-        ("name", "\ud800", "bad_value", "/name"),
+        ("name", "\ud800", "lone_surrogate", "/name"),
     ]
     for field, value, code, path in cases:
         bad = dict(doc, **{field: value})
@@ -789,3 +821,34 @@ def test_an_action_a_document_cannot_hold_is_refused_when_written(action: ar.Act
     # (the largest a document holds is written and read back)
     edge = type(action)(*(2**53 - 1 for _ in attrs.fields(type(action))))
     assert ar.loads_action(ar.dumps_action(edge)) == edge
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: ar.dumps_state(None), ar.InvalidStateError),  # type: ignore[arg-type]
+    (lambda: state_to_dict(ar.view(ar.new_game(2, seed=1))), ar.InvalidStateError),  # type: ignore[arg-type]
+    (lambda: codec.state_hash("a state"), ar.InvalidStateError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_view(ar.new_game(2, seed=1)), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: view_to_dict(None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_variant("standard"), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: variant_to_dict(None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: variant_fields(None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_events(None, action=ar.Draw(0), seq=1), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_events(("x",), action=ar.Draw(0), seq=1), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_events((), action=ar.Draw(0), seq="1"), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_events((), action=ar.Draw(0), seq=2**53), ar.ArgumentError),
+    (lambda: ar.dumps_events((), action="0d", seq=1), ar.MalformedActionError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_action(ar.Draw(0), seq="1"), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: action_to_dict(ar.Draw(0), seq=-1), ar.ArgumentError),
+    (lambda: ar.dumps_action("0d"), ar.MalformedActionError),  # type: ignore[arg-type]
+    (lambda: ar.dumps_action(ar.Draw(0), request_id=[1]), ar.DecodeError),  # type: ignore[arg-type]
+    (lambda: ar.loads_state("{}", max_bytes=0), ar.ArgumentError),
+    (lambda: ar.loads_view("{}", max_bytes=None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: codec.parse_json("{}", max_bytes="1"), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: ar.Record.from_json("{}", max_bytes=-5), ar.ArgumentError),
+])
+def test_every_writer_and_loader_refuses_a_bad_argument_with_a_typed_error(call: Any, error: type) -> None:
+    with pytest.raises(error) as refused:
+        call()
+    assert isinstance(refused.value, ar.AbyssError)
+    if error is not ar.DecodeError:
+        assert isinstance(refused.value, TypeError)  # a wrong type (or range) of a Python argument

@@ -220,7 +220,7 @@ def _edits(text: str) -> list[tuple[str, str]]:
         ("variant followed by more", text[:-1] + ',"zzz":{}}'),
         ("two variant keys", text[:-1].replace(',"variant":', ',"variant":{},"variant":', 1) + "}"),
         ("rules version of another major", text.replace('"rules_version":"1.', '"rules_version":"2.', 1)),
-        ("rules version of the same major", text.replace('"rules_version":"1.1.0"',
+        ("rules version of the same major", text.replace('"rules_version":"1.2.0"',
                                                          '"rules_version":"1.7.3"')),
         ("format version", text.replace('"format_version":1', '"format_version":2', 1)),
         ("seed with a letter too many", text.replace('"seed":"', '"seed":"A', 1)),

@@ -72,6 +72,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     if run.returncode != 0:
         _missing(f"`python -m build` failed (no package index?):\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
     (sdist,), (wheel,) = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
+    # The output folder holds the distributions only (the compile's work is a temporary folder's).
+    assert sorted(p.name for p in out.iterdir()) == sorted((sdist.name, wheel.name))
     if wheel.name.endswith("-py3-none-any.whl"):
         warning = [line for line in (run.stdout + run.stderr).splitlines() if "abyss-rules:" in line]
         _missing(f"the isolated build made a pure wheel: {warning}")
@@ -141,6 +143,17 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
     assert "no compiled observation here" not in run.stdout  # (both tiers of the observation ran)
 
 
+def test_the_installed_command_reports_every_part_compiled(installed: Path) -> None:
+    from abyss_rules._compiled import PARTS
+
+    command = installed.parent / ("abyss-rules.exe" if os.name == "nt" else "abyss-rules")
+    run = _run(command, "--version", cwd=installed.parent)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("abyss-rules ") and lines[1] == "compiled:", run.stdout
+    assert lines[2:] == [f"  {part.name} ({part.serves})" for part in PARTS], run.stdout
+
+
 def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
     # mypyc compiles `sum(<generator expression>)` to a loop of additions, while the built-in
     # `sum` the sources call compensates float rounding from Python 3.12 on: the two would add
@@ -158,17 +171,15 @@ def test_no_float_sum_over_a_generator_in_the_compiled_modules() -> None:
 
 
 def test_the_build_hook_compiles_these_modules() -> None:
-    # (hatch_build.py is the build's own file, beside pyproject.toml: read its list, do not import it)
-    import ast
+    import runpy
 
-    tree = ast.parse((ROOT / "hatch_build.py").read_text(encoding="utf-8"))
+    from abyss_rules._compiled import PARTS
 
-    def listed(name: str) -> tuple[str, ...]:
-        return tuple(next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                          and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)))
-
-    assert listed("COMPILED") == MODULES
-    assert listed("EXTENSIONS") == EXTENSIONS
+    assert tuple(m for part in PARTS if part.mypyc for m in part.modules) == MODULES
+    assert tuple(m for part in PARTS if not part.mypyc for m in part.modules) == EXTENSIONS
+    # (the hook reads that very list, from the source tree: hatch_build.py is the build's own file)
+    hook = runpy.run_path(str(ROOT / "hatch_build.py"))
+    assert [tuple(part) for part in hook["parts"](ROOT)] == [tuple(part) for part in PARTS]
     assert all((ROOT / "src" / "abyss_rules" / f"{name}.c").is_file() for name in EXTENSIONS)
     # ... and the modules `bots.COMPILED` looks at are the same ones.
     from abyss_rules import bots

@@ -152,6 +152,10 @@ BAD_FIELDS: list[tuple[dict[str, Any], str]] = [
     ({"deck": [[0.5, 200]]}, "deck"),
     ({"deck": [[0, True], [1, 200]]}, "deck"),
     ({"deck": [[0, 1, 2]]}, "deck"),
+    ({"deck": (1, 2)}, "deck"),  # a tuple of values, not of pairs
+    ({"deck": ((1, 2, 3),)}, "deck"),
+    ({"deck": ((0, 200), (1,))}, "deck"),
+    ({"deck": ((0, 200), None)}, "deck"),
     ({"deck": [[0, 97]]}, "deck"),  # 8 players x 12 + 2 = 98 cards needed
 ]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
 from tests.builders import DOCUMENT_VARIANTS, document_games
@@ -26,6 +26,8 @@ VARIANTS = DOCUMENT_VARIANTS
 
 def _matches(value: Any, tp: Any, path: str, seen: set[str]) -> None:
     """Check `value` against the type `tp` (keys of TypedDicts exactly; the rest loosely)."""
+    if get_origin(tp) is Annotated:  # (ActionDocument: the union, with its Pydantic hooks)
+        tp = get_args(tp)[0]
     origin = get_origin(tp)
     if is_typeddict(tp):
         assert type(value) is dict, path
@@ -119,6 +121,8 @@ def _schema_objects(schema: dict[str, Any], node: Any) -> list[dict[str, Any]]:
 def _typeddicts(tp: Any) -> list[Any]:
     if is_typeddict(tp):
         return [tp]
+    if get_origin(tp) is Annotated:
+        return _typeddicts(get_args(tp)[0])
     return [found for arg in get_args(tp) for found in _typeddicts(arg)]
 
 
@@ -176,5 +180,5 @@ def test_the_to_dict_functions_are_annotated_with_them() -> None:
         Verdict.to_dict: documents.VerdictDocument,
     }
     for function, tp in expected.items():
-        hints = typing.get_type_hints(function, vars(documents) | vars(ar))
+        hints = typing.get_type_hints(function, vars(documents) | vars(ar), include_extras=True)
         assert hints["return"] == tp, function

@@ -4,7 +4,8 @@ Pydantic accepts a `TypedDict` before Python 3.12 only from `typing_extensions`
 (`abyss_rules.documents` takes it from there on 3.11). Each document the engine writes -- as
 JSON text, parsed back as a client or server would -- must validate, strictly, against its
 `TypedDict` in a `pydantic.TypeAdapter`, and come back unchanged; a document with a key
-missing, a key too many or a value of the wrong type must not.
+missing, a key too many or a value of the wrong type must not (`tests/test_documents_fastapi.py`
+checks the same types in a FastAPI app).
 
 Pydantic is in the `dev` extra. Without it these tests are skipped with a message that says
 so, and under `CI=true` (where the `dev` extra is installed) that is a failure.
@@ -17,11 +18,9 @@ import os
 from typing import Any
 
 import pytest
-from tests.builders import DOCUMENT_VARIANTS, document_games
+from tests.builders import DOCUMENT_VARIANTS, every_document
 
-import abyss_rules as ar
 from abyss_rules import documents
-from abyss_rules.protocol import validate
 
 try:
     import pydantic
@@ -35,29 +34,7 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 VARIANTS = DOCUMENT_VARIANTS
 
 
-def _documents() -> dict[str, list[Any]]:
-    """Every kind of document, from whole games of four variants, as parsed JSON."""
-    found: dict[str, list[str]] = {name: [] for name in
-                                   ("state", "view", "action", "variant", "events", "record", "verdict")}
-    for states, actions, events, record in document_games():
-        state = states[0]
-        players = state.players
-        found["variant"].append(ar.dumps_variant(state.variant))
-        for state, action, (caused, _, seq) in zip(states, actions, events, strict=False):
-            found["state"].append(ar.dumps_state(state))
-            found["view"].extend(ar.dumps_view(ar.view(state, seat)) for seat in (*range(players), None))
-            found["action"].extend((ar.dumps_action(action), ar.dumps_action(action, seq=state.seq)))
-            found["verdict"].append(json.dumps(validate(state, action).to_dict()))
-            found["events"].append(ar.dumps_events(caused, action=action, seq=seq))
-        state = states[-1]
-        found["state"].append(ar.dumps_state(state))
-        found["view"].append(ar.dumps_view(ar.view(state)))
-        found["verdict"].append(json.dumps(validate(state, actions[-1]).to_dict()))
-        found["record"].extend(json.dumps(r.to_dict()) for r in (record, record.redact()))
-    return {name: [json.loads(text) for text in texts] for name, texts in found.items()}
-
-
-DOCUMENTS = _documents()
+DOCUMENTS = every_document()
 
 TYPES = {
     "state": documents.StateDocument, "view": documents.ViewDocument, "action": documents.ActionDocument,
@@ -95,8 +72,12 @@ def test_a_type_adapter_rejects_a_wrong_document(name: str) -> None:
         _validate(TYPES[name], {**doc, "format_version": "1"})
     with pytest.raises(pydantic.ValidationError, match="format"):
         _validate(TYPES[name], {**doc, "format": "game"})
-    # A key the TypedDict does not declare is dropped (Pydantic's default for a TypedDict).
-    assert _validate(TYPES[name], {**doc, "unknown": 1}) == doc
+    # A key the type does not declare is refused (Pydantic's default for a TypedDict is to drop it).
+    with pytest.raises(pydantic.ValidationError, match="unknown"):
+        _validate(TYPES[name], {**doc, "unknown": 1})
+    # And no value is converted, even outside Pydantic's strict mode.
+    with pytest.raises(pydantic.ValidationError, match="format_version"):
+        pydantic.TypeAdapter(TYPES[name]).validate_python({**doc, "format_version": "1"})
 
 
 def test_a_nested_wrong_value_is_rejected() -> None:

@@ -64,6 +64,9 @@ def test_class_hierarchy() -> None:
     assert issubclass(ar.MalformedActionError, TypeError)
     assert issubclass(ar.ConfigError, ar.AbyssError) and issubclass(ar.ConfigError, ValueError)
     assert issubclass(ar.SeedError, ar.AbyssError) and issubclass(ar.SeedError, ValueError)
+    assert issubclass(ar.ArgumentError, ar.AbyssError)
+    assert issubclass(ar.ArgumentError, TypeError) and issubclass(ar.ArgumentError, ValueError)
+    assert ar.ArgumentError("x").code == "invalid_argument" and ar.ArgumentError("x").rule is None
 
 
 @pytest.mark.rule("3.9")
@@ -214,3 +217,21 @@ def test_every_error_code_is_a_code_member() -> None:
 def test_an_unknown_code_is_refused() -> None:
     with pytest.raises(ValueError):
         ar.AbyssError("no_such_code", "a code the library never publishes")
+
+
+@pytest.mark.rule("10.5")
+@pytest.mark.parametrize("make", [
+    lambda text: ar.AbyssError(Code.GAME_OVER, f"over {text}"),
+    lambda text: ar.DecodeError(Code.UNKNOWN_FIELD, "unknown field", f"/grids/{text}"),
+    lambda text: ar.ReplayError(Code.REPLAY_FAILED, text, f"/{text}", index=2),
+    lambda text: ar.ArgumentError(f"got {text}"),
+], ids=["AbyssError", "DecodeError", "ReplayError", "ArgumentError"])
+def test_an_error_is_always_writable_its_lone_surrogates_shown_escaped(make: Any) -> None:
+    error = make("x\ud800y\udfff")
+    text = json.dumps(error.to_dict(), ensure_ascii=False).encode("utf-8")  # no UnicodeEncodeError
+    assert any("x\\ud800y\\udfff" in value for value in json.loads(text).values() if value)  # escaped
+    assert "\ud800" not in str(error) and str(error).encode("utf-8")
+    again = pickle.loads(pickle.dumps(error))
+    assert again.to_dict() == error.to_dict()
+    kept = make("x\U0001f0cfy")  # a character beyond the BMP is text: kept as it is
+    assert "\U0001f0cf" in json.dumps(kept.to_dict(), ensure_ascii=False)

@@ -131,6 +131,21 @@ def test_from_flat_unusual_arguments_keep_their_behaviour() -> None:
         ar.Grid.from_flat(1, 2, (7, 8, 9, 10), 0, 0, -1)
 
 
+@pytest.mark.parametrize("args", [
+    (None, None, None, None, None, 0),
+    (-1, -1, -1, -1, -1, -1),
+    (2**70, 2**70, (1,), 0, 0, 2**70),  # refused at once: no grid of 2**140 spaces is built
+    (1, 2, (7, 8, 9, 10), "x", 0, 1),
+    (1, 2, (7, 8, 9, 10), 0, -1, 1),
+    (1, 2, "7890", 0, 0, 0),
+    (1, 2, (7, 8, 9, 10), 0, 0, True),
+])
+def test_from_flat_refuses_arguments_that_name_no_grid(args: tuple[object, ...]) -> None:
+    with pytest.raises(ar.ArgumentError) as refused:
+        ar.Grid.from_flat(*args)  # type: ignore[arg-type]
+    assert refused.value.code == "invalid_argument"
+
+
 def test_fast_snapshots_are_frozen_grids_and_their_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(grid_module, "_PARTS_LIMIT", 3)
     geometry = Geometry.of(2, 2)

@@ -69,12 +69,21 @@ def test_the_run_time_dependencies_are_attrs_and_on_3_11_typing_extensions(dists
 
 def test_the_metadata_points_at_no_made_up_address(dists: tuple[Path, Path]) -> None:
     """The project has no public home yet: no Project-URL, and no link in the long description
-    to any host but the external reference the README cites and the example server on loopback
+    to any host but the external reference the README cites and the docs site served on loopback
     (pyproject.toml says why)."""
     meta = _metadata(dists[1])
     assert meta.get_all("Project-URL") is None
     hosts = set(re.findall(r"https?://([^/)\s]+)", meta.get_payload()))
-    assert hosts == {"www.attrs.org", "127.0.0.1:8000"}, hosts  # 127.0.0.1: the example server
+    assert hosts == {"www.attrs.org", "127.0.0.1:8001"}, hosts  # 127.0.0.1: the docs site, served locally
+
+
+def test_the_long_description_starts_with_the_users_install(dists: tuple[Path, Path]) -> None:
+    """Written for the package index: its first command is the user's `pip install abyss-rules`; the
+    clone's editable install comes later, under Development."""
+    description = _metadata(dists[1]).get_payload()
+    blocks = [b.strip() for b in re.findall(r"```bash\n(.*?)```", description, re.S)]
+    assert blocks[0] == "pip install abyss-rules"
+    assert description.index("pip install -e") > description.index("## Development")
 
 
 def test_the_long_description_has_no_relative_link(dists: tuple[Path, Path]) -> None:
@@ -161,24 +170,88 @@ def test_every_claimed_python_is_tested_and_built() -> None:
     assert project["project"]["requires-python"] == ">=3.11"
 
 
-def test_a_build_that_cannot_compile_is_pure_or_fails_when_compiling_is_required(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No working C compiler (CC=/bin/false): the build hook warns and makes a pure wheel, or, with
-    ABYSS_REQUIRE_COMPILED=1 (a release build), fails instead of shipping pure bots."""
-    monkeypatch.setenv("CC", "/bin/false")  # (setuptools compiles with $CC)
-    monkeypatch.delenv("ABYSS_RULES_PURE", raising=False)
-    monkeypatch.delenv("ABYSS_REQUIRE_COMPILED", raising=False)
-    monkeypatch.chdir(ROOT)  # the backend builds the project in the current directory
-    wheel = hatchling_build.build_wheel(str(tmp_path / "pure"))
-    assert wheel.endswith("-py3-none-any.whl")
-    with zipfile.ZipFile(tmp_path / "pure" / wheel) as z:
-        assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
-    monkeypatch.setenv("ABYSS_REQUIRE_COMPILED", "1")
-    required = "ABYSS_REQUIRE_COMPILED=1 but the bots could not be compiled"
-    with pytest.raises(RuntimeError, match=required) as info:
-        hatchling_build.build_wheel(str(tmp_path / "required"))
-    assert not list((tmp_path / "required").glob("*.whl"))
-    # ... because of the compiler (where mypyc is installed: its type check passed), or of mypyc's absence.
-    import importlib.util
+def _pip_wheel(out: Path) -> list[str]:
+    """pip building the wheel from the checkout as a user's `pip install .` does (its build environment
+    is this one: no download), where no C compiler works (CC=/bin/false: setuptools compiles with it)."""
+    return [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
+            "--disable-pip-version-check", "--wheel-dir", str(out), str(ROOT)]
 
-    assert ("/bin/false" if importlib.util.find_spec("mypyc") else "mypyc") in str(info.value), info.value
+
+_NO_COMPILER = {"CC": "/bin/false", "ABYSS_RULES_PURE": "0", "ABYSS_REQUIRE_COMPILED": "0"}
+
+
+def _without_mypyc(folder: Path) -> dict[str, str]:
+    """The environment of a build where mypyc cannot be imported (a stand-in package that says so,
+    first on the path), nor a C compiler run: every part fails at once, without mypyc's type check."""
+    (folder / "mypyc").mkdir()
+    (folder / "mypyc" / "__init__.py").write_text('raise ImportError("no mypyc here: a stand-in")\n')
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    return {**_NO_COMPILER, "PYTHONPATH": path}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_plain_pip_warns_on_the_terminal_naming_every_part_left_pure(tmp_path: Path) -> None:
+    """Plain pip (no -v) shows a successful build's output to nobody: the warning is written on the
+    terminal itself, and it names every part that is not compiled, and why."""
+    from tests.test_cli_pty import Terminal
+
+    from abyss_rules._compiled import PARTS
+
+    (tmp_path / "out").mkdir()
+    term = Terminal([], cols=200, command=_pip_wheel(tmp_path / "out"), env=_without_mypyc(tmp_path),
+                    cwd=tmp_path)
+    try:
+        screen = term.read_until(r"Successfully built abyss-rules\s*$", timeout=600)
+    except BaseException:
+        term.process.kill()
+        term.close()
+        raise
+    status = term.close()
+    assert status == 0, screen[-3000:]
+    [wheel] = (tmp_path / "out").glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    warning = " ".join(screen[screen.index("abyss-rules: WARNING"):].split("\n\n")[0].split())
+    assert f"runs {len(PARTS)} part(s) as pure Python" in warning, screen[-3000:]
+    for part in PARTS:  # (each named, and why: no mypyc for the bots, the compiler for the C parts)
+        why = ("mypyc or setuptools is not installed" if part.mypyc
+               else "the C compiler failed (command '/bin/false'")
+        assert f"{part.name} ({', '.join(part.modules)}): {why}" in warning, warning
+
+
+def test_abyss_require_compiled_fails_the_wheel_step_with_its_own_message(tmp_path: Path) -> None:
+    """A release build (ABYSS_REQUIRE_COMPILED=1) without a compiler fails where pip builds the wheel,
+    with the hook's message, not as a failure to generate the metadata."""
+    (tmp_path / "out").mkdir()
+    environment = {**os.environ, **_without_mypyc(tmp_path), "ABYSS_REQUIRE_COMPILED": "1"}
+    run = subprocess.run(_pip_wheel(tmp_path / "out"), capture_output=True, text=True, check=False,
+                         cwd=tmp_path, env=environment, timeout=600)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert not list((tmp_path / "out").glob("*.whl"))
+    assert "metadata-generation-failed" not in output, output[-3000:]
+    assert "Building wheel for abyss-rules" in output, output[-3000:]
+    assert "abyss-rules: ABYSS_REQUIRE_COMPILED=1 but 3 of the compiled parts could not be compiled" in output
+
+
+def test_one_pin_per_dependency() -> None:
+    """A dependency that several extras list is pinned alike in each (the `dev` extra gathers them)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins: dict[str, set[str]] = {}
+    for requirement in [*project["dependencies"], *(r for rs in project["optional-dependencies"].values()
+                                                    for r in rs)]:
+        parsed = Requirement(requirement)
+        if parsed.name != "abyss-rules":
+            pins.setdefault(parsed.name.lower(), set()).add(str(parsed.specifier))
+    assert {name: found for name, found in pins.items() if len(found) > 1} == {}
+    assert "websockets" in pins and "fastapi" in pins and "pytest-xdist" in pins
+
+
+def test_no_link_is_tracked() -> None:
+    run = subprocess.run(["git", "ls-files", "-s"], capture_output=True, text=True, check=False, cwd=ROOT)
+    if run.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert [line for line in run.stdout.splitlines() if line.startswith("120000")] == []

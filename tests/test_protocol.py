@@ -358,3 +358,43 @@ def test_judge_agrees_with_validate_and_submit(data: Any) -> None:
         assert accepted is None
         with pytest.raises(ar.AbyssError):
             submit(state, data)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: http_status([]),  # type: ignore[arg-type]
+    lambda: http_status(400),  # type: ignore[arg-type]
+    lambda: Verdict.from_error(0, 0),  # type: ignore[arg-type]
+    lambda: Verdict.from_error(ValueError("x"), 0),  # type: ignore[arg-type]
+    lambda: Verdict.from_error(None, "3"),  # type: ignore[arg-type]
+    lambda: Verdict.from_error(None, -1),
+    lambda: Verdict.from_error(None, 0, request_id=1.5),  # type: ignore[arg-type]
+    lambda: Verdict.from_error(None, 0, action="0d"),  # type: ignore[arg-type]
+    lambda: Verdict(1, None, None, "legal", 0),  # type: ignore[arg-type]
+    lambda: Verdict(True, "game_over", None, "legal", 0),
+    lambda: Verdict(False, None, None, "refused", 0),
+    lambda: Verdict(False, 7, None, "refused", 0),  # type: ignore[arg-type]
+    lambda: Verdict(False, "x", 3.11, "refused", 0),  # type: ignore[arg-type]
+    lambda: Verdict(False, "x", None, None, 0),  # type: ignore[arg-type]
+    lambda: Verdict(False, "x", None, "m", 0, path=["/a"]),  # type: ignore[arg-type]
+    lambda: action_documents(None),  # type: ignore[arg-type]
+    lambda: submit(ar.new_game(2, seed=4), "0f00", player="0"),  # type: ignore[arg-type]
+])
+def test_a_bad_argument_is_an_argument_error(call: Any) -> None:
+    with pytest.raises(ar.ArgumentError) as refused:
+        call()
+    assert refused.value.code == "invalid_argument" and isinstance(refused.value, TypeError)
+
+
+def test_a_request_id_a_verdict_could_not_carry_is_refused() -> None:
+    for request_id in ("", "x" * 65, -1, 2**53, True):
+        with pytest.raises(ar.AbyssError):
+            Verdict(True, None, None, "legal", 0, request_id=request_id)
+
+
+def test_a_server_argument_of_the_wrong_type_is_the_servers_fault_not_the_clients() -> None:
+    state = ar.new_game(2, seed=4)
+    for check in (validate, lambda *a, **k: judge(*a, **k).verdict):
+        verdict = check(state, "0f00", player="0")
+        assert (verdict.code, verdict.http_status, verdict.legal) == ("invalid_argument", 500, False)
+    assert http_status("lone_surrogate") == 400 and http_status("invalid_argument") == 500
+    assert HTTP_STATUS.keys() >= set(ar.Code)

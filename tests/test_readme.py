@@ -64,7 +64,9 @@ def test_the_set_up_commands_are_given_exactly() -> None:
     install = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[dev]' "
                "&& python -m abyss_rules")
     assert install in blocks
-    assert ". .venv/bin/activate && python -m pytest" in blocks
+    assert ". .venv/bin/activate && python -m pytest -n auto --dist loadfile" in blocks
+    # ... after the user's install, which the package index shows first.
+    assert blocks.index("pip install abyss-rules") < blocks.index(install)
 
 
 def test_the_recorded_game_is_the_game_watched_before() -> None:

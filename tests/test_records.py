@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
-from tests.builders import deck_order, tiny
+from tests.builders import deck_order, long_record, tiny
 
 import abyss_rules as ar
 from abyss_rules.codec import canonical_json, state_hash, state_to_dict
@@ -261,3 +265,85 @@ def test_bad_names_are_refused_with_a_path(names: object, code: str, path: str) 
     if not isinstance(names, str):
         with pytest.raises(ar.DecodeError):
             ar.Record.start(seed=1).with_names(names)  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("8.3")
+def test_check_views_keeps_one_state_not_every_state() -> None:
+    # 2,000 actions of 16 seats and a deck of 1,950 cards: every state holds piles of about a
+    # thousand cards. Building them all took tens of megabytes; one state at a time, a few
+    # kilobytes, whatever the length of the record.
+    record = long_record(2_000, "largest")
+    seen = [ar.view(state, 3) for state in record.states() if state.seq % 250 == 0]
+    tracemalloc.start()
+    try:
+        record.check_views(seen)
+        record.check_views(reversed(seen))  # views behind the replay: a second replay, one state
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, f"{peak} bytes"
+
+
+@pytest.mark.rule("8.3")
+def test_check_views_reads_views_as_they_come_and_names_the_first_that_differs() -> None:
+    record, states = recorded_game(tiny(), 2, seed=9, limit=25)
+    seen = [ar.view(state, (0, 1, None)[state.seq % 3]) for state in states]
+    record.check_views(seen)
+    record.check_views(seen[::-1])
+    record.check_views(iter(seen[5:] + seen[:5] + seen[3:4]))  # a generator, out of order, repeated
+
+    def wrong(v: ar.View) -> ar.View:
+        return attrs.evolve(v, totals=tuple(t + 1 for t in v.totals))
+
+    for order, first in [([0, 9, 4, 20], 9), ([12, 3, 20, 7], 3), ([20, 2, 11], 2), ([15, 16, 1], 16)]:
+        views = [seen[i] for i in order]
+        bad = order.index(first)
+        views[bad] = wrong(views[bad])
+        views[-1] = wrong(views[-1])  # a later view differs too: the first one given is named
+        with pytest.raises(ar.ReplayError) as refused:
+            record.check_views(views)
+        assert refused.value.code == "replay_mismatch"
+        assert refused.value.message.startswith(f"view {bad} (seq {first}"), (order, refused.value)
+    with pytest.raises(ar.ReplayError, match="view 1 has seq 26"):
+        record.check_views([seen[3], attrs.evolve(seen[3], seq=26), wrong(seen[1])])
+
+
+@pytest.mark.rule("9.5")
+def test_check_views_still_replays_the_whole_record() -> None:
+    record, states = recorded_game(tiny(), 2, seed=9, limit=25)
+    broken = record.with_actions(ar.Flip(0, 9, 9))  # an illegal action at the end
+    for views in ([], [ar.view(states[2], 0)], [attrs.evolve(ar.view(states[2], 0), round=9)]):
+        with pytest.raises(ar.ReplayError) as refused:
+            broken.check_views(views)
+        assert refused.value.code == "replay_failed"
+    with pytest.raises(ar.ReplayError) as redacted:
+        record.redact().check_views([])
+    assert redacted.value.code == "record_redacted"
+
+
+def _views_then_a_number(views: list[ar.View]) -> Iterator[Any]:
+    yield from views
+    yield 3
+
+
+@pytest.mark.parametrize("views", [None, 3, "views", [None], [ar.new_game(2, seed=9)]])
+def test_check_views_refuses_what_is_not_views(views: Any) -> None:
+    record, states = recorded_game(tiny(), 2, seed=9, limit=5)
+    with pytest.raises(ar.ArgumentError):
+        record.check_views(views)
+    with pytest.raises(ar.ArgumentError):
+        record.check_views(_views_then_a_number([ar.view(states[1], 0)]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: r.redact().with_secrets(1, None),
+    lambda r: r.redact().with_secrets(1, 5),
+    lambda r: r.redact().with_secrets(1, [5]),
+    lambda r: r.redact().with_secrets(1, "abc"),
+    lambda r: ar.Record.start(decks=0),
+    lambda r: ar.Record.start(decks=[[1, 2]]),
+])
+def test_deck_orders_of_the_wrong_type_are_config_errors(call: Any) -> None:
+    with pytest.raises(ar.ConfigError) as refused:
+        call(ar.Record.start(seed=1))
+    assert refused.value.code == "invalid_deck_order"

@@ -42,6 +42,14 @@ def test_deal_order_of_an_explicit_deck(players: int) -> None:
 
 
 @pytest.mark.rule("1.4")
+@pytest.mark.rule("9.6")
+@pytest.mark.parametrize("decks", [0, "abc", b"ab", 1.5, [0], [None], [[1, 2]]])
+def test_deck_orders_that_are_not_a_sequence_of_orders_are_refused(decks: Any) -> None:
+    with pytest.raises(ar.ConfigError) as refused:
+        ar.new_game(2, seed=1, decks=decks)
+    assert refused.value.code == "invalid_deck_order"
+
+
 def test_spaces_are_filled_in_index_order() -> None:
     v = ar.Variant.standard()
     rows = [[-2, -1, 0, 1], [2, 3, 4, 5], [6, 7, 8, 9]]

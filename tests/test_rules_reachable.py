@@ -19,6 +19,7 @@ import abyss_rules as ar
 from abyss_rules.codec import state_from_dict, state_to_dict
 from abyss_rules.codec._strict import MAX_INT
 from abyss_rules.rules import COUNTER_LIMIT, impossibility
+from abyss_rules.state import WORDS_PER_ACTION
 from abyss_rules.testing import InvariantError, check_invariants
 
 
@@ -54,21 +55,22 @@ def test_a_seq_of_zero_after_four_actions_is_refused() -> None:
     assert_impossible(state._replace(seq=9), "impossible_state", "/seq")  # at most two actions a turn
 
 
-@pytest.mark.rule("3.11")
-@pytest.mark.parametrize("field", ["seq", "turns", "position"])
-def test_counters_at_the_formats_bound_are_refused(field: str) -> None:
+@pytest.mark.rule("3.11", "3.12")
+@pytest.mark.parametrize("field", ["seq", "turns"])
+def test_counters_at_the_bound_are_refused(field: str) -> None:
     state = after_opening()
     for value in (MAX_INT, COUNTER_LIMIT):
-        if field == "position":
-            odd = state._replace(dealer=attrs.evolve(state.dealer, position=value))
-            path = "/dealer/position"
-        else:
-            odd = state._replace(**{field: value})
-            path = f"/{field}"
-        assert_impossible(odd, "impossible_state", path)
-    # Just below the bound the counter alone is no reason (the dealer's position is not tied to seq).
-    below = state._replace(dealer=attrs.evolve(state.dealer, position=COUNTER_LIMIT - 1))
-    assert impossibility(below) is None
+        assert_impossible(state._replace(**{field: value}), "impossible_state", f"/{field}")
+
+
+@pytest.mark.rule("3.11", "3.12")
+def test_the_dealers_position_is_checked_against_the_actions_taken() -> None:
+    state = after_opening()  # 4 actions: the first deal and 4 actions use at most 5 x 4096 words
+    most = WORDS_PER_ACTION * (state.seq + 1)
+    assert impossibility(state._replace(dealer=attrs.evolve(state.dealer, position=most))) is None
+    for position in (most + 1, COUNTER_LIMIT, MAX_INT):
+        odd = state._replace(dealer=attrs.evolve(state.dealer, position=position))
+        assert_impossible(odd, "impossible_state", "/dealer/position")
 
 
 @pytest.mark.rule("2.1", "3.11")
@@ -200,7 +202,80 @@ def test_a_seat_with_its_opening_flips_face_down_again_is_refused() -> None:
 def test_more_cards_face_up_than_the_flips_and_turns_turned_is_refused() -> None:
     state = after_opening()
     up = state.face_up_mask | 1 << 5 | 1 << 6  # two more of seat 0's cards, with no turn taken
-    assert_impossible(state._replace(face_up_mask=up), "impossible_state", "/grids", invariant="turns")
+    assert_impossible(state._replace(face_up_mask=up), "impossible_state", "/grids/0")
+
+
+def _took_a_turn_each(seed: int = 3) -> ar.State:
+    """After the opening and one turn of each seat, each a take of the discard onto a face-up card."""
+    state = after_opening(seed)
+    for _ in range(2):
+        seat = state.turn
+        state = ar.apply(state, ar.TakeDiscard(seat, 0, 0))
+    assert state.turns == 2 and state.seq == 6 and len(state.discard_pile) == 1
+    return state
+
+
+@pytest.mark.rule("3.11", "3.1")
+def test_a_seat_showing_more_than_its_own_turns_turned_is_refused() -> None:
+    # After one turn, by the opener: the seats together may show 2 x 2 flips + 1 turn = 5 spaces,
+    # but seat by seat the other seat, which has not played, shows only its 2 flips.
+    state = after_opening()
+    opener = state.turn
+    state = ar.apply(state, ar.TakeDiscard(opener, 0, 0))  # onto a face-up card: nothing more shown
+    other = 1 - opener
+    more = state._replace(face_up_mask=state.face_up_mask | 1 << (other * state.variant.cells + 5))
+    assert (more.face_up_mask | more.swallowed_mask).bit_count() == 2 * 2 + 1
+    assert_impossible(more, "impossible_state", f"/grids/{other}")
+    assert "face up or swallowed" in (impossibility(more) or ("", "", ""))[2]
+
+
+@pytest.mark.rule("3.11", "2.1")
+def test_a_face_up_card_a_seat_did_not_flip_before_its_first_turn_is_refused() -> None:
+    state = after_opening()
+    cells = state.variant.cells
+    seat = 1 - state.turn  # the seat that has not played yet
+    base = seat * cells
+    flipped = next(i for i in range(cells) if state.face_up_mask >> (base + i) & 1)
+    other = next(i for i in range(cells) if not state.face_up_mask >> (base + i) & 1
+                 and state.cards[base + i] != state.cards[base + flipped])
+    cards = list(state.cards)
+    cards[base + flipped], cards[base + other] = cards[base + other], cards[base + flipped]
+    swapped = state._replace(cards=tuple(cards))  # the same cards, another one face up
+    assert_impossible(swapped, "impossible_state", f"/grids/{seat}")
+    # Once each seat has taken a turn (a take of the discard onto a face-up card, say), that
+    # turn may have put the card there.
+    assert impossibility(swapped._replace(turns=2, seq=6)) is None
+
+
+@pytest.mark.rule("3.11", "1.4")
+def test_the_discard_pile_holds_at_most_one_card_a_turn() -> None:
+    state = after_opening()
+    # Before the first turn ends: the card dealt onto it (only the count is known).
+    for before in (state, ar.apply(state, ar.Draw(state.turn))):  # the first turn, done or not
+        moved = before._replace(discard_pile=before.draw_pile[:1] + before.discard_pile,
+                                draw_pile=before.draw_pile[1:])
+        assert_impossible(moved, "impossible_state", "/discard_pile", invariant="discard_pile")
+    # After two turns that each took the discard: at most 1 + 2 cards, whatever the turns were.
+    later = _took_a_turn_each()
+    for extra in (1, 2, 3):
+        moved = later._replace(discard_pile=later.draw_pile[:extra] + later.discard_pile,
+                               draw_pile=later.draw_pile[extra:])
+        if extra <= 2:
+            assert impossibility(moved) is None
+        else:
+            assert_impossible(moved, "impossible_state", "/discard_pile", invariant="discard_pile")
+
+
+@pytest.mark.rule("3.11", "6.1", "6.2")
+def test_a_round_closed_in_fewer_turns_than_its_closer_needs_is_refused() -> None:
+    state = _tiny_finished(0)
+    result = state.history[0]
+    assert not result.capped
+    fewest = (state.variant.cells - state.variant.initial_flips) * 2
+    assert result.turns >= fewest
+    for turns in (fewest - 1, 2, 1):
+        odd = state._replace(history=(attrs.evolve(result, turns=turns),), turns=turns, seq=2 + turns)
+        assert_impossible(odd, "impossible_state", "/history/0/turns", invariant="history")
 
 
 def _tiny_finished(seed: int) -> ar.State:

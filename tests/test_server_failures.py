@@ -89,7 +89,7 @@ def test_act_encodes_the_whole_answer_before_it_commits(tmp_path: Path) -> None:
 
         with pytest.raises(HttpError) as refused:
             asyncio.run(attempt(lambda verdict, seat, move: encode({"note": "\ud800"})))
-        assert refused.value.status == 400 and refused.value.verdict.code == "invalid_json"
+        assert refused.value.status == 400 and refused.value.verdict.code == "lone_surrogate"
         assert server.games.state(game.id).seq == 0 and server.games.store.record(game.id)[1] == []
         accepted = asyncio.run(attempt(lambda verdict, seat, move: encode(verdict.to_dict())))
         assert json.loads(accepted)["legal"]

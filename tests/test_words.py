@@ -9,6 +9,7 @@ from abyss_rules import _event_types as ev
 from abyss_rules.pictures import _pages as pages
 from abyss_rules.pictures._words import (
     a_card,
+    action_words,
     caption_words,
     closing_words,
     event_words,
@@ -53,8 +54,26 @@ def test_turn_words_leave_the_final_reveal_swallows_to_the_end_of_the_round() ->
 
 
 def test_turn_words_need_a_card_that_moved() -> None:
-    with pytest.raises(ValueError, match="no card was moved"):
-        turn_words([ev.OpeningDone(1)])
+    for words in (turn_words, caption_words):
+        with pytest.raises(ar.PictureError, match="no card was moved") as refused:
+            words([ev.OpeningDone(1)])
+        assert refused.value.code == "invalid_picture" and isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: action_words(None), ar.MalformedActionError),  # type: ignore[arg-type]
+    (lambda: action_words("0d"), ar.MalformedActionError),  # type: ignore[arg-type]
+    (lambda: event_words(None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: event_words({"type": "card_drawn"}), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: caption_words(None), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: caption_words("x"), ar.ArgumentError),  # type: ignore[arg-type]
+    (lambda: caption_words([ev.CardDrawn(1, 7), "x"]), ar.ArgumentError),  # type: ignore[list-item]
+    (lambda: turn_words(iter([ev.CardDrawn(1, 7)])), ar.ArgumentError),  # type: ignore[arg-type]
+])
+def test_the_words_refuse_what_is_not_an_action_or_events(call: object, error: type) -> None:
+    with pytest.raises(error) as refused:
+        call()  # type: ignore[operator]
+    assert isinstance(refused.value, ar.AbyssError) and isinstance(refused.value, TypeError)
 
 
 def test_the_words_of_a_real_game_are_told_for_every_action() -> None:

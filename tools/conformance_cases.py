@@ -2,7 +2,9 @@
 
 A case of a few hundred steps is written here as the few lines that make it, with its
 expected values computed from the rules, and stored in its case file like every other case
-(an implementation reads the case files only):
+(an implementation reads the case files only). So are the saved games of rules 3.11 to 3.13
+and 12.1: state documents of a small variant, each written once and varied one fact at a time,
+with the deals that come from the stream computed by this file's own rules 9.2 to 9.4:
 
     python tools/conformance_cases.py            # print every generated case, in the files' style
     python tools/conformance_cases.py --check    # exit 1 if a case file does not hold them as printed
@@ -15,6 +17,7 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -85,10 +88,557 @@ def opening_of_258_flips() -> dict[str, Any]:
     }
 
 
-GENERATED: dict[str, Callable[[], dict[str, Any]]] = {
-    "02-opening.json": opening_of_258_flips,
+# -- saved games (rules 3.11, 3.12, 3.13, 12.1) ------------------------------------------------
+#
+# The states below are written from the rules, field by field, in a small variant ("tiny": 2 x 2
+# grids, one opening flip, 16 cards) that can be followed by hand. Each is the state after a
+# plausible game; the cases refuse or load it, or change it in one fact.
+
+BOUND = 2**40
+"""A game takes fewer actions than this (rule 3.12)."""
+WORDS_PER_ACTION = 4096
+"""A saved game's dealer position is at most `WORDS_PER_ACTION * (seq + 1)` (rule 3.12)."""
+RULES_VERSION = "1.2.0"
+"""The rules version the state documents below are written under."""
+
+TINY_CONFIG: dict[str, Any] = {
+    "name": "tiny", "deck": [[0, 6], [1, 1], [2, 6], [5, 3]], "rows": 2, "cols": 2, "min_players": 2,
+    "max_players": 2, "initial_flips": 1, "target_score": 1000, "max_rounds": None,
 }
-"""Each case file's generated cases."""
+DEFAULTS: dict[str, Any] = {
+    "opener": "highest_flips", "flip_turn": True, "swallow_on_final_reveal": True,
+    "reshuffle_keeps_top": True,
+    "closer_multiplier": 2, "max_turns_per_round": None,
+}
+FIELD_ORDER = ("name", "deck", "rows", "cols", "min_players", "max_players", "initial_flips", "opener",
+               "flip_turn", "swallow_on_final_reveal", "reshuffle_keeps_top", "closer_multiplier",
+               "target_score", "max_rounds", "max_turns_per_round")
+DEALT = [0, 2, 0, 2, 2, 0, 5, 0, 1, 2, 5, 0, 2, 5, 0, 2]
+"""The order that dealt the tiny games below: seat 0 gets 0 2 / 0 2, seat 1 gets 2 0 / 5 0, the
+discard pile opens with the 1, and the draw pile is 2 5 0 2 5 0 2."""
+SEED_7 = f"{7:064x}"
+
+
+def unshuffled(config: dict[str, Any]) -> list[int]:
+    """The unshuffled deck of a config (rule 9.4): the values ascending, each repeated its count."""
+    return [value for value, count in config["deck"] for _ in range(count)]
+
+
+def full_variant(config: dict[str, Any]) -> dict[str, Any]:
+    """Every field of rule 10.1, as a state document holds its variant (rule 12.1)."""
+    merged = {**DEFAULTS, **config}
+    return {name: merged[name] for name in FIELD_ORDER}
+
+
+def up(card: int) -> dict[str, Any]:
+    """A face-up space holding `card`."""
+    return {"card": card, "face_up": True, "swallowed": False}
+
+
+def down(card: int) -> dict[str, Any]:
+    """A face-down space holding `card`."""
+    return {"card": card, "face_up": False, "swallowed": False}
+
+
+GONE: dict[str, Any] = {"card": None, "face_up": False, "swallowed": True}
+"""A swallowed space."""
+
+
+def tiny_state(config: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    """A state document (rule 12.1) of the tiny variant; by default the first turn of round 1,
+    dealt from `DEALT`: seat 0 flipped its (0, 0), a 0, seat 1 its (0, 0), a 2; the 2 is higher,
+    so seat 1 opens (rule 2.3) and is to play; 2 actions taken (rule 3.11)."""
+    doc: dict[str, Any] = {
+        "format": "state", "format_version": 1, "rules_version": RULES_VERSION,
+        "variant": full_variant(config or TINY_CONFIG), "players": 2, "phase": "turn", "round": 1,
+        "grids": [[up(0), down(2), down(0), down(2)], [up(2), down(0), down(5), down(0)]],
+        "draw_pile": [2, 5, 0, 2, 5, 0, 2], "discard_pile": [1], "drawn": None, "turn": 1, "closer": None,
+        "opening": [[0], [2]], "turns": 0, "totals": [0, 0], "history": [],
+        "dealer": {"seed": SEED_7, "position": 0, "decks": []}, "seq": 2,
+    }
+    dealer = fields.pop("dealer", {})
+    doc.update(fields)
+    doc["dealer"] = {**doc["dealer"], **dealer}
+    return doc
+
+
+def saved_game_case(case_id: str, description: str, rules: list[str], state: dict[str, Any],
+                    steps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A case that starts from the saved game `state`: its `steps`, or refused if there are none."""
+    config = {name: value for name, value in state["variant"].items()
+              if name not in DEFAULTS or value != DEFAULTS[name]}
+    case: dict[str, Any] = {
+        "id": case_id, "description": description + " Generated by tools/conformance_cases.py.",
+        "rules": rules, "variant": {"config": config}, "players": state["players"], "setup": {"state": state},
+    }
+    if steps is None:
+        case["setup_error"] = "impossible_state"
+    else:
+        case["steps"] = steps
+    return case
+
+
+def action(kind: str, player: Any, row: int | None = None, col: int | None = None) -> dict[str, Any]:
+    """An action of the protocol."""
+    found: dict[str, Any] = {"kind": kind, "player": player}
+    if row is not None:
+        found.update(row=row, col=col)
+    return found
+
+
+def by_index(player: Any, index: Any) -> dict[str, Any]:
+    """An action given by its index (rule 11.2)."""
+    return {"kind": "index", "player": player, "index": index}
+
+
+def refused(step_action: dict[str, Any], code: str) -> dict[str, Any]:
+    return {"action": step_action, "error": code}
+
+
+def grid_fact(spaces: list[dict[str, Any]], cols: int = 2, secret: bool = False) -> list[list[Any]]:
+    """A grid as the `grids` fact writes it: face up an int, face down `"?v"` (`"??"` in a view)."""
+    cells = [None if s["swallowed"] else s["card"] if s["face_up"] else "??" if secret else f"?{s['card']}"
+             for s in spaces]
+    return [cells[i:i + cols] for i in range(0, len(cells), cols)]
+
+
+# -- the bound of the counters (3.12) -----------------------------------------------------------
+
+
+def at_the_bound() -> dict[str, Any]:
+    """A game of 2^40 - 1 actions: two opening flips and 2^40 - 3 turns, each a take of the discard
+    (one action each, no draw, so the stream was never used: position 0)."""
+    turns = BOUND - 3
+    state = tiny_state(turns=turns, seq=BOUND - 1, turn=(1 + turns) % 2)
+    assert state["turn"] == 0
+    steps = [
+        {"expect": {"phase": "turn", "current_player": 0, "game_over": False, "legal_actions": [],
+                    "legal_indices": {"0": [], "1": []}, "turns": turns}},
+        refused(action("draw", 1), "not_your_turn"),
+        refused(action("place_drawn", 0, 0, 0), "wrong_phase"),
+        refused(action("take_discard", 0, 2, 0), "no_such_space"),
+        refused(action("flip", 0, 0, 0), "space_face_up"),
+        refused(by_index(0, 17), "no_such_action_index"),
+        refused(by_index("0", 4), "malformed_action"),
+        refused(action("draw", 0), "counter_limit"),
+        refused(action("take_discard", 0, 0, 1), "counter_limit"),
+        refused(action("flip", 0, 0, 1), "counter_limit"),
+        refused(by_index(0, 4), "counter_limit"),
+        {"expect": {"phase": "turn", "current_player": 0, "turns": turns, "discard_pile": [1],
+                    "draw_pile_size": 7, "legal_actions": []}},
+    ]
+    return saved_game_case(
+        "3.12-at-the-bound-no-action-is-legal",
+        "A saved game that has taken 2^40 - 1 actions (2 opening flips and 2^40 - 3 turns, each a take of "
+        "the discard) loads, lists no legal action and no legal index, and stays in its phase. Each action "
+        "gets the code of the first check it fails: the checks of the rules of play first (not_your_turn, "
+        "wrong_phase, no_such_space, space_face_up; no_such_action_index and malformed_action for indices), "
+        "counter_limit last, for an action those checks allow.",
+        ["3.12", "3.11", "3.13", "11.2"], state, steps)
+
+
+def the_last_action() -> dict[str, Any]:
+    """A game of 2^40 - 2 actions: one more is applied, a rejected one is not counted."""
+    turns = BOUND - 4
+    state = tiny_state(turns=turns, seq=BOUND - 2, turn=(1 + turns) % 2)
+    assert state["turn"] == 1
+    steps = [
+        refused(action("draw", 0), "not_your_turn"),
+        {"action": action("take_discard", 1, 0, 1),
+         "expect": {"current_player": 0, "turns": turns + 1, "discard_pile": [0], "legal_actions": [],
+                    "legal_indices": {"0": [], "1": []}}},
+        refused(action("draw", 0), "counter_limit"),
+        {"expect": {"phase": "turn", "current_player": 0, "turns": turns + 1}},
+    ]
+    return saved_game_case(
+        "3.12-the-last-action-below-the-bound",
+        "A saved game that has taken 2^40 - 2 actions: a rejected action (not your turn) is not counted "
+        "(seq counts applied actions only), so seat 1's take of the discard is applied and is the game's "
+        "action number 2^40 - 1; then nothing is legal and seat 0's draw is refused with counter_limit.",
+        ["3.12", "12.1"], state, steps)
+
+
+def past_the_bound() -> dict[str, Any]:
+    turns = BOUND - 2
+    state = tiny_state(turns=turns, seq=BOUND, turn=(1 + turns) % 2)
+    return saved_game_case(
+        "3.12-loaded-state-past-the-bound",
+        "A saved game claiming 2^40 actions (2 opening flips and 2^40 - 2 turns) is refused: a game takes "
+        "fewer.",
+        ["3.12", "3.11"], state)
+
+
+def position_at_the_bound() -> dict[str, Any]:
+    state = tiny_state(dealer={"position": WORDS_PER_ACTION * 3})
+    steps = [{"action": action("draw", 1), "expect": {"phase": "drawn", "drawn": 2, "draw_pile_size": 6}}]
+    return saved_game_case(
+        "3.12-loaded-position-at-the-bound",
+        "A saved game of 2 actions whose dealer's position is 12288 (4096 x (2 + 1), the most 3.12 allows) "
+        "loads and plays on: the position is checked against the number of actions only, and play does not "
+        "replay the stream.",
+        ["3.12", "3.11"], state, steps)
+
+
+def position_past_the_bound() -> dict[str, Any]:
+    state = tiny_state(dealer={"position": WORDS_PER_ACTION * 3 + 1})
+    return saved_game_case(
+        "3.12-loaded-position-past-the-bound",
+        "A saved game of 2 actions whose dealer's position is 12289, one more than 4096 x (2 + 1), is "
+        "refused: the first deal and two actions consume at most that many words.",
+        ["3.12", "3.11"], state)
+
+
+# -- public verdicts (3.13) ---------------------------------------------------------------------
+
+_TWIN_SEQ = BOUND - 10
+_TWIN_TURNS = _TWIN_SEQ - 2 - 1000  # 1,000 of the turns were a draw and its follow-up
+
+
+def secret_twin(largest: bool) -> dict[str, Any]:
+    """One of two saved games with the same public facts: the draw pile is empty, seat 1 is to play.
+    They differ in their secrets: face-down cards, seed, dealer's position, deck orders to deal."""
+    grids = ([[up(0), down(2), down(0), down(2)], [up(2), down(0), down(5), down(0)]] if not largest else
+             [[up(0), down(0), down(0), down(2)], [up(2), down(2), down(5), down(0)]])
+    state = tiny_state(
+        grids=grids, draw_pile=[], discard_pile=[5, 2, 0, 1, 2, 5, 0, 2], turns=_TWIN_TURNS, seq=_TWIN_SEQ,
+        turn=(1 + _TWIN_TURNS) % 2,
+        dealer={"seed": f"{8 if largest else 7:064x}",
+                "position": WORDS_PER_ACTION * (_TWIN_SEQ + 1) if largest else 0,
+                "decks": [DEALT] if largest else []})
+    assert state["turn"] == 1
+    view = {
+        "phase": "turn", "round": 1, "current_player": 1, "opener": 1, "owing_flips": [],
+        "opening": [[0], [2]],
+        "grids": {str(p): grid_fact(state["grids"][p], secret=True) for p in range(2)},
+        "discard_pile": [5, 2, 0, 1, 2, 5, 0, 2], "draw_pile_size": 0, "drawn": None, "closer": None,
+        "turns": _TWIN_TURNS, "totals": [0, 0], "winners": [], "history_length": 0,
+    }
+    takes = [f"TakeDiscard(1, {s // 2}, {s % 2})" for s in range(4)]
+    flips = [f"Flip(1, {s // 2}, {s % 2})" for s in (1, 2, 3)]
+    steps = [
+        {"expect": {"view": view, "legal_actions": [*takes, "Draw(1)", *flips],
+                    "legal_indices": {"0": [], "1": [1, 2, 3, 4, 5, 6, 7, 8]}}},
+        refused(action("draw", 0), "not_your_turn"),
+        refused(action("discard_drawn", 1, 0, 1), "wrong_phase"),
+        {"action": action("draw", 1),
+         "expect": {"phase": "drawn", "current_player": 1, "discard_pile": [5], "draw_pile_size": 6,
+                    "legal_actions": [*(f"PlaceDrawn(1, {s // 2}, {s % 2})" for s in range(4)),
+                                      *(f"DiscardDrawn(1, {s // 2}, {s % 2})" for s in (1, 2, 3))],
+                    "legal_indices": {"0": [], "1": [9, 10, 11, 12, 14, 15, 16]}}},
+    ]
+    which = "largest" if largest else "zero"
+    return saved_game_case(
+        f"3.13-secret-facts-decide-no-verdict-position-{which}",
+        "One of two saved games (position-zero, position-largest) with the same public facts: round 1, "
+        "seat 1 to play after 2^40 - 1012 turns, an empty draw pile and 8 cards on the discard pile. They "
+        "differ only in secrets: face-down cards, seed, deck orders still to deal, and the dealer's "
+        "position, 0 in one and 4096 x (seq + 1), the largest 3.12 allows, in the other. Both give the same "
+        "view, the same legal actions and indices, and the same verdicts: the draw that reshuffles is "
+        "applied in both (the card drawn is not observed: it comes from the secret stream).",
+        ["3.13", "3.12", "8.3"], state, steps)
+
+
+# -- what a saved game may show (3.11) ----------------------------------------------------------
+
+
+def _swallowed_column(turns: int) -> dict[str, Any]:
+    """Seat 0's column 1 swallowed (two 2s, on the discard pile), its (0, 0) the 0 it flipped, its
+    (1, 0) face down; seat 1 as dealt, its flip face up; seat 1 opened, `turns` turns taken, each a
+    take of the discard (so seq is 2 + turns)."""
+    return tiny_state(
+        grids=[[up(0), GONE, down(2), GONE], [up(2), down(0), down(5), down(0)]],
+        draw_pile=[0, 2, 5, 0, 2, 5, 0], discard_pile=[2, 2, 1], turns=turns, seq=2 + turns,
+        turn=(1 + turns) % 2)
+
+
+def seat_shows_more_than_its_turns() -> list[dict[str, Any]]:
+    refused_state, loaded_state = _swallowed_column(2), _swallowed_column(4)
+    return [
+        saved_game_case(
+            "3.11-loaded-seat-showing-more-than-its-own-turns-turned",
+            "After the opening and 2 turns (seat 1's, then seat 0's), seat 0 shows 3 spaces (its flip and a "
+            "swallowed column) and seat 1 shows 1. Together they show 4, what 2 flips and 2 turns can turn, "
+            "but seat 0 made 1 flip and took 1 turn: it can show at most 2. Counted seat by seat, the state "
+            "is refused.",
+            ["3.11", "3.1", "4.1"], refused_state),
+        saved_game_case(
+            "3.11-loaded-seat-showing-what-its-own-turns-turned",
+            "The state of 3.11-loaded-seat-showing-more-than-its-own-turns-turned after 4 turns instead of "
+            "2: seat 0 took 2 of them, so its flip and 2 turns can show 3 spaces; the state loads.",
+            ["3.11", "3.1"], loaded_state,
+            [{"expect": {"current_player": 1, "swallowed": {"0": [[0, 1], [1, 1]], "1": []}, "turns": 4}}]),
+    ]
+
+
+def face_up_card_not_flipped() -> list[dict[str, Any]]:
+    swapped = [[up(2), down(0), down(0), down(2)], [up(2), down(0), down(5), down(0)]]
+    return [
+        saved_game_case(
+            "3.11-loaded-face-up-card-not-flipped-before-its-first-turn",
+            "After the opening, before any turn: seat 0's face-up card is a 2, but its opening flip was a 0 "
+            "(the 0 and a face-down 2 of its grid swapped). Until a seat takes a turn its face-up cards are "
+            "its opening flips: refused.",
+            ["3.11", "2.1"], tiny_state(grids=swapped)),
+        saved_game_case(
+            "3.11-loaded-face-up-card-placed-by-a-turn",
+            "The grids of 3.11-loaded-face-up-card-not-flipped-before-its-first-turn after 2 turns (seat "
+            "1's, then seat 0's, each a take of the discard): seat 0 took a turn, which may have put the 2 "
+            "there; the state loads.",
+            ["3.11", "2.1"], tiny_state(grids=swapped, turns=2, seq=4, turn=1),
+            [{"expect": {"current_player": 1, "turns": 2, "opening": [[0], [2]]}}]),
+    ]
+
+
+def discard_pile_counts() -> list[dict[str, Any]]:
+    return [
+        saved_game_case(
+            "3.11-loaded-discard-pile-of-two-before-the-first-turn",
+            "After the opening, before any turn is complete, the discard pile is the card dealt onto it (no "
+            "column was swallowed); a saved game whose discard pile holds 2 cards there (the draw pile's top "
+            "card moved onto it) is refused. Which card was dealt onto it is not recorded: only the count "
+            "is checked.",
+            ["3.11", "1.4"], tiny_state(discard_pile=[2, 1], draw_pile=[5, 0, 2, 5, 0, 2])),
+        saved_game_case(
+            "3.11-loaded-discard-pile-larger-than-the-turns-allow",
+            "After the opening and 2 turns, no column swallowed: each turn adds at most one card to the "
+            "discard pile, so it holds at most 3; a saved game whose pile holds 4 is refused.",
+            ["3.11", "3.5", "3.6"],
+            tiny_state(discard_pile=[0, 5, 2, 1], draw_pile=[2, 5, 0, 2], turns=2, seq=6, turn=1)),
+        saved_game_case(
+            "3.11-loaded-discard-pile-of-one-card-a-turn",
+            "The game of 3.11-loaded-discard-pile-larger-than-the-turns-allow with 3 cards on the discard "
+            "pile (two turns, each a draw discarded or placed): it loads.",
+            ["3.11", "3.5", "3.6"],
+            tiny_state(discard_pile=[5, 2, 1], draw_pile=[0, 2, 5, 0, 2], turns=2, seq=6, turn=1),
+            [{"expect": {"discard_pile": [5, 2, 1], "draw_pile_size": 5, "current_player": 1}}]),
+    ]
+
+
+def _round_one(turns: int, closer: int = 1) -> dict[str, Any]:
+    """Round 1 of the tiny game, finished with a closer after `turns` turns: seat 0 shows 0 2 / 2 5
+    (9), seat 1 shows 0 0 / 2 5 (7); the closer is seat `closer` (no penalty for seat 1, strictly
+    lowest; seat 0's 9 is doubled)."""
+    raw = [9, 7]
+    scores = list(raw)
+    penalized = closer == 0
+    if penalized:
+        scores[0] = 18
+    return {
+        "round": 1, "grids": [[up(0), up(2), up(2), up(5)], [up(0), up(0), up(2), up(5)]], "closer": closer,
+        "raw_scores": raw, "scores": scores, "penalized": penalized, "capped": False, "turns": turns,
+        "totals": scores,
+    }
+
+
+def _round_two_opening(turns: int) -> dict[str, Any]:
+    """Round 2 of the tiny game in its opening, no flip made yet, after `_round_one(turns)`; round 1
+    took 2 flips and `turns` one-action turns."""
+    return tiny_state(
+        phase="opening", round=2, turn=None, opening=[[], []], totals=[9, 7], history=[_round_one(turns)],
+        grids=[[down(0), down(2), down(0), down(2)], [down(2), down(0), down(5), down(0)]],
+        seq=2 + turns)
+
+
+def round_closed_too_soon() -> list[dict[str, Any]]:
+    return [
+        saved_game_case(
+            "3.11-loaded-round-closed-in-fewer-turns-than-its-closer-needs",
+            "Round 1 of the history ended with a closer (not capped) after 2 turns. Its closer had 3 "
+            "face-down cards after its one opening flip and turned at most one a turn, and the other seat "
+            "played after each of its turns: such a round takes at least (4 - 1) x 2 = 6 turns. 2 turns, "
+            "as many as the seats, is not enough: refused.",
+            ["3.11", "6.1", "6.2"], _round_two_opening(2)),
+        saved_game_case(
+            "3.11-loaded-round-closed-in-the-fewest-turns",
+            "The game of 3.11-loaded-round-closed-in-fewer-turns-than-its-closer-needs whose round 1 took 6 "
+            "turns: it loads.",
+            ["3.11", "6.1", "6.2"], _round_two_opening(6),
+            [{"expect": {"phase": "opening", "round": 2, "totals": [9, 7], "owing_flips": [0, 1]}}]),
+    ]
+
+
+def card_the_deck_lacks() -> dict[str, Any]:
+    state = _round_two_opening(6)
+    result = state["history"][0]
+    result["grids"][0][3] = up(7)  # 0 2 / 2 7: 11
+    result.update(raw_scores=[11, 7], scores=[11, 7], totals=[11, 7])
+    state["totals"] = [11, 7]
+    return saved_game_case(
+        "3.11-loaded-history-with-a-card-the-deck-lacks",
+        "The game of 3.11-loaded-round-closed-in-the-fewest-turns whose round 1 shows a 7 on seat 0's grid "
+        "(scores and totals to match): the deck has no 7, so the finished grids hold more 7s than the deck "
+        "(none). Refused.",
+        ["3.11", "1.1", "6.6"], state)
+
+
+# -- saved games (12.1) -------------------------------------------------------------------------
+
+
+def word(seed: bytes, k: int) -> int:
+    """Word `k` of the stream of `seed` (rule 9.2)."""
+    block = hashlib.sha256(seed + (k // 8).to_bytes(8, "big")).digest()
+    return int.from_bytes(block[4 * (k % 8):4 * (k % 8) + 4], "big")
+
+
+def shuffled(seed: bytes, position: int, items: list[int]) -> tuple[list[int], int]:
+    """`items` shuffled from word `position` of the stream (rules 9.3, 9.4), and the position after."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = 2**32 - 2**32 % n
+        while True:
+            x = word(seed, position)
+            position += 1
+            if x < limit:
+                break
+        j = x % n
+        out[i], out[j] = out[j], out[i]
+    return out, position
+
+
+CAPPED_CONFIG: dict[str, Any] = {
+    **TINY_CONFIG, "name": "tiny-capped", "initial_flips": 0, "max_turns_per_round": 1,
+}
+"""The tiny variant without opening flips and with a cap of one turn: every action ends a round."""
+ORDER_A = [5, 0, 2, 0, 0, 2, 5, 2, 0, 1, 2, 0, 2, 5, 0, 2]
+ORDER_B = [2, 2, 5, 0, 1, 0, 0, 2, 5, 0, 2, 0, 2, 5, 2, 0]
+
+
+def deal_facts(order: list[int], round_number: int) -> dict[str, Any]:
+    """The facts of a 2-player tiny deal from `order` (rule 1.4), nothing flipped, seat 0 to play
+    (every seat ties with no opening flips, rule 2.3)."""
+    return {
+        "round": round_number, "phase": "turn", "current_player": 0,
+        "grids": {str(p): [[f"?{order[4 * p]}", f"?{order[4 * p + 1]}"],
+                           [f"?{order[4 * p + 2]}", f"?{order[4 * p + 3]}"]] for p in range(2)},
+        "discard_pile": [order[8]], "draw_pile": order[9:],
+    }
+
+
+def _capped_round_one(decks: list[list[int]], position: int) -> dict[str, Any]:
+    return tiny_state(
+        CAPPED_CONFIG, grids=[[down(c) for c in DEALT[:4]], [down(c) for c in DEALT[4:8]]], turn=0,
+        opening=[[], []], seq=0, dealer={"position": position, "decks": decks})
+
+
+def decks_not_yet_dealt() -> dict[str, Any]:
+    seed = bytes.fromhex(SEED_7)
+    third, _ = shuffled(seed, 0, unshuffled(CAPPED_CONFIG))
+    take = action("take_discard", 0, 0, 0)
+    return saved_game_case(
+        "12.1-decks-are-the-orders-not-yet-dealt",
+        "A saved game in round 1 (dealt from an explicit order) whose dealer holds two deck orders, A then "
+        "B, at position 0; every turn ends its round (a cap of 1 turn, no opening flips). Round 2 is dealt "
+        "from A (the orders not yet dealt, the first next), round 3 from B, and round 4 is shuffled from "
+        "the stream at word 0 (computed from rules 9.2 to 9.4).",
+        ["12.1", "9.6", "9.5"], _capped_round_one([ORDER_A, ORDER_B], 0),
+        [{"action": take, "expect": {**deal_facts(ORDER_A, 2), "history_length": 1}},
+         {"action": take, "expect": deal_facts(ORDER_B, 3)},
+         {"action": take, "expect": deal_facts(third, 4)}])
+
+
+def position_is_words_consumed() -> dict[str, Any]:
+    seed = bytes.fromhex(SEED_7)
+    second, _ = shuffled(seed, 100, unshuffled(CAPPED_CONFIG))
+    return saved_game_case(
+        "12.1-the-position-is-the-next-word-of-the-stream",
+        "A saved game in round 1 whose dealer holds no deck order and stands at position 100: its first "
+        "turn ends the round (a cap of 1 turn), and round 2 is shuffled from word 100 of the stream of "
+        "seed 7 (computed from rules 9.2 to 9.4).",
+        ["12.1", "9.2", "9.5"], _capped_round_one([], 100),
+        [{"action": action("take_discard", 0, 0, 0), "expect": deal_facts(second, 2)}])
+
+
+def _previous_closer_round_two(turn: int) -> dict[str, Any]:
+    """Round 2 after its opening, in the tiny variant with the previous closer opening: seat 0
+    flipped a 5, seat 1 a 0, so the flips would choose seat 0; but seat 1 closed round 1."""
+    config = {**TINY_CONFIG, "name": "tiny-previous-closer", "opener": "previous_closer"}
+    return tiny_state(
+        config, round=2, turn=turn, opening=[[5], [0]], totals=[9, 7], history=[_round_one(6)],
+        grids=[[down(0), down(2), up(5), down(2)], [up(0), down(2), down(0), down(0)]],
+        draw_pile=[2, 5, 0, 2, 5, 0, 2], discard_pile=[1], seq=2 + 6 + 2)
+
+
+def opener_is_derived() -> list[dict[str, Any]]:
+    return [
+        saved_game_case(
+            "12.1-the-opener-of-a-saved-game-follows-from-its-history",
+            "The opener is not a member of the state document. With opener previous_closer, round 2 is "
+            "opened by round 1's closer, seat 1, although seat 0's opening flip (5) beats seat 1's (0): the "
+            "saved game with seat 1 to play loads, and its opener is seat 1.",
+            ["12.1", "2.4", "3.11"], _previous_closer_round_two(1),
+            [{"expect": {"opener": 1, "current_player": 1, "round": 2}}]),
+        saved_game_case(
+            "12.1-a-saved-game-whose-flips-chose-the-opener-instead",
+            "The game of 12.1-the-opener-of-a-saved-game-follows-from-its-history with seat 0 to play, as "
+            "the flips alone would choose: refused.",
+            ["12.1", "2.4", "3.11"], _previous_closer_round_two(0)),
+    ]
+
+
+def upper_case_seed() -> dict[str, Any]:
+    return saved_game_case(
+        "12.1-a-seed-in-upper-case-hex-is-refused",
+        "A state document's seed is text: 64 lower-case hex digits (rule 9.1). The same saved game as "
+        "3.11-a-loaded-state-plays-on with its seed written 00...0A (seed 10) is refused.",
+        ["12.1", "9.1", "3.11"], tiny_state(dealer={"seed": "0" * 63 + "A"}))
+
+
+# -- decoding an index (11.2) -------------------------------------------------------------------
+
+
+def index_order() -> dict[str, Any]:
+    config = {"name": "one-column", "deck": [[1, 1], [5, 3], [9, 2]], "rows": 2, "cols": 1, "min_players": 2,
+              "max_players": 2, "initial_flips": 1, "max_rounds": 1}
+    return {
+        "id": "11.2-an-index-is-decoded-before-the-state-is-judged",
+        "description": (
+            "Decoding an index comes first, and judges only the form and the index: a seat that is not an "
+            "integer is malformed_action even beside an index out of range; an index out of range is "
+            "no_such_action_index whatever the seat; an index in range names its action for the seat given, "
+            "judged like any other (no_such_player during the game, game_over after it, also for a seat "
+            "the variant cannot have). Generated by tools/conformance_cases.py."),
+        "rules": ["11.2", "1.3", "7.5"],
+        "variant": {"config": config},
+        "players": 2,
+        "setup": {"decks": [[5, 5, 9, 1, 5, 9]]},
+        "steps": [
+            refused(by_index("x", 99), "malformed_action"),
+            refused(by_index(None, 5), "malformed_action"),
+            refused(by_index(20, 99), "no_such_action_index"),
+            refused(by_index(20, 0), "no_such_player"),
+            {"action": action("flip", 0, 0, 0), "expect": {}},
+            {"action": action("flip", 1, 1, 0), "expect": {}},
+            {"action": action("flip", 0, 1, 0), "expect": {}},
+            {"action": action("flip", 1, 0, 0), "expect": {"game_over": True}},
+            refused(by_index(20, 0), "game_over"),
+            refused(by_index(2, 0), "game_over"),
+            refused(by_index(20, 9), "no_such_action_index"),
+            refused(by_index("x", 9), "malformed_action"),
+        ],
+    }
+
+
+GENERATED: tuple[tuple[str, Callable[[], dict[str, Any] | list[dict[str, Any]]]], ...] = (
+    ("02-opening.json", opening_of_258_flips),
+    ("03-turns.json", seat_shows_more_than_its_turns),
+    ("03-turns.json", face_up_card_not_flipped),
+    ("03-turns.json", discard_pile_counts),
+    ("03-turns.json", round_closed_too_soon),
+    ("03-turns.json", card_the_deck_lacks),
+    ("03-turns.json", at_the_bound),
+    ("03-turns.json", the_last_action),
+    ("03-turns.json", past_the_bound),
+    ("03-turns.json", position_at_the_bound),
+    ("03-turns.json", position_past_the_bound),
+    ("03-turns.json", lambda: [secret_twin(largest=False), secret_twin(largest=True)]),
+    ("11-action-indices.json", index_order),
+    ("12-saved-games.json", decks_not_yet_dealt),
+    ("12-saved-games.json", position_is_words_consumed),
+    ("12-saved-games.json", opener_is_derived),
+    ("12-saved-games.json", upper_case_seed),
+)
+"""Each case file's generated cases (a function makes one case or a list of them), in file order."""
 
 
 def render(value: Any, indent: int, width: int = WIDTH) -> str:
@@ -133,13 +683,17 @@ def updated(text: str, case: dict[str, Any]) -> str:
     if span is not None:
         return text[:span[0]] + rendered + text[span[1]:]
     end = text.rindex("]")  # the end of the file's `cases` list
-    return text[:end].rstrip() + ",\n" + " " * INDENT + rendered + "\n  " + text[end:]
+    before = text[:end].rstrip()
+    comma = "" if before.endswith("[") else ","  # the first case of an empty list
+    return before + comma + "\n" + " " * INDENT + rendered + "\n  " + text[end:]
 
 
 def cases() -> Iterator[tuple[Path, dict[str, Any]]]:
     """Every generated case with the file it belongs to."""
-    for name, make in GENERATED.items():
-        yield CASES_DIR / name, make()
+    for name, make in GENERATED:
+        made = make()
+        for case in made if isinstance(made, list) else [made]:
+            yield CASES_DIR / name, case
 
 
 def main() -> int:

@@ -37,7 +37,7 @@ from typing import Any
 
 PROTOCOL = 1
 """The protocol version this harness speaks."""
-RULES_VERSION = "1.1.0"
+RULES_VERSION = "1.2.0"
 """The version of ``spec/rules.md`` the cases check."""
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 """The case files shipped with the spec."""

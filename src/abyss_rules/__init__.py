@@ -47,6 +47,7 @@ from .config import Opener, Variant
 from .errors import (
     AbyssError,
     ActionIndexError,
+    ArgumentError,
     BatchStepError,
     BotError,
     Code,
@@ -97,6 +98,7 @@ __all__ = [  # the game
 __all__ += [  # the errors
     "AbyssError",
     "ActionIndexError",
+    "ArgumentError",
     "BatchStepError",
     "BotError",
     "Code",

@@ -26,6 +26,7 @@ from typing import Any, Final, TypeVar, cast
 import attrs
 
 from .caches import BoundedCache
+from .errors import ArgumentError
 
 __all__ = ["Geometry", "Grid"]
 
@@ -186,7 +187,7 @@ class Grid:
 
         See `abyss_rules.state` for the representation. With `public=True` only
         face-up values are read (rules 8.1, 8.2): face-down spaces hold `None`, as in
-        a view.
+        a view. Arguments that name no grid of `cards` are refused (`ArgumentError`).
 
         Examples:
             >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0100, gone=0b1000, player=1).cards
@@ -194,11 +195,16 @@ class Grid:
             >>> Grid.from_flat(1, 2, (7, 8, 9, 10), up=0b0001, gone=0, player=0, public=True).cards
             (7, None)
         """
-        if (cls is Grid and type(rows) is int and type(cols) is int and rows > 0 and cols > 0
-                and rows * cols > 1 and type(player) is int and player >= 0
-                and type(cards) is tuple and len(cards) >= (player + 1) * rows * cols):
+        if not (type(rows) is int and type(cols) is int and type(player) is int
+                and isinstance(cards, (tuple, list)) and type(up) is int and type(gone) is int and rows > 0
+                and cols > 0 and player >= 0 and up >= 0 and gone >= 0
+                and len(cards) >= (player + 1) * rows * cols):
+            what = f"{len(cards)} cards" if isinstance(cards, (tuple, list)) else type(cards).__name__
+            raise ArgumentError(f"no grid of seat {player!r} of {rows!r} x {cols!r} spaces is in {what} "
+                                "with int masks from 0")
+        if cls is Grid and type(cards) is tuple and rows * cols > 1:
             return snapshots(Geometry.of(rows, cols), cards, up, gone, public, player, player + 1)[0]
-        # Anything unusual (a subclass, a one-space grid, a short list...) takes the plain way.
+        # Anything unusual (a subclass, a one-space grid) takes the plain way.
         cells = rows * cols
         base = player * cells
         bits = _bits(cells)

@@ -17,7 +17,7 @@ __all__ = ["FORMAT_VERSION", "RULES_VERSION", "__version__"]
 
 __version__: Final = "0.1.0"
 """The version of the abyss-rules library."""
-RULES_VERSION: Final = "1.1.0"
+RULES_VERSION: Final = "1.2.0"
 """The version of `spec/rules.md` (its `rules_version` line) this engine implements."""
 FORMAT_VERSION: Final = 1
 """The version of the document formats described in `docs/json.md`."""

@@ -168,10 +168,15 @@ class ActionSpace:
     def action(self, index: int, player: int) -> Action:
         """The action of `index` for seat `player` (rule 11.2).
 
+        Only the index is judged here, after the form of both arguments (spec section 3,
+        "Rejecting an action", check 1): the action it names, seat included, is judged by
+        `apply` like any other, so a seat no game of the variant has gives an action that
+        `apply` refuses in its turn (`game_over` first once the game is over, then
+        `no_such_player`).
+
         Raises:
             MalformedActionError: `index` or `player` is not an int (`malformed_action`).
-            ActionIndexError: `index` is not in `[0, size)` (`no_such_action_index`), or
-                `player` is not a seat the variant allows (`no_such_player`).
+            ActionIndexError: `index` is not in `[0, size)` (`no_such_action_index`).
 
         Examples:
             >>> import abyss_rules as ar
@@ -179,6 +184,8 @@ class ActionSpace:
             >>> space = ActionSpace(ar.Variant.standard())
             >>> space.action(24, player=3), space.action(37, player=0)
             (Draw(player=3), DiscardDrawn(player=0, row=0, col=0))
+            >>> space.action(6, player=20)
+            Flip(player=20, row=1, col=2)
             >>> space.action(49, player=0)
             Traceback (most recent call last):
             ...
@@ -186,12 +193,16 @@ class ActionSpace:
         """
         if type(index) is not int:
             raise MalformedActionError(f"an action index must be an int, got {index!r}")
+        if type(player) is not int:
+            raise MalformedActionError(f"a seat must be an int, got {player!r}")
         if not 0 <= index < self.size:
             raise ActionIndexError(
                 Code.NO_SUCH_ACTION_INDEX,
                 f"action index {index} is not in [0, {self.size}) for {self.rows} x {self.cols} grids",
             )
-        return self.actions(player)[index]
+        if 0 <= player < self.variant.max_players:
+            return self.actions(player)[index]
+        return self._build(player)[index]  # a seat no game of the variant has: not kept
 
     def actions(self, player: int) -> tuple[Action, ...]:
         """Every action of seat `player`, in index order: `actions(p)[k]` is `action(k, p)`.
@@ -211,16 +222,19 @@ class ActionSpace:
         found = self._actions.get(player) if type(player) is int else None
         if found is None:
             self._check_seat(player)
-            positions = self.variant.geometry.positions
-            found = (
-                tuple(Flip(player, r, c) for r, c in positions)
-                + tuple(TakeDiscard(player, r, c) for r, c in positions)
-                + (Draw(player),)
-                + tuple(PlaceDrawn(player, r, c) for r, c in positions)
-                + tuple(DiscardDrawn(player, r, c) for r, c in positions)
-            )
-            self._actions[player] = found
+            found = self._actions[player] = self._build(player)
         return found
+
+    def _build(self, player: int) -> tuple[Action, ...]:
+        """Every action of seat `player`, in index order (not kept)."""
+        positions = self.variant.geometry.positions
+        return (
+            tuple(Flip(player, r, c) for r, c in positions)
+            + tuple(TakeDiscard(player, r, c) for r, c in positions)
+            + (Draw(player),)
+            + tuple(PlaceDrawn(player, r, c) for r, c in positions)
+            + tuple(DiscardDrawn(player, r, c) for r, c in positions)
+        )
 
     def _check_seat(self, player: object) -> None:
         if type(player) is not int:

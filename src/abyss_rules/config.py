@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import attrs
 
 from ._grid import Geometry
+from ._text import is_text
 from ._versions import header
 from .cards import MAX_CARD_VALUE, MIN_CARD_VALUE, STANDARD_DECK, Composition, unshuffled_deck
-from .errors import Code, ConfigError
+from .errors import ArgumentError, Code, ConfigError
 
 if TYPE_CHECKING:
     from .documents import VariantDict, VariantDocument
@@ -341,11 +342,9 @@ class Variant:
     def _validate(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 64:
             raise _fail(f"name must be a string of 1 to 64 characters, got {_short(self.name)}")
-        try:
-            self.name.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: no document could hold the name
+        if not is_text(self.name):  # no document could hold the name (rule 10.5)
             message = f"name must be valid Unicode text, got {_short(self.name)} (a lone surrogate)"
-            raise _fail(message) from None
+            raise _fail(message)
         for field in ("rows", "cols"):
             value = getattr(self, field)
             low = 2 if field == "rows" else 1
@@ -391,7 +390,11 @@ class Variant:
             raise _too_many_values(len(deck))
         previous: int | None = None
         total = 0
-        for value, count in deck:
+        for pair in deck:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise _fail(f"deck must be a non-empty list of [value, count] pairs, got {_short(pair)} "
+                            "in it")
+            value, count = pair
             if not _is_int(value) or not MIN_CARD_VALUE <= value <= MAX_CARD_VALUE:
                 raise _fail(f"deck: card value must be an int from {MIN_CARD_VALUE} to {MAX_CARD_VALUE}, "
                             f"got {_short(value)}")
@@ -448,6 +451,8 @@ def variant_fields(variant: Variant) -> VariantDict:
         >>> Variant(**fields) == Variant.short()
         True
     """
+    if not isinstance(variant, Variant):
+        raise ArgumentError(f"expected a Variant, got {type(variant).__name__}")
     out: dict[str, Any] = {name: getattr(variant, name) for name in FIELD_NAMES}
     out["deck"] = [list(pair) for pair in variant.deck]
     out["opener"] = variant.opener.value

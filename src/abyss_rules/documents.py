@@ -1,12 +1,17 @@
-"""`TypedDict`s of the JSON documents (see `docs/json.md`): types only, nothing at run time.
+"""`TypedDict`s of the JSON documents (see `docs/json.md`), which Pydantic and FastAPI check too.
 
 Every document's `TypedDict` is here and only here, each event's too (`CardDrawnDict` is the
 dict of `abyss_rules.events.CardDrawn`); the package itself exports none of them. The
 `*_to_dict` functions of `abyss_rules.codec` (`state_to_dict`, `view_to_dict`,
 `variant_to_dict`, `action_to_dict`, `events_to_dict`), `Record.to_dict` and
 `abyss_rules.protocol.Verdict.to_dict` return plain dicts of these shapes, so a type checker
-knows every key of a document and the type of its value; Pydantic (and so FastAPI) validates
-documents with them too:
+knows every key of a document and the type of its value.
+
+Pydantic (and so FastAPI) validates a body or a response declared with a document type exactly as
+the library reads that document (`abyss_rules._document_hooks`): it refuses what the library
+refuses, converts nothing, and the OpenAPI schema it publishes is the document's JSON Schema
+(`spec/schemas/`). Every other `TypedDict` here forbids a key it does not declare and converts no
+value under Pydantic. The library itself never imports Pydantic:
 
     >>> import abyss_rules as ar
     >>> from abyss_rules.codec import view_to_dict
@@ -16,7 +21,8 @@ documents with them too:
     125
 
 This module imports nothing of the engine (it sits below every other module, so that any
-module may name these types, the classes below the codec too); the keys
+module may name these types, the classes below the codec too; the Pydantic hooks import the
+library's readers only when Pydantic calls them); the keys
 declared here are checked against the documents the codec writes and against the JSON
 schemas of `spec/schemas/` by `tests/test_documents.py`, so the two cannot drift apart.
 """
@@ -24,7 +30,9 @@ schemas of `spec/schemas/` by `tests/test_documents.py`, so the two cannot drift
 # No `from __future__ import annotations`: Python 3.11 would then miss `NotRequired` in
 # `__required_keys__`.
 import sys
-from typing import Literal, NotRequired, TypeAlias
+from typing import Annotated, Literal, NotRequired, TypeAlias
+
+from ._document_hooks import Hooks
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -143,8 +151,9 @@ class DrawActionDocument(DrawActionBody):
     request_id: NotRequired[str | int]
 
 
-ActionDocument: TypeAlias = SpaceActionDocument | DrawActionDocument
-"""The `action` document (`action_to_dict`)."""
+ActionDocument: TypeAlias = Annotated[SpaceActionDocument | DrawActionDocument,
+                                      Hooks("action", "ActionDocument")]
+"""The `action` document (`action_to_dict`): either shape, told apart by its `type`."""
 
 
 # -- grids and round results -----------------------------------------------------------------
@@ -405,3 +414,26 @@ class VerdictDocument(TypedDict):
     path: str | None
     request_id: NotRequired[str | int]
     action: NotRequired[ActionBody]
+
+
+def _configure() -> None:
+    """Pydantic's configuration of every `TypedDict` here (no key it does not declare, no value
+    converted), and the hooks of the documents (`abyss_rules._document_hooks`)."""
+    for value in list(globals().values()):
+        if isinstance(value, type) and issubclass(value, dict) and value.__module__ == __name__:
+            value.__pydantic_config__ = {"extra": "forbid", "strict": True}  # type: ignore[attr-defined]
+    hooked: dict[type, Hooks] = {
+        StateDocument: Hooks("state", "StateDocument"),
+        ViewDocument: Hooks("view", "ViewDocument"),
+        VariantDocument: Hooks("variant", "VariantDocument"),
+        SpaceActionDocument: Hooks("action", "SpaceActionDocument", action_type=True),
+        DrawActionDocument: Hooks("action", "DrawActionDocument", action_type=False),
+        RecordDocument: Hooks("record", "RecordDocument"),
+        EventsDocument: Hooks("events", "EventsDocument"),
+        VerdictDocument: Hooks("verdict", "VerdictDocument"),
+    }
+    for document, hooks in hooked.items():
+        document.__get_pydantic_core_schema__ = hooks.__get_pydantic_core_schema__  # type: ignore[attr-defined]
+
+
+_configure()

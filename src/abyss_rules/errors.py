@@ -32,10 +32,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final
 
+from ._text import shown
+
 __all__ = [
     "RULE_OF_CODE",
     "AbyssError",
     "ActionIndexError",
+    "ArgumentError",
     "BatchStepError",
     "BotError",
     "Code",
@@ -95,6 +98,8 @@ class Code(StrEnum):
     # Malformed actions (MalformedActionError; InvalidStateError for invalid_state)
     MALFORMED_ACTION = "malformed_action"
     INVALID_STATE = "invalid_state"
+    # Arguments of a type (or value) a library call does not take (ArgumentError)
+    INVALID_ARGUMENT = "invalid_argument"
     # Configuration and set-up (ConfigError, SeedError)
     INVALID_VARIANT = "invalid_variant"
     INVALID_PLAYERS = "invalid_players"
@@ -102,6 +107,7 @@ class Code(StrEnum):
     INVALID_SEED = "invalid_seed"
     # JSON documents and action notation (DecodeError)
     INVALID_JSON = "invalid_json"
+    LONE_SURROGATE = "lone_surrogate"
     DOCUMENT_TOO_LARGE = "document_too_large"
     TOO_DEEP = "too_deep"
     DUPLICATE_FIELD = "duplicate_field"
@@ -150,15 +156,17 @@ RULE_OF_CODE: Final[dict[str, str | None]] = {
     Code.NO_FLIPS_OWED: "2.2",
     Code.DISCARD_EMPTY: "3.3",
     Code.ILLEGAL_ACTION: "3.2",
-    Code.COUNTER_LIMIT: "3.11",
+    Code.COUNTER_LIMIT: "3.12",
     Code.NO_SUCH_ACTION_INDEX: "11.2",
     Code.MALFORMED_ACTION: None,
     Code.INVALID_STATE: None,
+    Code.INVALID_ARGUMENT: None,
     Code.INVALID_VARIANT: "10.3",
     Code.INVALID_PLAYERS: "1.3",
     Code.INVALID_DECK_ORDER: "9.6",
     Code.INVALID_SEED: "9.1",
     Code.INVALID_JSON: None,
+    Code.LONE_SURROGATE: "10.5",
     Code.DOCUMENT_TOO_LARGE: None,
     Code.TOO_DEEP: None,
     Code.DUPLICATE_FIELD: None,
@@ -202,6 +210,10 @@ class AbyssError(Exception):
         message: A sentence for people.
         rule: The spec rule id; by default the one `RULE_OF_CODE` gives for `code`.
 
+    An error is always writable: a lone surrogate in its message (or in a `DecodeError`'s
+    `path`), which no UTF-8 text can hold, is kept as its escape (`\\ud800`), so that
+    `to_dict()` can always be sent as JSON (rule 10.5).
+
     Examples:
         >>> error = AbyssError(Code.SPACE_SWALLOWED, "space (1, 0) of seat 2 was swallowed")
         >>> error.code, error.rule, error.message
@@ -222,8 +234,8 @@ class AbyssError(Exception):
             rule = RULE_OF_CODE.get(code)
         self.code = Code(code)
         self.rule = rule
-        self.message = message
-        super().__init__(self.code, message, rule)
+        self.message = shown(message) if type(message) is str else message
+        super().__init__(self.code, self.message, rule)
 
     def _fields(self) -> dict[str, Any]:
         """The constructor's keywords that rebuild this error (its repr and pickling use them)."""
@@ -405,6 +417,29 @@ class InvalidStateError(_DefaultCode, TypeError):
     DEFAULT_CODE = Code.INVALID_STATE
 
 
+class ArgumentError(_DefaultCode, TypeError, ValueError):
+    """A library call was given an argument it does not take: of a type it does not take (a
+    view where a `View` is needed, a list where an error code is), or a value out of its range
+    where no game rule is involved (`max_bytes=0`). Code `invalid_argument`; also a `TypeError`
+    and a `ValueError`, what Python raises for an argument of the wrong type or value.
+
+    A programming error of the caller, not a move or a document: a server that meets one answers
+    500 (`HTTP_STATUS`). Arguments that a game rule judges have their own classes (an action:
+    `MalformedActionError`; a state: `InvalidStateError`; a variant, a player count, a deck
+    order: `ConfigError`; a seed: `SeedError`; a document: `DecodeError`).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> try:
+        ...     ar.dumps_view("a view")
+        ... except ar.ArgumentError as error:
+        ...     print(error.code, "|", error.message, "|", isinstance(error, TypeError))
+        invalid_argument | expected a View, got str | True
+    """
+
+    DEFAULT_CODE = Code.INVALID_ARGUMENT
+
+
 class ConfigError(AbyssError, ValueError):
     """An invalid variant, player count or deck order (also a `ValueError`).
 
@@ -433,14 +468,16 @@ class SeedError(_DefaultCode, ValueError):
 
 
 class DecodeError(AbyssError, ValueError):
-    """A document or a notation string that cannot be loaded.
+    """A document or a notation string that cannot be loaded, or data that no document can hold.
 
-    `code` says what is wrong (see `Code`: `invalid_json`,
+    `code` says what is wrong (see `Code`: `invalid_json`, `lone_surrogate`,
     `document_too_large`, `too_deep`, `duplicate_field`, `wrong_format`,
     `unsupported_version`, `unknown_field`, `missing_field`, `wrong_type`,
     `bad_value`, `bad_shape`, `cards_mismatch`, `impossible_state`,
     `invalid_variant`, `bad_notation`); `path` is the JSON pointer of the
-    bad field (`""` for the whole document).
+    bad field (`""` for the whole document). The writers raise it too for what they could
+    not write back: text holding a lone surrogate (`lone_surrogate`, rule 10.5), a field
+    beyond what a document holds.
 
     Examples:
         >>> error = DecodeError("wrong_type", "must be an integer, got a string", "/grids/1/4/card")
@@ -454,7 +491,7 @@ class DecodeError(AbyssError, ValueError):
 
     def __init__(self, code: str, message: str, path: str = "", rule: str | None = None) -> None:
         super().__init__(code, message, rule)
-        self.path = path
+        self.path = shown(path) if type(path) is str else path
 
     def _fields(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "path": self.path, "rule": self.rule}

@@ -49,12 +49,28 @@ from typing import Any, Final, NamedTuple, cast
 
 import attrs
 
+from ._text import is_text
 from ._versions import header
 from .actions import ACTION_TYPES, Action
-from .codec._action import RequestId, action_body, action_message, action_to_dict, check_request_id
-from .codec._strict import MAX_DOCUMENT_BYTES, MAX_INT, canonical_json, parse, parse_json
+from .codec._action import (
+    MAX_REQUEST_ID,
+    RequestId,
+    action_body,
+    action_message,
+    action_to_dict,
+    check_request_id,
+)
+from .codec._strict import (
+    MAX_DOCUMENT_BYTES,
+    MAX_INT,
+    canonical_json,
+    lone_surrogate,
+    parse,
+    parse_json,
+    short,
+)
 from .documents import ActionDocument, VerdictDocument
-from .errors import AbyssError, Code, DecodeError, IllegalActionError
+from .errors import AbyssError, ArgumentError, Code, DecodeError, IllegalActionError
 from .events import Event, apply_with_events
 from .notation import parse_notation
 from .rules._engine import check
@@ -72,9 +88,9 @@ _REFUSED_NOW: Final = 409
 HTTP_STATUS: Final[Mapping[str, int]] = {
     # The message is malformed whatever the game's state: fix the client.
     **{code: _MALFORMED for code in (
-        Code.INVALID_JSON, Code.TOO_DEEP, Code.DUPLICATE_FIELD, Code.WRONG_FORMAT, Code.UNSUPPORTED_VERSION,
-        Code.UNKNOWN_FIELD, Code.MISSING_FIELD, Code.WRONG_TYPE, Code.BAD_VALUE, Code.BAD_SHAPE,
-        Code.CARDS_MISMATCH, Code.IMPOSSIBLE_STATE, Code.BAD_NOTATION, Code.MALFORMED_ACTION,
+        Code.INVALID_JSON, Code.LONE_SURROGATE, Code.TOO_DEEP, Code.DUPLICATE_FIELD, Code.WRONG_FORMAT,
+        Code.UNSUPPORTED_VERSION, Code.UNKNOWN_FIELD, Code.MISSING_FIELD, Code.WRONG_TYPE, Code.BAD_VALUE,
+        Code.BAD_SHAPE, Code.CARDS_MISMATCH, Code.IMPOSSIBLE_STATE, Code.BAD_NOTATION, Code.MALFORMED_ACTION,
         Code.NO_SUCH_ACTION_INDEX, Code.INVALID_VARIANT, Code.INVALID_PLAYERS, Code.INVALID_DECK_ORDER,
         Code.INVALID_SEED, Code.RECORD_REDACTED, Code.REPLAY_FAILED, Code.REPLAY_MISMATCH, Code.UNKNOWN_BOT,
         Code.INVALID_SIMULATION, Code.INVALID_ENV_OPTION, Code.UNREADABLE_INPUT, Code.INVALID_PICTURE,
@@ -88,8 +104,10 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
         Code.NO_SUCH_SPACE, Code.SPACE_SWALLOWED, Code.SPACE_FACE_UP, Code.NO_CARD_TO_DRAW,
         Code.FLIP_TURN_DISABLED, Code.NO_FLIPS_OWED, Code.DISCARD_EMPTY, Code.ILLEGAL_ACTION,
         Code.GAME_TOO_LONG, Code.COUNTER_LIMIT)},
-    # The server's own fault (it passed something that is not a State, a bot failed): not the client's.
+    # The server's own fault (it passed something that is not a State, or an argument of a type a
+    # call does not take; a bot failed): not the client's.
     Code.INVALID_STATE: 500,
+    Code.INVALID_ARGUMENT: 500,
     Code.BOT_CANNOT_ACT: 500,
 }
 """The HTTP status of a refusal, by error code: the one table a server answers from.
@@ -107,16 +125,27 @@ Examples:
 def http_status(code: str | None) -> int:
     """The HTTP status for a verdict's `code` (`None`: legal, 200): `HTTP_STATUS`.
 
+    Raises `ArgumentError` if `code` is neither a string nor `None`.
+
     Examples:
         >>> http_status(None), http_status("seat_mismatch"), http_status("document_too_large")
         (200, 403, 413)
     """
-    return 200 if code is None else HTTP_STATUS.get(code, _MALFORMED)
+    if code is None:
+        return 200
+    if not isinstance(code, str):
+        raise ArgumentError(f"a verdict's code is a string or None, got {type(code).__name__}")
+    return HTTP_STATUS.get(code, _MALFORMED)
 
 
 @attrs.frozen(slots=True)
 class Verdict:
     """The answer to "may this action be applied to this state?" (see `validate`).
+
+    Checked when made, so that every verdict can be sent: a legal verdict has no `code` and a
+    refusal has one; each field of the wrong type is refused (`ArgumentError`), and so is
+    text that no UTF-8 document can hold (`DecodeError`, code `lone_surrogate`, rule 10.5) or a
+    `request_id` that an action document could not carry.
 
     Examples:
         >>> import abyss_rules as ar
@@ -145,6 +174,46 @@ class Verdict:
     action: Action | None = None
     """The action the verdict is about, when the server echoes it (`echo_action=True`), or `None`."""
 
+    def __attrs_post_init__(self) -> None:
+        code, rule, message, path, seq, request_id = (self.code, self.rule, self.message, self.path, self.seq,
+                                                      self.request_id)
+        if (self.legal is (code is None) and type(message) is str and message.isascii()
+                and (rule is None or (type(rule) is str and rule.isascii()))
+                and (path is None or (type(path) is str and path.isascii()))
+                and (code is None or (isinstance(code, str) and code.isascii()))
+                and (seq is None or (type(seq) is int and 0 <= seq <= MAX_INT))
+                and (request_id is None or (type(request_id) is int and 0 <= request_id <= MAX_INT)
+                     or (type(request_id) is str and 1 <= len(request_id) <= MAX_REQUEST_ID
+                         and request_id.isascii()))
+                and (self.action is None or type(self.action) in ACTION_TYPES)):
+            return  # every verdict the library makes (its text is ASCII unless a client's was not)
+        self._check()
+
+    def _check(self) -> None:
+        if type(self.legal) is not bool:
+            raise ArgumentError(f"legal must be a bool, got {type(self.legal).__name__}")
+        if self.legal != (self.code is None):
+            raise ArgumentError("a legal verdict has no code, and a refusal has one")
+        for name in ("code", "rule", "message", "path"):
+            value = getattr(self, name)
+            if value is None and name != "message":
+                continue
+            if not isinstance(value, str):
+                what = "a string" if name == "message" else "a string or None"
+                raise ArgumentError(f"a verdict's {name} is {what}, got {type(value).__name__}")
+            if not is_text(value):
+                raise lone_surrogate(f"/{name}")
+        if self.seq is not None and (type(self.seq) is not int or not 0 <= self.seq <= MAX_INT):
+            raise ArgumentError(f"a verdict's seq is an int from 0 to {MAX_INT} or None, "
+                                f"got {short(self.seq)}")
+        if self.request_id is not None:
+            if type(self.request_id) not in (str, int):
+                raise ArgumentError(f"a request id is a string or an int, "
+                                    f"got {type(self.request_id).__name__}")
+            check_request_id(self.request_id)
+        if self.action is not None and type(self.action) not in ACTION_TYPES:
+            raise ArgumentError(f"a verdict's action is an action or None, got {type(self.action).__name__}")
+
     @classmethod
     def from_error(cls, error: AbyssError | None, seq: int | None, *, request_id: RequestId | None = None,
                    action: Action | None = None) -> Verdict:
@@ -164,6 +233,8 @@ class Verdict:
         """
         if error is None:
             return cls(True, None, None, "legal", seq, None, request_id, action)
+        if not isinstance(error, AbyssError):
+            raise ArgumentError(f"expected an AbyssError or None, got {type(error).__name__}")
         path = error.path if isinstance(error, DecodeError) else None
         return cls(False, error.code, error.rule, error.message, seq, path, request_id, action)
 
@@ -352,6 +423,9 @@ def _request_id_of(data: ActionInput) -> RequestId | None:
 def _gate(state: State, action: Action, seq: int | None, player: int | None,
           require_seq: bool) -> AbyssError | None:
     """The server-side checks made before the rules: the acting seat and the seq."""
+    if player is not None and type(player) is not int:
+        return ArgumentError(f"player is the seat a server authenticated (an int) or None, got "
+                             f"{type(player).__name__}")
     if player is not None and action.player != player:
         return IllegalActionError(Code.SEAT_MISMATCH, f"this connection plays seat {player}; the action is "
                                                       f"for seat {action.player}")
@@ -485,5 +559,5 @@ def action_documents(view: View) -> tuple[ActionDocument, ...]:
         True
     """
     if type(view) is not View:
-        raise TypeError(f"expected a View, got {type(view).__name__}")
+        raise ArgumentError(f"expected a View, got {type(view).__name__}")
     return tuple(action_to_dict(action, seq=view.seq) for action in view.legal_actions)

@@ -34,8 +34,9 @@ from typing import Any, Final
 import attrs
 
 from ._event_types import EVENT_TYPES, Event
-from .codec._strict import check_header, parse, read_int, read_list, read_str
-from .errors import Code, DecodeError
+from .codec._action import read_action
+from .codec._strict import parse, read_document, read_int, read_list, read_str, wrong_type
+from .errors import ArgumentError, Code, DecodeError
 from .views import View
 
 __all__ = ["PublicTable", "Space", "apply_events"]
@@ -43,6 +44,7 @@ __all__ = ["PublicTable", "Space", "apply_events"]
 Space = tuple[int | None, bool, bool]
 """One space as the table knows it: (the card if face up, face up, swallowed)."""
 
+_EVENTS_FIELDS: Final = frozenset({"action", "events", "seq"})
 _HIDDEN: Final[Space] = (None, False, False)
 _GONE: Final[Space] = (None, False, True)
 
@@ -72,7 +74,7 @@ class PublicTable:
     def from_view(cls, view: View) -> PublicTable:
         """The table a view shows (any seat's or a spectator's)."""
         if type(view) is not View:
-            raise TypeError(f"expected a View, got {type(view).__name__}")
+            raise ArgumentError(f"expected a View, got {type(view).__name__}")
         grids = tuple(tuple((g.cards[s] if g.face_up[s] else None, g.face_up[s], g.swallowed[s])
                             for s in range(len(g.cards))) for g in view.grids)
         return cls(view.variant.rows, view.variant.cols, grids, view.discard_pile, view.draw_pile_size,
@@ -94,20 +96,31 @@ def apply_events(table: PublicTable,
     (from `apply_with_events`) advance `seq` by one.
 
     Raises:
-        DecodeError: a malformed document, or an event that does not fit the table.
+        DecodeError: a malformed document (its header and fields are checked as every loader
+            checks them; JSON text that is not an object is `wrong_type`), or an event that does
+            not fit the table.
+        ArgumentError: `table` is not a `PublicTable`, or `events` is neither a document (a
+            mapping or its text) nor a list or tuple of event objects.
     """
-    document: Any = parse(events) if isinstance(events, (str, bytes)) else events
+    if type(table) is not PublicTable:
+        raise ArgumentError(f"expected a PublicTable, got {type(table).__name__}")
+    document: Any = events
+    if isinstance(events, (str, bytes, bytearray)):
+        document = parse(bytes(events) if isinstance(events, bytearray) else events)
+        if type(document) is not dict:
+            raise wrong_type(document, "an object (an events document)", "")
     if isinstance(document, Mapping):
-        check_header(document, "events")
-        seq = read_int(document.get("seq"), "/seq", 0)
+        d = read_document(dict(document), "events", _EVENTS_FIELDS)
+        read_action(d["action"], "/action")
+        seq = read_int(d["seq"], "/seq", 0)
         if seq != table.seq + 1:
             raise DecodeError(Code.BAD_VALUE, f"the events lead to seq {seq}; the table is at seq "
                                               f"{table.seq}", "/seq")
-        items = read_list(document.get("events"), "/events")
-    else:
-        if not all(type(event) in EVENT_TYPES for event in document):
-            raise TypeError("expected an events document or event objects")
+        items = read_list(d["events"], "/events")
+    elif isinstance(document, (list, tuple)) and all(type(event) in EVENT_TYPES for event in document):
         items, seq = [event.to_dict() for event in document], table.seq + 1
+    else:
+        raise ArgumentError(f"expected an events document or event objects, got {type(document).__name__}")
     model = _Model(table)
     for i, item in enumerate(items):
         try:

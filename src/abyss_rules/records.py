@@ -35,6 +35,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any, Final, cast
 
 import attrs
@@ -56,7 +57,15 @@ from .codec._strict import (
 from .codec._variant import read_variant, variant_doc
 from .config import Variant
 from .documents import RecordDocument
-from .errors import AbyssError, Code, ConfigError, DecodeError, MalformedActionError, ReplayError
+from .errors import (
+    AbyssError,
+    ArgumentError,
+    Code,
+    ConfigError,
+    DecodeError,
+    MalformedActionError,
+    ReplayError,
+)
 from .notation import parse_notation, to_notation
 from .randomness import normalize_seed, secret_decks_repr, secret_repr
 from .rules._dealing import deck_order_problem, new_game, player_count_problem
@@ -293,7 +302,7 @@ class Record:
             >>> full.redact().with_secrets(9) == full
             True
         """
-        return attrs.evolve(self, seed=normalize_seed(seed), decks=tuple(tuple(order) for order in decks))
+        return attrs.evolve(self, seed=normalize_seed(seed), decks=decks)
 
     # -- replaying -----------------------------------------------------------------------
 
@@ -369,8 +378,17 @@ class Record:
         This is how a player audits a finished game once the seed is published:
         the deals the server claims (the record) are the ones the player was shown.
 
+        The record is replayed once, to its end, while the views are read, keeping one state
+        at a time: views in the order of their `seq` (as a client saves them) are checked as
+        they come, in memory that does not grow with the record. A view whose `seq` is behind
+        the replay is kept until a second replay checks every such view in the order of its
+        `seq`; so the memory is one state and those views, the time at most two replays.
+
         Raises:
-            ReplayError: `replay_mismatch` naming the first view that differs.
+            ReplayError: `replay_mismatch` naming the first view (in the order given) that
+                differs or whose `seq` is not a state of the record; `record_redacted` or
+                `replay_failed` if the record cannot be replayed to its end.
+            ArgumentError: `views` is not an iterable of `View`s.
 
         Examples:
             >>> import abyss_rules as ar
@@ -378,16 +396,42 @@ class Record:
             >>> seen = [ar.view(state, 1) for state in record.states()]
             >>> record.check_views(seen)     # no error: the record is what seat 1 saw
         """
-        states = list(self.states())
+        if isinstance(views, (str, bytes)) or not isinstance(views, Iterable):
+            raise ArgumentError(f"expected an iterable of views, got {type(views).__name__}")
+        last = len(self.actions)
+        replay = self.states()
+        state = next(replay)
+        behind: list[tuple[int, int, View]] = []  # (seq, n, view) of the views behind the replay
+        failed: tuple[int, str] | None = None  # the first view that differs, and why
         for n, seen in enumerate(views):
             if not isinstance(seen, View):
-                raise TypeError(f"expected views, got {type(seen).__name__}")
-            if not 0 <= seen.seq < len(states):
-                raise ReplayError(Code.REPLAY_MISMATCH, f"view {n} has seq {seen.seq}; the record has states "
-                                                        f"0 to {len(states) - 1}")
-            if view(states[seen.seq], seen.viewer) != seen:
-                raise ReplayError(Code.REPLAY_MISMATCH, f"view {n} (seq {seen.seq}, viewer {seen.viewer}) "
-                                                        "is not the view of the replayed state")
+                raise ArgumentError(f"expected views, got {type(seen).__name__}")
+            if type(seen.seq) is not int or not 0 <= seen.seq <= last:
+                failed = n, f"view {n} has seq {seen.seq!r}; the record has states 0 to {last}"
+                break
+            if seen.seq < state.seq:
+                behind.append((seen.seq, n, seen))
+                continue
+            while state.seq < seen.seq:
+                state = next(replay)
+            if view(state, seen.viewer) != seen:
+                failed = n, _differs(n, seen)
+                break
+        for state in replay:  # noqa: B007  # replayed to its end, as a record must be
+            pass
+        if behind:  # a second replay for them, in the order of their seq
+            behind.sort(key=itemgetter(0, 1))
+            replay = self.states()
+            state = next(replay)
+            for seq, n, seen in behind:
+                if failed is not None and n > failed[0]:
+                    continue  # a view given before it has failed already
+                while state.seq < seq:
+                    state = next(replay)
+                if view(state, seen.viewer) != seen:
+                    failed = n, _differs(n, seen)
+        if failed is not None:
+            raise ReplayError(Code.REPLAY_MISMATCH, failed[1])
 
     def notation(self) -> tuple[str, ...]:
         """The actions in compact notation (`to_notation`).
@@ -525,3 +569,6 @@ class Record:
         """
         return cls.from_dict(parse(data, max_bytes), verify=verify)
 
+
+def _differs(n: int, seen: View) -> str:
+    return f"view {n} (seq {seen.seq}, viewer {seen.viewer}) is not the view of the replayed state"

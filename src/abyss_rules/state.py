@@ -38,9 +38,12 @@ import attrs
 
 from ._grid import Grid, flags
 from .config import Variant
-from .errors import AbyssError, Code, IllegalActionError, MalformedActionError, SeatError
+from .errors import AbyssError, ArgumentError, Code, IllegalActionError, MalformedActionError, SeatError
 
-__all__ = ["COUNTER_LIMIT", "Dealer", "Phase", "RoundResult", "State", "counter_limit", "winners"]
+__all__ = [
+    "COUNTER_LIMIT", "WORDS_PER_ACTION", "Dealer", "Phase", "RoundResult", "State", "counter_limit",
+    "winners",
+]
 
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the lowest total; ties share the win (rule 7.4).
@@ -52,6 +55,9 @@ def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
         >>> winners((12, 7, 7))
         (1, 2)
     """
+    if not isinstance(totals, (tuple, list)) or not totals or not all(type(t) is int for t in totals):
+        raise ArgumentError(f"totals are one int per seat, got {type(totals).__name__}"
+                            f"{'' if isinstance(totals, (tuple, list)) and totals else ' (none)'}")
     low = min(totals)
     return tuple(seat for seat, total in enumerate(totals) if total == low)
 
@@ -363,23 +369,27 @@ class State(_Fields):
         return (full & ~((self.face_up_mask | self.swallowed_mask) >> shift)).bit_count()
 
 
-COUNTER_LIMIT: Final = 1 << 48
-"""Counters (`seq`, `turns`, the dealer's position) of a possible state are below this (rule 3.11);
-`apply` never makes a state that reaches it."""
+COUNTER_LIMIT: Final = 1 << 40
+"""A game takes fewer actions than this (rule 3.12): once `seq` is `COUNTER_LIMIT - 1` no action is
+legal, and a loaded state's `seq` is below it."""
+WORDS_PER_ACTION: Final = 1 << 12
+"""A loaded state's dealer position is at most `WORDS_PER_ACTION * (seq + 1)` (rule 3.12): a shuffle
+of at most 2,048 cards happens in the first deal and at most once an action."""
 
 
-def counter_limit(which: str) -> IllegalActionError:
-    """The refusal of an action after which the counter `which` would reach `COUNTER_LIMIT` (rule 3.11).
+def counter_limit() -> IllegalActionError:
+    """The refusal of an action that passed every other check in a game at the bound (rule 3.12).
 
-    `seq` and the dealer's position are the counters to watch (`turns` never exceeds `seq`),
-    so that every state `apply` returns can be saved and loaded again.
+    The bound is decided from `seq`, which is public (rule 3.13): a game that has taken
+    `COUNTER_LIMIT - 1` actions takes no more.
 
     Examples:
-        >>> counter_limit("seq").code
-        'counter_limit'
+        >>> error = counter_limit()
+        >>> error.code, error.rule
+        ('counter_limit', '3.12')
     """
-    return IllegalActionError(Code.COUNTER_LIMIT, f"after this action {which} would reach 2**48, the bound "
-                                                  "of every counter of a state")
+    return IllegalActionError(Code.COUNTER_LIMIT, "the game has taken 2**40 - 1 actions, the most a game may "
+                                                  "take: no action is legal")
 
 
 def no_such_seat(player: object, players: int) -> AbyssError:

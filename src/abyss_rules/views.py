@@ -29,6 +29,7 @@ import attrs
 from ._grid import Geometry, Grid, fast_constructor, snapshots
 from .actions import Action
 from .config import Variant
+from .errors import ArgumentError
 from .rules._illegal import not_a_state
 from .rules._legal import legal_actions
 from .rules._opening import choose_opener
@@ -310,6 +311,8 @@ def unseen_counts(v: View) -> tuple[tuple[int, int], ...]:
         >>> dict(unseen_counts(v))[-1], dict(unseen_counts(v))[8]
         (9, 9)
     """
+    if not isinstance(v, View):
+        raise ArgumentError(f"expected a View, got {type(v).__name__}")
     seen: dict[int, int] = {}
     public = [card for grid in v.grids for card, up in zip(grid.cards, grid.face_up, strict=True)
               if up and card is not None]

@@ -33,10 +33,20 @@ TRANSITIONS: frozenset[tuple[ar.Phase, ar.Phase, bool]] = frozenset({
 })
 """Spec section 3, "Phases": (phase before, phase after, whether a new round began) of one action."""
 
+LAST_SEQ = 2**40 - 1
+"""Rule 3.12: a game that has taken this many actions takes no more."""
+
 
 def spec_code(state: ar.State, action: ar.Action) -> str | None:
     """The code of the first failing check of spec section 3 ("Rejecting an action"), step by step;
-    ``None`` when every check passes (step 1, malformed actions, is not reached by actions)."""
+    ``None`` when every check passes (step 1, malformed actions, is not reached by actions).
+
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(2, seed=1)
+        >>> at_the_bound = state._replace(seq=LAST_SEQ)
+        >>> spec_code(at_the_bound, ar.Flip(0, 0, 0)), spec_code(at_the_bound, ar.Draw(0))
+        ('counter_limit', 'wrong_phase')
+    """
     v = state.variant
     kind = type(action)
     player = action.player
@@ -56,7 +66,7 @@ def spec_code(state: ar.State, action: ar.Action) -> str | None:
     if kind is ar.Draw:
         if not state.draw_pile and len(state.discard_pile) < 2:  # 7
             return "no_card_to_draw"
-        return None
+        return "counter_limit" if state.seq >= LAST_SEQ else None  # last (spec check 8, rule 3.12)
     row, col = action.row, action.col  # type: ignore[union-attr]
     if not (0 <= row < v.rows and 0 <= col < v.cols):  # 8
         return "no_such_space"
@@ -65,7 +75,7 @@ def spec_code(state: ar.State, action: ar.Action) -> str | None:
         return "space_swallowed"
     if kind in (ar.Flip, ar.DiscardDrawn) and state.face_up_mask & bit:  # 10
         return "space_face_up"
-    return None
+    return "counter_limit" if state.seq >= LAST_SEQ else None  # last (spec check 8, rule 3.12)
 
 
 def spec_listing(state: ar.State) -> list[ar.Action]:
@@ -73,6 +83,8 @@ def spec_listing(state: ar.State) -> list[ar.Action]:
     v = state.variant
     positions = [(s // v.cols, s % v.cols) for s in range(v.cells)]
     out: list[ar.Action] = []
+    if state.seq >= LAST_SEQ:  # rule 3.12
+        return out
     if state.phase is OPENING:
         for p in range(state.players):
             if len(state.opening[p]) < v.initial_flips:

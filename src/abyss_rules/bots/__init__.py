@@ -36,7 +36,7 @@ from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
 from . import _model, _odds, _planner, _tables
-from ._search import RolloutSearch
+from ._search import RolloutSearch, check_seed
 
 __all__ = [
     "BOTS",
@@ -163,7 +163,7 @@ class RandomBot:
     """The name the registry `BOTS` and the command line know it by."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:

@@ -33,7 +33,7 @@ import time
 from typing import Final, Protocol
 
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
-from ..errors import BotError, Code, SamplingError
+from ..errors import ArgumentError, BotError, Code, SamplingError
 from ..rules._engine import apply
 from ..sampling import StateSampler
 from ..state import Phase, State
@@ -43,6 +43,13 @@ __all__ = ["Policy", "RolloutSearch"]
 
 MAX_ROLLOUT_ACTIONS: Final = 2_000
 """A rollout that has not finished its round after this many actions is scored where it stands."""
+
+
+def check_seed(seed: object) -> int | None:
+    """`seed` as a bot's seed, an int or `None` (`ArgumentError` otherwise)."""
+    if seed is not None and type(seed) is not int:
+        raise ArgumentError(f"a bot's seed is an int or None, got {type(seed).__name__}")
+    return seed
 
 
 class Policy(Protocol):
@@ -92,6 +99,10 @@ class RolloutSearch:
             raise BotError(Code.BOT_CANNOT_ACT, f"seconds must be a number in (0, 3600), got {seconds!r}")
         if type(horizon) is not int or horizon < 0:
             raise BotError(Code.BOT_CANNOT_ACT, f"horizon must be an int of at least 0, got {horizon!r}")
+        check_seed(seed)
+        for name, number in (("win_bonus", win_bonus), ("confidence", confidence)):
+            if type(number) not in (int, float) or not math.isfinite(number):
+                raise ArgumentError(f"{name} must be a finite number, got {number!r}")
         self.seed = seed
         self.rollouts = rollouts
         self.seconds = seconds

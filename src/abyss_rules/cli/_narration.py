@@ -8,7 +8,7 @@ by side. Nothing here reads input or parses arguments.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .. import _event_types as ev
@@ -159,7 +159,8 @@ class Narrator:
     Args:
         out: Where to print.
         names: A name per seat (e.g. the bots'), shown as `seat 1 (greedy)`.
-        width: Line width for the grids (and for the text, with `wrap`).
+        width: Line width for the grids (and for the text, with `wrap`); or a function that gives
+            it, called for every line (a terminal's width, which a resize changes).
         wrap: Wrap lines longer than `width` at word boundaries (a wrapped line goes on
             indented); grids are never wrapped, they go side by side up to `width`.
 
@@ -179,11 +180,11 @@ class Narrator:
           seat 0 flips (1,2): 0
     """
 
-    def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int = 100,
+    def __init__(self, out: TextIO, names: Sequence[str] | None = None, width: int | Callable[[], int] = 100,
                  wrap: bool = False) -> None:
         self.out = out
         self.names = names
-        self.width = width
+        self._width = width
         self.wrap = wrap
         self.turn_number = 0
         self.grids_shown_at = -1
@@ -191,10 +192,16 @@ class Narrator:
         self.penalty_told = False
         """Whether the closer penalty (rule 6.5) has been explained (the first time a seat closes)."""
 
+    @property
+    def width(self) -> int:
+        """The line width now."""
+        return self._width() if callable(self._width) else self._width
+
     def say(self, text: str = "") -> None:
         """Print one line (or several), wrapped to the width if the narrator wraps."""
-        if self.wrap and any(len(line) > self.width for line in text.split("\n")):
-            text = "\n".join(_wrapped(line, self.width) for line in text.split("\n"))
+        width = self.width
+        if self.wrap and any(len(line) > width for line in text.split("\n")):
+            text = "\n".join(_wrapped(line, width) for line in text.split("\n"))
         print(text, file=self.out)
 
     def _grid_text(self, text: str) -> None:
@@ -311,7 +318,8 @@ def narrate(result: GameResult, out: TextIO, width: int = 100, wrap: bool = Fals
     Args:
         result: The game, played with `keep_states=True`.
         out: Where to print.
-        width: Line width for the grids (and for the text, with `wrap`).
+        width: Line width for the grids (and for the text, with `wrap`); or a function that gives
+            it, called for every line (a terminal's width, which a resize changes).
         wrap: Wrap long lines to `width` (see `Narrator`).
 
     Raises:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TextIO
 
 from ..bots import BOTS
@@ -104,6 +104,14 @@ def width_of(args: argparse.Namespace, out: TextIO) -> tuple[int, bool]:
     if _is_terminal(out):
         return max(20, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns), True
     return DEFAULT_WIDTH, False
+
+
+def terminal_width(args: argparse.Namespace, out: TextIO) -> Callable[[], int] | None:
+    """On a terminal without `--width`: a function that reads the terminal's width each time it is
+    called (as `width_of` does), so that a resized window is followed; `None` otherwise."""
+    if args.width is not None or not _is_terminal(out):
+        return None
+    return lambda: max(20, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
 def _is_terminal(out: TextIO) -> bool:

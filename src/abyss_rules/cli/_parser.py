@@ -7,14 +7,29 @@ A new subcommand is added here (its options) and given a handler in the module t
 from __future__ import annotations
 
 import argparse
+import platform
+import sys
 import textwrap
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
+from .._compiled import report
 from .._versions import __version__
 from ..bots import BOTS, LEVELS
 from ._commands import cmd_demo, cmd_replay, cmd_schema, cmd_validate
 from ._options import add_variant_args, add_width_arg, seed_arg
 from ._play import PLAY_HELP, cmd_play
 from ._simulate import cmd_simulate
+
+
+class _Version(argparse.Action):
+    """`--version`: the version, the Python, and which parts run compiled (`abyss_rules._compiled`)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> NoReturn:
+        print(f"abyss-rules {__version__} (Python {platform.python_version()}, "
+              f"{platform.python_implementation()})\n{report()}", file=sys.stdout)
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 ok; 1 illegal action or invalid document; 2 usage error; 3 bad input "
                "(unreadable file, bad JSON); 4 the input of 'play' ended early; 130 interrupted.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version, and which parts of the library run compiled, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="watch built-in bots play a whole game (the default command)",

@@ -26,7 +26,16 @@ from ..simulation import play_game
 from ..state import Phase, State
 from ..views import View, unseen_counts
 from ._narration import Narrator, seat_label, variant_summary
-from ._options import EXIT_INPUT_ENDED, EXIT_OK, UsageError, bot_names, variant_of, width_of, write_record
+from ._options import (
+    EXIT_INPUT_ENDED,
+    EXIT_OK,
+    UsageError,
+    bot_names,
+    terminal_width,
+    variant_of,
+    width_of,
+    write_record,
+)
 
 PLAY_HELP = """\
 Moves (spaces are row and column, counted from 0 as on the grids: "t 1 2" is row 1, column 2):
@@ -38,7 +47,7 @@ Moves (spaces are row and column, counted from 0 as on the grids: "t 1 2" is row
   g       show the table again
   l       list the discard pile (newest first) and count the unseen cards  (rules 5.3, 8.1)
   ?       this help
-  q       leave the game
+  q       leave the game (after a y to confirm)
 Long forms work too (take, draw, place, discard, flip, list), and "1,2" or "(1,2)" for a space."""
 
 
@@ -142,20 +151,32 @@ def parse_move(text: str, seat: int) -> Action | str:
     return cls(seat, row, col)
 
 
-def _choices(table: View, seat: int) -> str:
-    """The moves open to `seat` now, in words (from its view's legal actions)."""
+def _choices(table: View, seat: int, names: list[str] | None = None) -> str:
+    """The moves open to `seat` now, in words (from its view's legal actions); once another seat has
+    closed the round, the words say that this is the last turn (rule 6.1).
+
+    Examples:
+        >>> import abyss_rules as ar
+        >>> state = ar.new_game(players=2, seed=1)
+        >>> _choices(ar.view(state, 0), 0)
+        'opening: flip one of your face-down cards (2 left): f R C'
+    """
     v = table.variant
     if table.phase is Phase.OPENING:
         left = v.initial_flips - len(table.opening[seat])
         return f"opening: flip one of your face-down cards ({left} left): f R C"
+    last = ""
+    if table.closer is not None and table.closer != seat:
+        last = (f"YOUR LAST TURN ({seat_label(table.closer, names)} closed the round; then every grid is "
+                "revealed and scored): ")
     if table.phase is Phase.DRAWN and table.drawn is not None:
-        return f"you drew {a_card(table.drawn)}: p R C place it | x R C discard it and flip (R, C)"
+        return f"{last}you drew {a_card(table.drawn)}: p R C place it | x R C discard it and flip (R, C)"
     options = [f"t R C take the {table.top_discard}"]
     if any(isinstance(a, Draw) for a in table.legal_actions):
         options.append("d draw")
     if v.flip_turn:
         options.append("f R C flip only")
-    return "your turn: " + " | ".join(options)
+    return (last or "your turn: ") + " | ".join(options)
 
 
 def _cards(n: int) -> str:
@@ -278,7 +299,7 @@ class _Human:
             if self.shown != table.seq and table.phase is not Phase.DRAWN:  # (a draw changes no grid)
                 _show_table(table, narrator, self.names)
                 self.shown = table.seq
-            narrator.say(_choices(table, me))
+            narrator.say(_choices(table, me, self.names))
             line = self._line()
             if not line:
                 narrator.say()
@@ -302,6 +323,14 @@ class _Human:
                     narrator.say(text)
                 continue
             if move == "q":
+                narrator.say("Leave the game? Type y to leave, anything else to play on.")
+                answer = self._line()
+                if not answer:
+                    narrator.say()
+                    narrator.say("The input ended before the game was over.")
+                    raise _Stop(EXIT_INPUT_ENDED)
+                if answer.strip().lower() not in ("y", "yes"):
+                    continue
                 narrator.say("You left the game.")
                 raise _Stop(EXIT_OK)
             assert not isinstance(move, str)
@@ -341,7 +370,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     names = list(args.bots)
     names.insert(me, "you")
     width, wrap = width_of(args, out)
-    narrator = Narrator(out, names, width=width, wrap=wrap)
+    # (on a terminal, the width is read again for every line: a resized window is followed)
+    narrator = Narrator(out, names, width=terminal_width(args, out) or width, wrap=wrap)
     narrator.say(f"Abyss: you are seat {me}, against " + ", ".join(f"seat {p} ({n})" for p, n in
                                                                    enumerate(names) if p != me))
     narrator.say(f"  variant: {variant_summary(v)}. Type ? for help, l for the discard pile.")

@@ -1,7 +1,7 @@
 """JSON documents: states, actions, variants and views in one canonical form.
 
 Every document is a JSON object that names its kind and versions:
-`{"format": "state", "format_version": 1, "rules_version": "1.1.0", ...}`.
+`{"format": "state", "format_version": 1, "rules_version": "1.2.0", ...}`.
 
 * **Canonical form.** `canonical_json` writes sorted keys, no insignificant
   whitespace, UTF-8 text (`ensure_ascii=False`) and integers only --
@@ -45,7 +45,7 @@ from typing import Any, cast
 
 from .._versions import FORMAT_VERSION
 from ..documents import ViewDocument
-from ..errors import DecodeError
+from ..errors import ArgumentError, DecodeError
 from ..views import View
 from ._action import action_from_dict, action_to_dict, dumps_action, loads_action
 from ._events import dumps_events, events_to_dict
@@ -99,7 +99,7 @@ def view_to_dict(view: View) -> ViewDocument:
         ({'card': None, 'face_up': False, 'swallowed': False}, 125, False)
     """
     if not isinstance(view, View):
-        raise TypeError(f"expected a View, got {type(view).__name__}")
+        raise ArgumentError(f"expected a View, got {type(view).__name__}")
     return cast(ViewDocument, view_data(view))
 
 
@@ -115,7 +115,7 @@ def dumps_view(view: View) -> str:
         True
     """
     if not isinstance(view, View):
-        raise TypeError(f"expected a View, got {type(view).__name__}")
+        raise ArgumentError(f"expected a View, got {type(view).__name__}")
     return view_text(view)
 
 

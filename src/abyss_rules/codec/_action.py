@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
+from .._text import is_text
 from .._versions import header
 from ..actions import ACTION_TYPES, Action, Draw
 from ..caches import BoundedCache
 from ..documents import ActionDocument
-from ..errors import Code, DecodeError, MalformedActionError
+from ..errors import ArgumentError, Code, DecodeError, MalformedActionError
 from ._spelling import Items
 from ._strict import (
     HEADER_FIELDS,
@@ -16,6 +17,7 @@ from ._strict import (
     bad,
     canonical_json,
     check_header,
+    lone_surrogate,
     parse,
     read_int,
     read_object,
@@ -115,16 +117,17 @@ def action_to_dict(action: Action, *, seq: int | None = None,
     body = {**header("action"), **action_body(check_action(action))}
     if seq is not None:
         if type(seq) is not int or not 0 <= seq <= MAX_INT:
-            raise TypeError(f"seq must be an int from 0 to {MAX_INT}, got {seq!r}")
+            raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
         body["seq"] = seq
     if request_id is not None:
-        body["request_id"] = check_request_id(request_id, "request_id")
+        body["request_id"] = check_request_id(request_id)
     return cast(ActionDocument, body)
 
 
 def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
     """`value` as a request id (`DecodeError` otherwise): a string of 1 to 64 characters, or an
-    integer from 0 to 2**53 - 1.
+    integer from 0 to 2**53 - 1. A string holding a lone surrogate is refused (`lone_surrogate`,
+    rule 10.5): a verdict echoes the request id, and no UTF-8 text could hold it.
 
     Examples:
         >>> check_request_id("move-7"), check_request_id(7)
@@ -136,6 +139,8 @@ def check_request_id(value: Any, path: str = "/request_id") -> RequestId:
         raise wrong_type(value, "a string or an integer", path)
     if not 1 <= len(value) <= MAX_REQUEST_ID:
         raise bad(f"must be a string of 1 to {MAX_REQUEST_ID} characters, got {len(value)}", path)
+    if not value.isascii() and not is_text(value):  # (ASCII at once, without a call)
+        raise lone_surrogate(path)
     return value
 
 
@@ -145,7 +150,7 @@ def dumps_action(action: Action, *, seq: int | None = None, request_id: str | in
     Examples:
         >>> import abyss_rules as ar
         >>> dumps_action(ar.Draw(1))
-        '{"format":"action","format_version":1,"player":1,"rules_version":"1.1.0","type":"draw"}'
+        '{"format":"action","format_version":1,"player":1,"rules_version":"1.2.0","type":"draw"}'
     """
     return canonical_json(action_to_dict(action, seq=seq, request_id=request_id))
 

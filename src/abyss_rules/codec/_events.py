@@ -8,8 +8,9 @@ from .._event_types import EVENT_TYPES, Event
 from .._versions import header
 from ..actions import Action
 from ..documents import EventsDocument
+from ..errors import ArgumentError
 from ._action import action_body, check_action
-from ._strict import canonical_json
+from ._strict import MAX_INT, canonical_json, short
 
 
 def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> EventsDocument:
@@ -25,12 +26,14 @@ def events_to_dict(events: tuple[Event, ...], *, action: Action, seq: int) -> Ev
         >>> doc["format"], doc["seq"], doc["action"], doc["events"][0]["value"]
         ('events', 1, {'type': 'flip', 'player': 0, 'row': 1, 'col': 2}, 5)
     """
-    if type(seq) is not int or seq < 0:
-        raise TypeError(f"seq must be an int >= 0, got {seq!r}")
+    if type(seq) is not int or not 0 <= seq <= MAX_INT:
+        raise ArgumentError(f"seq must be an int from 0 to {MAX_INT}, got {short(seq)}")
+    if not isinstance(events, (tuple, list)):
+        raise ArgumentError(f"expected the events of one action (a tuple), got {type(events).__name__}")
     items = []
     for event in events:
         if type(event) not in EVENT_TYPES:
-            raise TypeError(f"expected events, got {type(event).__name__}")
+            raise ArgumentError(f"expected events, got {type(event).__name__}")
         items.append(event.to_dict())
     body = {**header("events"), "action": action_body(check_action(action)), "events": items, "seq": seq}
     return cast(EventsDocument, body)

@@ -15,7 +15,7 @@ from typing import Any, Final, cast
 from ..cards import MAX_CARD_VALUE, MIN_CARD_VALUE
 from ..config import Variant
 from ..documents import StateDocument
-from ..errors import Code
+from ..errors import Code, InvalidStateError
 from ..rules._dealing import deck_order_problem, player_count_problem
 from ..rules._reachable import state_problem
 from ..state import Dealer, Phase, RoundResult, State
@@ -170,7 +170,7 @@ _FIRST, _LAST = STATE.first_and_last()
 
 def check_state(state: Any) -> State:
     if type(state) is not State:
-        raise TypeError(f"expected a State, got {type(state).__name__}")
+        raise InvalidStateError(f"expected a State, got {type(state).__name__}")
     return state
 
 

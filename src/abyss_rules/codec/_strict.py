@@ -3,7 +3,8 @@
 * `canonical_json` writes the one canonical form (sorted keys, no whitespace, UTF-8, integers
   only);
 * `parse` and `parse_json` read untrusted text: a size limit before parsing, no duplicate
-  keys, no NaN or Infinity, bounded nesting;
+  keys, no NaN or Infinity, bounded nesting, and no lone surrogate (`refuse_lone_surrogates`,
+  the door every JSON text passes);
 * the `read_*` functions check one field each (type, range, shape) and raise
   `DecodeError` with the field's JSON pointer; `read_document` checks a
   document's header and field names.
@@ -20,8 +21,9 @@ import math
 import re
 from typing import Any, Final
 
+from .._text import is_text
 from .._versions import FORMAT_VERSION, RULES_VERSION
-from ..errors import Code, DecodeError
+from ..errors import ArgumentError, Code, DecodeError
 
 MAX_DOCUMENT_BYTES: Final = 1 << 20
 """Documents larger than this (1 MiB of UTF-8) are refused before parsing (`document_too_large`)."""
@@ -48,8 +50,11 @@ def canonical_json(doc: Any) -> str:
     """`doc` (JSON-ready data: dicts, lists, str, int, bool, None) in canonical form.
 
     Sorted keys, no whitespace between tokens, non-ASCII characters as
-    themselves (UTF-8 once encoded). Floats are refused: a document holds
-    integers only.
+    themselves (UTF-8 once encoded). What no document can hold is refused
+    before anything is written: a float (a document holds integers only) or
+    any other value that is not JSON-ready (`ArgumentError`, a `TypeError`),
+    and a string or key holding a lone surrogate, which UTF-8 cannot hold
+    (`DecodeError`, code `lone_surrogate`, with the path where it is; rule 10.5).
 
     Examples:
         >>> canonical_json({"b": [1, 2], "a": "é", "c": None})
@@ -57,13 +62,24 @@ def canonical_json(doc: Any) -> str:
         >>> canonical_json({"x": 0.5})
         Traceback (most recent call last):
         ...
-        TypeError: a canonical document holds no floats (found 0.5)
+        abyss_rules.errors.ArgumentError: [invalid_argument] a canonical document holds no floats (found 0.5)
+        >>> canonical_json({"id": ["\\ud800"]})
+        Traceback (most recent call last):
+        ...
+        abyss_rules.errors.DecodeError: [lone_surrogate] /id/0: the string holds a lone surrogate ...
     """
-    text = ENCODER.encode(doc)
+    try:
+        text = ENCODER.encode(doc)
+    except (TypeError, ValueError, RecursionError) as error:
+        _refuse_floats(doc)  # NaN and the infinities are floats too
+        what = "nests too deep" if isinstance(error, RecursionError) else str(error)
+        raise ArgumentError(f"not JSON-ready data (dicts, lists, str, int, bool, None): {what}") from None
     # A float is written with "." or an exponent ("1e+20"); the only "." of most documents is
     # in their rules_version. When in doubt (a string may hold these too), look at the values.
     if "e+" in text or "e-" in text or "." in text.replace(RULES_VERSION, ""):
         _refuse_floats(doc)
+    if not text.isascii() and not is_text(text):  # (ASCII at once, without a call)
+        raise _lone_surrogate(doc)
     return text
 
 
@@ -72,11 +88,69 @@ def _refuse_floats(value: Any) -> None:
     while stack:
         item = stack.pop()
         if type(item) is float:
-            raise TypeError(f"a canonical document holds no floats (found {item!r})")
+            raise ArgumentError(f"a canonical document holds no floats (found {item!r})")
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
+
+
+# -- the door: text UTF-8 cannot hold (rule 10.5) ------------------------------------------
+
+_MAY_HOLD_SURROGATE: Final = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+"""A surrogate, or the JSON escape of one: JSON text whose strings may hold a lone surrogate."""
+
+
+def refuse_lone_surrogates(text: str, value: Any) -> None:
+    """Refuse `value`, parsed from the JSON `text`, if a string or a field name in it holds a lone
+    surrogate (`DecodeError`, code `lone_surrogate`, with its path; rule 10.5).
+
+    The door every JSON text the library reads passes, right after it is parsed: whatever is
+    accepted can be written back. Only text that holds a surrogate or the escape of one is
+    searched; ASCII text without an escape `\\u` costs nothing.
+    """
+    if (text.isascii() and "\\u" not in text) or _MAY_HOLD_SURROGATE.search(text) is None:
+        return
+    if lone_surrogate_at(value) is not None:
+        raise _lone_surrogate(value)
+
+
+def lone_surrogate_at(value: Any) -> tuple[str, str] | None:
+    """Where parsed JSON (or JSON-ready data) holds a lone surrogate: its JSON pointer and
+    whether it is in "the string" there or in "a field name" of the object there; else `None`."""
+    if type(value) is str:
+        return None if is_text(value) else ("", "the string")
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if type(item) is dict:
+            named = []
+            for key, child in item.items():
+                if type(key) is str and not is_text(key):
+                    return path, "a field name"
+                named.append((str(key), child))
+        elif type(item) in (list, tuple):
+            named = [(str(i), child) for i, child in enumerate(item)]
+        else:
+            continue
+        for key, child in reversed(named):
+            kind = type(child)
+            if kind is str:
+                if not is_text(child):
+                    return pointer(path, key), "the string"
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append((child, pointer(path, key)))
+    return None
+
+
+def _lone_surrogate(value: Any) -> DecodeError:
+    return lone_surrogate(*(lone_surrogate_at(value) or ("", "the text")))
+
+
+def lone_surrogate(path: str, what: str = "the string") -> DecodeError:
+    """The refusal of `what` at `path`, which holds a lone surrogate (rule 10.5)."""
+    why = "a code point from U+D800 to U+DFFF alone: not text, and no UTF-8 document can hold it"
+    return DecodeError(Code.LONE_SURROGATE, f"{what} holds a lone surrogate ({why})", path)
 
 
 # -- reading: parsing and generic checks ---------------------------------------------------
@@ -123,7 +197,7 @@ def parse(data: object, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
 def text_of(data: object, max_bytes: int) -> str:
     """`data` (`str` or UTF-8 `bytes`) as text, refused if over `max_bytes` (in UTF-8) or not UTF-8."""
     if type(max_bytes) is not int or max_bytes < 1:
-        raise TypeError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        raise ArgumentError(f"max_bytes must be a positive int, got {short(max_bytes)}")
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
         if len(raw) > max_bytes:
@@ -148,15 +222,18 @@ def text_of(data: object, max_bytes: int) -> str:
 
 
 def decode(text: str) -> Any:
-    """Parse JSON text strictly: no duplicate keys, no NaN or Infinity, no nesting that overflows."""
+    """Parse JSON text strictly: no duplicate keys, no NaN or Infinity, no nesting that overflows,
+    no lone surrogate (`refuse_lone_surrogates`)."""
     try:
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
     except _DuplicateKey as error:
         raise DecodeError(Code.DUPLICATE_FIELD, f"an object holds the key {short(error.key)} twice") from None
     except RecursionError:
         raise DecodeError(Code.TOO_DEEP, f"the document nests deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:  # json.JSONDecodeError, NaN/Infinity, integers too long to convert
         raise DecodeError(Code.INVALID_JSON, f"not valid JSON: {error}") from None
+    refuse_lone_surrogates(text, value)
+    return value
 
 
 def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
@@ -165,9 +242,11 @@ def parse_json(data: str | bytes, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> Any
     Refuses, each with a `DecodeError` and its code: input over `max_bytes` before
     parsing (`document_too_large`), text that is not UTF-8 or not JSON, `NaN`,
     `Infinity` and numbers too large for a double such as `1e400` (`invalid_json`),
-    an object with a key twice (`duplicate_field`), nesting deeper than `MAX_DEPTH`
-    (`too_deep`). Use it for the parts of a message that are not one of the library's
-    documents (a server's own envelope, say).
+    a string or a key holding a lone surrogate such as the escape `\\ud800` alone, which
+    UTF-8 cannot hold (`lone_surrogate`, rule 10.5), an object with a key twice
+    (`duplicate_field`), nesting deeper than `MAX_DEPTH` (`too_deep`). Use it for the
+    parts of a message that are not one of the library's documents (a server's own
+    envelope, say).
 
     Examples:
         >>> from abyss_rules.codec import parse_json
@@ -262,6 +341,8 @@ def read_object(
             name = unknown[0]
             if type(name) is not str:  # only from Python callers: JSON keys are strings
                 raise DecodeError(Code.WRONG_TYPE, f"field names must be strings, got {short(name)}", path)
+            if not is_text(name):  # only from Python callers: parsed text was refused at the door
+                raise _lone_surrogate(value)
             where = pointer(path, name)
             check_depth(value[name], where)
             raise DecodeError(Code.UNKNOWN_FIELD, f"unknown field {short(name)}", where)

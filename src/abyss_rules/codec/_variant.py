@@ -6,17 +6,19 @@ from itertools import chain, count
 from operator import itemgetter
 from typing import Any, Final, cast
 
+from .._text import is_text
 from .._versions import header
 from ..caches import BoundedCache, Memo
 from ..config import FIELD_NAMES, MAX_DECK_SIZE, MAX_DECK_VALUES, Variant, variant_fields
 from ..documents import VariantDocument
-from ..errors import Code, ConfigError, DecodeError
+from ..errors import ArgumentError, Code, ConfigError, DecodeError
 from ._spelling import Computed
 from ._strict import (
     INT_ONLY,
     bad,
     canonical_json,
     decode,
+    lone_surrogate,
     parse,
     read_bool,
     read_document,
@@ -108,10 +110,8 @@ def read_variant(value: Any, path: str) -> Variant:
 
 def _read_new_variant(d: dict[str, Any], path: str) -> Variant:
     name = read_str(d["name"], f"{path}/name")
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        raise bad("must be valid Unicode text (it holds a lone surrogate)", f"{path}/name") from None
+    if not is_text(name):
+        raise lone_surrogate(f"{path}/name")
     deck_path = f"{path}/deck"
     deck: list[tuple[int, int]] = []
     pairs = read_list(d["deck"], deck_path)
@@ -163,7 +163,7 @@ def variant_to_dict(variant: Variant) -> VariantDocument:
         1
     """
     if not isinstance(variant, Variant):
-        raise TypeError(f"expected a Variant, got {type(variant).__name__}")
+        raise ArgumentError(f"expected a Variant, got {type(variant).__name__}")
     return cast(VariantDocument, {**header("variant"), **variant_doc(variant)})
 
 

@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from .. import _event_types as ev
-from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
+from ..actions import ACTION_TYPES, Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..config import Variant
+from ..errors import ArgumentError, MalformedActionError, PictureError
 
 __all__ = [
     "a_card",
@@ -115,6 +116,9 @@ def action_words(action: Action) -> str:
         >>> action_words(TakeDiscard(1, 2, 3))
         'seat 1 takes the top discard and places it on (2,3)'
     """
+    if type(action) not in ACTION_TYPES:
+        raise MalformedActionError(f"expected an action (Flip, TakeDiscard, Draw, PlaceDrawn, DiscardDrawn), "
+                                   f"got {type(action).__name__}")
     who = f"seat {action.player}"
     if isinstance(action, Draw):
         return f"{who} draws a card"
@@ -148,7 +152,9 @@ def caption_words(events: Sequence[ev.Event]) -> str:
     the opener, the round's scores and the end of the game.
 
     Raises:
-        ValueError: the events moved no card (they are not what an action caused).
+        PictureError: the events moved no card (they are not what an action caused; code
+            `invalid_picture`, a `ValueError`).
+        ArgumentError: `events` is not a list or tuple of events.
 
     Examples:
         >>> print(caption_words([ev.CardPlaced(2, 2, 1, 5, "discard"),
@@ -158,6 +164,7 @@ def caption_words(events: Sequence[ev.Event]) -> str:
         >>> caption_words([ev.CardDrawn(1, 7)])
         'seat 1 drew a 7'
     """  # noqa: E501  (the doctest's output line)
+    _check_events(events)
     placed = next((e for e in events if isinstance(e, ev.CardPlaced)), None)
     revealed = next((e for e in events if isinstance(e, ev.CardRevealed)), None)
     replaced = next((e for e in events if isinstance(e, ev.CardDiscarded) and e.source != "drawn"), None)
@@ -186,7 +193,7 @@ def caption_words(events: Sequence[ev.Event]) -> str:
         mover = drawn.seat
         text = f"seat {mover} drew {a_card(drawn.value)}"
     else:
-        raise ValueError(f"no card was moved by these events: {list(events)!r}")
+        raise _no_card_moved(events)
     parts = [text]
     for event in events:
         if isinstance(event, ev.ColumnSwallowed):
@@ -206,6 +213,21 @@ def caption_words(events: Sequence[ev.Event]) -> str:
     return "; ".join(parts)
 
 
+def _check_events(events: object) -> None:
+    if not isinstance(events, (list, tuple)):
+        raise ArgumentError(f"expected the events of one action (a list or tuple), "
+                            f"got {type(events).__name__}")
+    for event in events:
+        if type(event) not in ev.EVENT_TYPES:
+            raise ArgumentError(f"expected events, got {type(event).__name__}")
+
+
+def _no_card_moved(events: Sequence[ev.Event]) -> PictureError:
+    listed = repr(list(events))
+    shown = listed if len(listed) <= 200 else listed[:200] + "..."
+    return PictureError(f"no card was moved by these events: {shown}")
+
+
 def _replaced(event: ev.CardDiscarded) -> str:
     return f"a face-down {event.value}" if event.was_face_down else f"{event.value}"
 
@@ -217,6 +239,8 @@ def event_words(event: ev.Event) -> str:
         >>> event_words(ev.ColumnSwallowed(seat=1, col=2, value=5, count=3, final_reveal=False))
         'Column 2 of seat 1 holds three 5s: it is swallowed and its cards go onto the discard pile.'
     """
+    if type(event) not in ev.EVENT_TYPES:
+        raise ArgumentError(f"expected an event, got {type(event).__name__}")
     if isinstance(event, ev.CardRevealed):
         how = {"opening_flip": "turns over", "flip": "flips", "discard_drawn": "flips"}.get(event.cause,
                                                                                           "turns over")
@@ -282,6 +306,7 @@ def turn_words(events: Sequence[ev.Event]) -> str:
         seat 0 takes the 4 from the discard pile and places it on (2,3), discarding a face-down 9
         column 3 (3 x 4) is swallowed
     """
+    _check_events(events)
     placed: ev.CardPlaced | None = None
     revealed: ev.CardRevealed | None = None
     replaced: ev.CardDiscarded | None = None
@@ -320,7 +345,7 @@ def turn_words(events: Sequence[ev.Event]) -> str:
     elif drawn is not None:
         text = f"seat {drawn.seat} draws"
     else:
-        raise ValueError(f"no card was moved by these events: {list(events)!r}")
+        raise _no_card_moved(events)
     if swallowed is not None:
         text += f"; column {swallowed.col} ({swallowed.count} x {swallowed.value}) is swallowed"
     return text

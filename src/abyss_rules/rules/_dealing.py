@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..randomness import Seed, normalize_seed, shuffled
-from ..state import COUNTER_LIMIT, Dealer, Phase, RoundResult, State, counter_limit
+from ..state import Dealer, Phase, RoundResult, State
 from ._opening import choose_opener
 from ._positional import new_state
 
@@ -65,6 +65,9 @@ def new_game(
         raise ConfigError(Code.INVALID_PLAYERS, problem)
     orders: tuple[tuple[int, ...], ...] = ()
     if decks is not None:
+        if isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
+            raise ConfigError(Code.INVALID_DECK_ORDER, f"decks must be a sequence of deck orders, got "
+                                                       f"{type(decks).__name__}")
         orders = tuple(_checked_deck_order(variant, order, n) for n, order in enumerate(decks))
     dealer = Dealer(normalize_seed(seed), 0, orders)
     return deal_round(variant, 1, (0,) * players, (), dealer, seq=0)
@@ -150,8 +153,6 @@ def deal_round(
         dealer = Dealer(dealer.seed, dealer.position, dealer.decks[1:])
     else:
         order, position = shuffled(dealer.seed, dealer.position, variant.unshuffled_deck)
-        if position >= COUNTER_LIMIT:  # (rule 3.11)
-            raise counter_limit("the dealer's position")
         dealer = Dealer(dealer.seed, position, dealer.decks)
     players = len(totals)
     dealt = players * variant.cells

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import Variant
 from ..randomness import shuffled
-from ..state import COUNTER_LIMIT, Dealer, counter_limit
+from ..state import Dealer
 
 __all__ = ["can_draw", "reshuffle"]
 
@@ -51,6 +51,4 @@ def reshuffle(
     else:
         mixed, position = shuffled(dealer.seed, dealer.position, discard_pile)
         new_discard, new_draw = mixed[:1], mixed[1:]
-    if position >= COUNTER_LIMIT:  # (rule 3.11)
-        raise counter_limit("the dealer's position")
     return new_draw, new_discard, Dealer(dealer.seed, position, dealer.decks)

@@ -3,14 +3,15 @@
 `diagnose` returns the error `apply` raises for an action that
 `legal_actions` does not list, or `None` for a legal action. The
 checks go from the most general to the most specific, so each
-illegal action gets exactly one, stable code.
+illegal action gets exactly one, stable code; the bound of the
+counters (rule 3.12) is the last.
 """
 
 from __future__ import annotations
 
 from ..actions import ACTION_TYPES, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..errors import AbyssError, Code, IllegalActionError, InvalidStateError, MalformedActionError
-from ..state import Phase, State
+from ..state import COUNTER_LIMIT, Phase, State, counter_limit
 from ._draw_pile import can_draw
 
 __all__ = ["diagnose", "not_a_state", "rejection"]
@@ -85,7 +86,7 @@ def diagnose(state: State, action: object) -> AbyssError | None:
             if kind is TakeDiscard and not state.discard_pile:
                 return _illegal(Code.DISCARD_EMPTY, "the discard pile is empty")
     if kind is Draw:
-        return None
+        return _at_the_bound(state)
     row: int = action.row  # type: ignore[attr-defined]
     col: int = action.col  # type: ignore[attr-defined]
     if not (0 <= row < v.rows and 0 <= col < v.cols):
@@ -96,7 +97,12 @@ def diagnose(state: State, action: object) -> AbyssError | None:
     if (kind is Flip or kind is DiscardDrawn) and state.face_up_mask & bit:
         return _illegal(Code.SPACE_FACE_UP, f"space ({row}, {col}) of seat {player} is already face up: "
                                             "only a face-down card can be flipped")
-    return None
+    return _at_the_bound(state)
+
+
+def _at_the_bound(state: State) -> AbyssError | None:
+    """The last check: a game that has taken `COUNTER_LIMIT - 1` actions takes no more (rule 3.12)."""
+    return counter_limit() if state.seq >= COUNTER_LIMIT - 1 else None
 
 
 def rejection(state: object, action: object) -> AbyssError:

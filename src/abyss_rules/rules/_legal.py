@@ -8,7 +8,8 @@
   `flip_turn`);
 * drawn -- `PlaceDrawn` on every remaining space, then `DiscardDrawn` on
   every face-down space;
-* game over -- nothing (rule 7.5).
+* game over -- nothing (rule 7.5);
+* nothing either once the game has taken `COUNTER_LIMIT - 1` actions (rule 3.12).
 
 Spaces go in index order (row-major). Action objects are built once per grid
 shape and seat; the legal tuples are cached per seat by the grid's masks.
@@ -24,7 +25,7 @@ from .._grid import Geometry
 from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..caches import BoundedCache, Memo
 from ..config import Variant
-from ..state import Phase, State
+from ..state import COUNTER_LIMIT, Phase, State
 from ._draw_pile import can_draw
 from ._illegal import not_a_state
 
@@ -33,6 +34,8 @@ __all__ = ["legal_actions"]
 _OPENING = Phase.OPENING
 _TURN = Phase.TURN
 _DRAWN = Phase.DRAWN
+_LAST_SEQ: Final = COUNTER_LIMIT - 1
+"""A game that has taken this many actions takes no more (rule 3.12)."""
 _CACHE_LIMIT: Final = 1 << 16
 """Entries per cache; a standard grid has 13,122 reachable turn keys per seat."""
 
@@ -159,9 +162,9 @@ def _owed_flips(seat: _Seat, full: int, up_or_gone: int) -> Actions:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action that may be applied to `state` now, in canonical order.
 
-    `apply` accepts exactly these (rules 2.2, 3.2-3.10, 5.4, 7.5). The
+    `apply` accepts exactly these (rules 2.2, 3.2-3.10, 3.13, 5.4, 7.5). The
     canonical order is that of spec section 3: by seat, kind and space index;
-    `()` once the game is over.
+    `()` once the game is over, and once it has taken `COUNTER_LIMIT - 1` actions (rule 3.12).
 
     Raises:
         InvalidStateError: `state` is not a `State` (code `invalid_state`; a `TypeError`).
@@ -177,7 +180,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if type(state) is not State:
         raise not_a_state("legal_actions", state)
     # The hot path: a cache lookup keyed by the player's face-down and swallowed spaces.
-    v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, _ = state
+    v, phase, _, p, _, up, gone, pile, discard, _, _, _, _, _, _, _, seq = state
+    if seq >= _LAST_SEQ:
+        return ()
     if phase is _TURN or phase is _DRAWN:
         assert p is not None  # a seat is to act in these phases (rule 3.1)
         last = _TABLES.last
@@ -216,6 +221,8 @@ def seat_legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         True
     """
     phase = state.phase
+    if state.seq >= _LAST_SEQ:
+        return ()
     if phase is _OPENING:
         v = state.variant
         if len(state.opening[seat]) >= v.initial_flips:

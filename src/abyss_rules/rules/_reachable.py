@@ -1,4 +1,4 @@
-"""Which states play can reach (rule 3.11): the one answer to "is this state possible?".
+"""Which states a saved game may be (rule 3.11): the one answer to "is this state possible?".
 
 `state_problem` is asked by every part of the library that meets a state it did not make
 itself: the loaders (`loads_state`, `state_from_dict`, through
@@ -6,22 +6,29 @@ itself: the loaders (`loads_state`, `state_from_dict`, through
 `abyss_rules.testing.check_invariants`. Each check below is a function of a well-formed
 `State` (one grid, one opening record and one total per seat) that returns the first
 `Problem` it finds; the loaders turn it into a `DecodeError` (its code and JSON pointer),
-the invariant checker into an `InvariantError` (its invariant name and rule). The checks,
-in order:
+the invariant checker into an `InvariantError` (its invariant name and rule). Together with
+the codec's checks of each field, they are exactly the facts rule 3.11 lists: a state that
+shows none of them is loaded. The checks, in order:
 
+* `counters` (3.12): `seq` and `turns` below `COUNTER_LIMIT` (2**40), the dealer's position at
+  most `WORDS_PER_ACTION * (seq + 1)`;
 * `swallowed_spaces` (4.1): swallowed spaces are whole columns, hold 0 and are not face up;
   no column that play would have swallowed is left face up with equal cards;
-* `history` (6.6, 7.1-7.3): one result per finished round, its totals the running sums, no
-  round after the game was over, no finished grid holding more copies of a card than the deck;
+* `history` (6.2, 6.6, 7.1-7.3): one result per finished round, its totals the running sums,
+  no round after the game was over, no round with a closer in fewer than
+  `(cells - initial_flips) * players` turns, no finished grid holding more copies of a card
+  than the deck;
 * `drawn_card` (3.4), `turn` (3.1), `turns` (6.7), `opening_flips` (2.1, 2.2), `closer`
   (6.1, 6.2), `game_over` (6.3, 6.6, 7.2): the phase machine;
-* `discard_pile` (1.4, 4.1): never empty; in the opening exactly its first card and the
-  cards swallowed since the deal;
+* `discard_pile` (1.4, 4.1): never empty; at most one card a completed turn besides the
+  first card and the swallowed ones, exactly those before the first turn ends;
 * `card_conservation` (1.1): the grids, the piles and the drawn card are exactly the deck;
-* `loadable` (3.11): the counters are below `COUNTER_LIMIT` (2**48),
-  the seat to act can act, the opening flips chose the opener, no finished grid shows a
-  column the final reveal swallows, `seq` fits the flips and turns taken;
-* `legal_actions` (3.2, 7.5): a legal action exists exactly when the game is not over.
+* `loadable` (3.11): the seat to act can act; the opening flips are cards of the deck and
+  chose the seat to act; seat by seat, what a grid shows fits the flips and the turns that
+  seat took; no finished grid shows a column the final reveal swallows; `seq` fits the flips
+  and turns taken;
+* `legal_actions` (3.2, 3.12, 7.5): a legal action exists exactly when the game is not over
+  and has not reached the bound of the counters.
 
 Examples:
     >>> from abyss_rules.rules._dealing import new_game
@@ -44,7 +51,7 @@ from ..caches import BoundedCache, Memo
 from ..cards import deck_difference
 from ..config import Variant
 from ..errors import Code
-from ..state import COUNTER_LIMIT, Phase, RoundResult, State
+from ..state import COUNTER_LIMIT, WORDS_PER_ACTION, Phase, RoundResult, State
 from ._columns import complete_column
 from ._legal import legal_actions
 from ._opening import choose_opener
@@ -147,6 +154,12 @@ def _history(s: State) -> Problem | None:
             return Problem("history", "7.1", f"/history/{n}/totals",
                            f"round {n + 1}'s totals {list(result.totals)} are not the sums of the round "
                            f"scores {list(running)} (rule 7.1)")
+        fewest = (v.cells - v.initial_flips) * players
+        if not result.capped and result.turns < fewest:
+            return Problem("history", "6.2", f"/history/{n}/turns",
+                           f"round {n + 1} had a closer after {result.turns} turns, but its closer "
+                           f"turned its {v.cells - v.initial_flips} face-down cards one a turn and every "
+                           f"seat played after each of its turns: at least {fewest} turns (rules 6.1, 6.2)")
         if (n + 1 < len(history) or live) and game_is_over(v, n + 1, result.totals):
             return Problem("history", "7.2", f"/history/{n}/totals",
                            f"the game was over after round {n + 1} (rules 7.2, 7.3)")
@@ -233,11 +246,9 @@ def _play(s: State, shown: int, full: int) -> Problem | None:
         return Problem("history", "7.3", "/round",
                        f"this variant plays at most {v.max_rounds} rounds (rule 7.3)")
     cells, need = v.cells, v.initial_flips
-    total = 0
     for p in range(players):
         mine = shown >> (p * cells) & full
         count = mine.bit_count()
-        total += count
         if count < need:
             # Cards turned face up stay face up (or are swallowed) until the round ends.
             return Problem("opening_flips", "2.1", f"/grids/{p}",
@@ -250,10 +261,6 @@ def _play(s: State, shown: int, full: int) -> Problem | None:
         if p == closer and hidden:
             return Problem("closer", "6.1", "/closer",
                            f"the closer (seat {p}) has no face-down card left (rule 6.1)")
-    if total > players * need + s.turns:
-        return Problem("turns", "3.11", "/grids",
-                       f"{total} spaces are face up or swallowed, but the opening flips and {s.turns} turns "
-                       f"turn at most {players * need + s.turns} cards face up (each turns at most one)")
     if closer is not None and s.turn == closer:
         return Problem("closer", "6.2", "/turn",
                        "the round ends before the turn comes back to the closer (rule 6.2)")
@@ -279,14 +286,21 @@ def _discard_pile(s: State) -> Problem | None:
     if not s.discard_pile:
         return Problem("discard_pile", "1.4", "/discard_pile",
                        "the discard pile always holds a card (rules 1.4, 5.1, 5.2)")
-    if s.phase is Phase.OPENING:
-        # Nothing is drawn or discarded in the opening: the pile is the card dealt onto it and
-        # the cards of the columns swallowed since (rule 4.1).
-        expected = 1 + s.swallowed_mask.bit_count()
-        if len(s.discard_pile) != expected:
-            return Problem("discard_pile", "1.4", "/discard_pile",
-                           f"in the opening the discard pile holds the card dealt onto it and the swallowed "
-                           f"cards ({expected}), not {len(s.discard_pile)} (rules 1.4, 4.1)")
+    # A turn adds at most one card to the pile besides the cards of a column it swallows, and a
+    # reshuffle leaves one (rules 3.3-3.6, 4.2, 5.1, 5.2); until the first turn of the round is
+    # complete nothing is discarded: the pile is the card dealt onto it and the swallowed cards
+    # (rules 1.4, 4.1). Which card was dealt onto it is not recorded: only the count is checked.
+    swallowed = s.swallowed_mask.bit_count()
+    most = 1 + swallowed + s.turns
+    held = len(s.discard_pile)
+    if s.turns == 0 and s.phase is not Phase.GAME_OVER and held != most:
+        return Problem("discard_pile", "1.4", "/discard_pile",
+                       f"before the first turn of the round is complete the discard pile holds the card "
+                       f"dealt onto it and the swallowed cards ({most}), not {held} (rules 1.4, 4.1)")
+    if held > most:
+        return Problem("discard_pile", "3.11", "/discard_pile",
+                       f"the discard pile holds {held} cards, but the card dealt onto it, the {swallowed} "
+                       f"swallowed cards and one card a turn for {s.turns} turns make at most {most}")
     return None
 
 
@@ -307,9 +321,15 @@ def _cards(s: State) -> Problem | None:
 
 
 def _counters(s: State) -> Problem | None:
-    for path, value in (("/seq", s.seq), ("/turns", s.turns), ("/dealer/position", s.dealer.position)):
+    for path, value in (("/seq", s.seq), ("/turns", s.turns)):
         if value >= COUNTER_LIMIT:
-            return Problem("loadable", "3.11", path, f"counters stay below 2**48 (rule 3.11), got {value}")
+            return Problem("loadable", "3.12", path, f"a game takes fewer than 2**40 actions (rule 3.12), "
+                                                     f"got {value}")
+    most = WORDS_PER_ACTION * (s.seq + 1)
+    if s.dealer.position > most:
+        return Problem("loadable", "3.12", "/dealer/position",
+                       f"a game of {s.seq} actions has consumed at most {most} words of the stream (4096 for "
+                       f"the first deal and each action, rule 3.12), not {s.dealer.position}")
     return None
 
 
@@ -343,11 +363,30 @@ def _opening(s: State) -> Problem | None:
     if s.phase is Phase.GAME_OVER:
         return None
     opener = choose_opener(s.variant, s.opening, s.history)
-    expected = (opener + s.turns) % len(s.totals)
+    players = len(s.totals)
+    expected = (opener + s.turns) % players
     if s.turn != expected:
         return Problem("loadable", "3.1", "/turn",
                        f"the opening flips choose seat {opener} to open (rules 2.3, 2.4) and {s.turns} turns "
                        f"were taken, so seat {expected} is to act, not {s.turn} (rule 3.1)")
+    # Turn k of the round (from 0) was seat (opener + k) mod P's (rule 3.1), and a turn puts at
+    # most one card face up, on its own seat's grid: seat by seat, what the grid shows is bounded.
+    need, full, up = s.variant.initial_flips, (1 << cells) - 1, s.face_up_mask
+    showing = up | s.swallowed_mask
+    for p, flips in enumerate(s.opening):
+        took = (s.turns - (p - opener) % players + players - 1) // players
+        count = (showing >> (p * cells) & full).bit_count()
+        if count > need + took:
+            return Problem("loadable", "3.11", f"/grids/{p}",
+                           f"seat {p} shows {count} spaces face up or swallowed, but its {need} opening "
+                           f"flips and its {took} turns turn at most {need + took} (each turn turns one)")
+        base = p * cells
+        cards = [s.cards[base + i] for i in range(cells) if up >> (base + i) & 1]
+        other = (Counter(cards) - Counter(flips)).total()
+        if other > took:
+            return Problem("loadable", "3.11", f"/grids/{p}",
+                           f"{other} of seat {p}'s face-up cards are not among its opening flips "
+                           f"{sorted(flips)}, but its {took} turns put at most {took} cards face up")
     return None
 
 
@@ -412,7 +451,7 @@ def _legal_actions(s: State) -> Problem | None:
             return Problem("legal_actions", "7.5", "/phase",
                            f"{len(legal)} legal actions after the game is over")
         return None
-    if not legal:
+    if not legal and s.seq < COUNTER_LIMIT - 1:  # a game at the bound takes no more actions (rule 3.12)
         return Problem("legal_actions", "3.11", "/phase",
                        f"no legal action in phase {s.phase.value}: the game is not over but nobody can act "
                        "(rule 3.11)")

@@ -342,7 +342,11 @@ class _Server:
         self.query(request, frozenset())
         seat = await self.seat(game_id, self.token(request), required=False)
         state = await self.read(self.games.state, game_id)
-        picture = await self.run(ar.to_svg, ar.view(state, seat))  # public information only
+        bots = await self.read(self.games.bots, game_id)  # (where bots play, each panel names its player)
+        names = [bot if bot else ("you" if n == seat else "player") for n, bot in enumerate(bots)] \
+            if any(bots) else None
+        # (public information only)
+        picture = await self.run(lambda: ar.to_svg(ar.view(state, seat), names=names))
         return Response(picture, 200, {"Cache-Control": "no-store"}, media_type="image/svg+xml")
 
     # -- pushes ---------------------------------------------------------------------------

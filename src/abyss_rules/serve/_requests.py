@@ -17,10 +17,6 @@ from . import _library as ar
 
 __all__ = ["GameRequest", "HttpError", "encode", "parse_body", "read_action_body", "read_game_request"]
 
-_NOT_UNICODE: Final = ("the request holds a string that is not Unicode text (a lone surrogate, which UTF-8 "
-                       "cannot carry)")
-
-
 class HttpError(Exception):
     """A refused request: the HTTP status, and the `verdict` document sent back as the body."""
 
@@ -53,8 +49,8 @@ def encode(doc: Any) -> bytes:
     instructions; the tests compare the two on every document of whole games); what orjson does not
     write -- an integer past 64 bits, a lone surrogate -- the library's own writer decides.
 
-    Raises `HttpError` 400 `invalid_json` if a string of `doc` (from a request) holds a lone
-    surrogate, which UTF-8 cannot carry: such a document cannot be sent.
+    Raises `HttpError` 400 `lone_surrogate` if a string of `doc` (from a request) holds a lone
+    surrogate, which UTF-8 cannot carry (rule 10.5): such a document cannot be sent.
     """
     try:
         return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
@@ -62,8 +58,8 @@ def encode(doc: Any) -> bytes:
         pass
     try:
         return ar.canonical_json(doc).encode("utf-8")
-    except UnicodeEncodeError:
-        raise HttpError.refuse(400, ar.Code.INVALID_JSON, _NOT_UNICODE) from None
+    except ar.DecodeError as error:  # what UTF-8 cannot carry, refused by the library's writer
+        raise HttpError.of(error) from None
 
 
 def parse_body(body: bytes) -> Any:

@@ -11,6 +11,7 @@ share the database; each stops when the supervisor is gone.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import os
@@ -83,7 +84,12 @@ def serve(settings: Settings) -> int:
     try:
         sock = _bind(settings)
     except OSError as error:
-        print(f"cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        hint = ""
+        if error.errno == errno.EADDRINUSE:
+            hint = (" (another program listens there: another `abyss-rules serve`, say; the docs site's "
+                    "`mkdocs serve` uses 8001). Choose another port with --port N, or --port 0 for any "
+                    "free one")
+        print(f"cannot listen on {settings.host}:{settings.port}: {error}{hint}", file=sys.stderr)
         return 1
     host, port = sock.getsockname()[:2]
     url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

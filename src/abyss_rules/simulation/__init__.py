@@ -198,6 +198,13 @@ class GameResult:
         return Record.start(self.players, self.variant, self.seed).with_actions(*self.actions)
 
 
+def _check_callbacks(**callbacks: object) -> None:
+    for name, callback in callbacks.items():
+        if callback is not None and not callable(callback):
+            raise SimulationError(Code.INVALID_SIMULATION, f"{name} must be a function or None, got "
+                                                           f"{type(callback).__name__}")
+
+
 def play_game(
     bots: Sequence[Bot | str],
     variant: Variant | str | None = None,
@@ -258,6 +265,7 @@ def play_game(
     if type(max_actions) is not int or max_actions < 1:
         raise SimulationError(Code.INVALID_SIMULATION, f"max_actions must be a positive int, got "
                                                        f"{max_actions!r}")
+    _check_callbacks(on_action=on_action, next_seat=next_seat)
     if seed is None:
         seed = secrets.randbits(64)
     players: list[Bot] = []
@@ -423,6 +431,7 @@ def simulate(
     if executor is not None and not isinstance(executor, Executor):
         raise SimulationError(Code.INVALID_SIMULATION, f"executor must be a concurrent.futures.Executor, "
                                                        f"got {type(executor).__name__}")
+    _check_callbacks(progress=progress)
     if seed is None:
         seed = secrets.randbits(64)
     else:

@@ -16,7 +16,8 @@ from typing import Any, Final, overload
 
 import attrs
 
-from ..config import Variant, variant_fields
+from ..config import MAX_PLAYERS, Variant, variant_fields
+from ..errors import ArgumentError
 from ..randomness import secret_repr
 
 __all__ = [
@@ -189,6 +190,11 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
         >>> [round(x, 4) for x in wilson_interval(26.1, 100)]
         [0.1849, 0.3548]
     """
+    if type(games) is not int:
+        raise ArgumentError(f"games must be an int, got {type(games).__name__}")
+    for name, number in (("wins", wins), ("z", z)):
+        if type(number) not in (int, float, Fraction) or not math.isfinite(number):
+            raise ArgumentError(f"{name} must be a finite number, got {number!r}")
     if games <= 0:
         return 0.0, 1.0
     p = min(1.0, max(0.0, wins / games))
@@ -532,6 +538,9 @@ class GameSummaries(Sequence[GameSummary]):
 
 def lineup(index: int, players: int, rotate: bool) -> tuple[int, ...]:
     """For each seat of game `index`, the line-up entry that plays it."""
+    if type(index) is not int or type(players) is not int or index < 0 or not 1 <= players <= MAX_PLAYERS:
+        raise ArgumentError(f"a game's index is an int from 0 and its players an int from 1 to "
+                            f"{MAX_PLAYERS}, got {index!r} and {players!r}")
     return tuple((seat + index) % players for seat in range(players)) if rotate else tuple(range(players))
 
 
