@@ -32,7 +32,6 @@ Examples:
 from __future__ import annotations
 
 from itertools import count
-from operator import sub
 from typing import Final
 
 from ..caches import BoundedCache
@@ -307,8 +306,8 @@ class Model:
         hm = cls.hidden_float * odds.mean
         if cls.every:  # no other face-up card: any card may be matched by the hidden ones
             # less the chance of a swallow times its saving: w * P(all equal) * (sum + h * v)
-            return [before - ((s + hm) - w * e * t)
-                    for s, e, t in zip(cls.sums, odds.all_equal(h), cls.swallowed_sums, strict=True)]
+            sums, equal, swallowed = cls.sums, odds.all_equal(h), cls.swallowed_sums
+            return [before - ((sums[j] + hm) - w * equal[j] * swallowed[j]) for j in range(len(sums))]
         gains = [before - (s + hm) for s in cls.sums]  # sum + hidden * mean
         for i in cls.equal:  # (the swallowed sum is the sum plus h times the value)
             gains[i] = before - (cls.sums[i] + hm - w * odds.all_equal(h)[i] * cls.swallowed_sums[i])
@@ -350,15 +349,18 @@ class Model:
         # (methods are called on their objects, not kept in locals: the compiled module calls
         # them directly, and the interpreter about as fast)
         odds, w, delta, mean = self.odds, self.weight, self.delta, self.odds.mean
-        by_index, kept_values = odds.by_index, self._values
-        entries: list[tuple[float, float, float, ColumnClass]] = []
+        by_index = odds.by_index
+        # (the entries as parallel lists, read in typed loops)
+        his: list[float] = []
+        befores: list[float] = []
+        classes: list[ColumnClass] = []
         top_lo, top = NEG_INF, -1
-        for shape in dict.fromkeys(shapes):  # (a column like one before scores as it does)
-            if shape is None:
+        done: list[Shape] = []
+        for shape in shapes:
+            if shape is None or shape in done:  # (a column like one before scores as it does)
                 continue
-            before = kept_values.get(shape)
-            if before is None:
-                before = self.value(shape)
+            done.append(shape)
+            before = self.value(shape)
             for cls in shape.classes:
                 kind = cls.kind
                 if kind == _PLAIN:
@@ -377,20 +379,32 @@ class Model:
                     k -= feed[cls.gift]
                 lo = k - eps
                 if lo > top_lo:
-                    top_lo, top = lo, len(entries)
-                entries.append((k + eps, lo, before, cls))
-        if not entries:
+                    top_lo, top = lo, len(classes)
+                his.append(k + eps)
+                befores.append(before)
+                classes.append(cls)
+        if not classes:
             return [NEG_INF] * len(self.values)
-        kept = [e for e in entries if e[0] >= top_lo]
-        lists = [self._scores(e[2], e[3], feed) for e in kept]
-        best = lists[0]
-        for scores in lists[1:]:  # (max(a, b) is a unless b > a: the first best, as map(max) keeps)
-            best = [b if b > a else a for a, b in zip(best, scores, strict=True)]
-        if len(kept) == len(entries):
+        best: list[float] | None = None
+        skipped = False
+        for e in range(len(classes)):
+            if his[e] < top_lo:
+                skipped = True
+                continue
+            scores = self._scores(befores[e], classes[e], feed)
+            if best is None:
+                best = scores
+                continue
+            for j in range(len(best)):  # (max(a, b) is a unless b > a: the first best, as map(max) keeps)
+                if scores[j] > best[j]:
+                    best[j] = scores[j]
+        assert best is not None  # (the top is kept)
+        if not skipped:
             return best
-        values, top_cls = self.values, entries[top][3]
+        values, top_cls = self.values, classes[top]
         checked = top_cls.equal if top_cls.kind == _COMPLETE else ()
-        for hi, _, before, cls in entries:
+        for e in range(len(classes)):
+            hi, before, cls = his[e], befores[e], classes[e]
             if hi >= top_lo:
                 continue
             own = cls.equal if cls.kind == _COMPLETE else ()
@@ -409,8 +423,6 @@ class Model:
         """A class's gains less what each move feeds (a new list)."""
         scores = self.class_gains(before, cls)
         if feed is not None and cls.gifted:
-            if cls.all_gifted:
-                return list(map(sub, scores, map(feed.__getitem__, cls.gift_index)))
             gift_index = cls.gift_index
             for i in cls.gifted:
                 scores[i] -= feed[gift_index[i]]
@@ -448,5 +460,6 @@ class Model:
             return 0.0
         # count * max(0.0, best), value by value (max(0.0, b) is b only if b > 0.0; a value
         # without a card adds 0.0, which changes no sum of these terms)
-        gains: float = sum([c * b if b > 0.0 else 0.0 for c, b in zip(odds.by_index, best, strict=True)])
+        by_index = odds.by_index
+        gains: float = sum([by_index[j] * best[j] if best[j] > 0.0 else 0.0 for j in range(len(best))])
         return gains / odds.total

@@ -18,9 +18,7 @@ Examples:
 
 from __future__ import annotations
 
-from functools import reduce
-from itertools import repeat
-from operator import add, mul, sub
+from operator import sub
 from typing import Protocol
 
 from ..actions import Action, DiscardDrawn, Flip
@@ -79,10 +77,15 @@ class Planner:
     """Scores every legal action of one view and picks the best (for GreedyBot and CountingBot)."""
 
     __slots__ = (
+        "_bests",
         "_feed",
         "_my_gains",
         "_opponents",
         "bot",
+        "closing_margin",
+        "counts_cards",
+        "feed_weight",
+        "flip_bonus",
         "grids",
         "hurry",
         "index",
@@ -92,17 +95,24 @@ class Planner:
         "model",
         "my_hidden",
         "tables",
+        "take_threshold",
         "view",
     )
 
     def __init__(self, bot: Params, view: View, tables: Tables | None = None) -> None:
         self.bot = bot
+        # (the bot's knobs, read once)
+        self.counts_cards: bool = bot.counts_cards
+        self.feed_weight: float = bot.feed_weight
+        self.closing_margin: float = bot.closing_margin
+        self.take_threshold: float = bot.take_threshold
+        self.flip_bonus: float = bot.flip_bonus
         self.view = view
         self.me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
         self.tables = tables = tables_of(view.variant) if tables is None else tables
         self.index = tables.index
         self.grids: list[GridInfo] | None = None
-        if bot.counts_cards:
+        if self.counts_cards:
             self.grids = [tables.grid(g) for g in view.grids]
             self.info = self.grids[self.me]
             self.model = tables.unseen_model(view, self.grids)
@@ -115,6 +125,9 @@ class Planner:
         self._opponents: list[float] | None = None
         self._feed: list[float] | None = None
         self._my_gains: list[tuple[list[float], ...] | None] | None = None
+        self._bests: list[float] | None = None
+        """The draw's best score of placing each card value on the bot's columns, with neither
+        the closer risk nor the hurry to adjust (`Model.best_scores`): kept by `draw_value`."""
 
     @property
     def my_value(self) -> float:
@@ -134,23 +147,54 @@ class Planner:
         return self.turn_choice(layout)
 
     def turn_choice(self, layout: Layout) -> Action:
+        """The best of taking the discard (at its best place), drawing and flipping, in that
+        order: the first best wins (GreedyBot takes only a clear gain, else draws)."""
         top = self.view.top_discard
-        best_take = None if top is None else self.best_place(layout.takes, layout.take_spaces, top)
         draw = layout.draw
-        if not self.bot.counts_cards and draw is not None:
+        if not self.counts_cards and draw is not None:
             # GreedyBot: take the discard only when it clearly helps, else draw (and decide then).
-            if best_take is not None and best_take[0] >= self.bot.take_threshold:
+            best_take = None if top is None else self.best_place(layout.takes, layout.take_spaces, top)
+            if best_take is not None and best_take[0] >= self.take_threshold:
                 return best_take[1]
             return draw
-        options = [best_take] if best_take is not None else []
-        if draw is not None:
-            options.append((self.draw_value(), draw))
+        draw_score = self.draw_value() if draw is not None else NEG_INF  # (first: it keeps the bests)
+        chosen: Action | None = None
+        score = NEG_INF
+        take_kept = False
+        if top is not None:
+            kept = self.kept_take(layout, top)
+            if kept is not None:
+                chosen, score, take_kept = layout.takes[0][0], kept, True
+            else:
+                best_take = self.best_place(layout.takes, layout.take_spaces, top)
+                if best_take is not None:
+                    score, chosen = best_take
+        if draw is not None and (chosen is None or draw_score > score):
+            chosen, score, take_kept = draw, draw_score, False
         if layout.flips:
-            flip = self.flip_choice(layout)
-            options.append((self.flip_score(discarded=None), flip))
-        if not options:  # in a hurry with nothing that reveals a card: any take will do
+            flip_score = self.flip_score(discarded=None)
+            if chosen is None or flip_score > score:
+                chosen, take_kept = self.flip_choice(layout), False
+        if chosen is None:  # in a hurry with nothing that reveals a card: any take will do
             return self.view.legal_actions[0]
-        return max(options, key=lambda o: o[0])[1]
+        if take_kept:  # (the take wins: its move, found now)
+            best_take = self.best_place(layout.takes, layout.take_spaces, top)  # type: ignore[arg-type]
+            assert best_take is not None
+            return best_take[1]
+        return chosen
+
+    def kept_take(self, layout: Layout, top: int) -> float | None:
+        """The best take's score read from the draw's value-by-value bests (`draw_value` keeps
+        them), or `None` when it has none: the takes are every remaining space in index order,
+        so the best take is the best placement of the top card on the same classes, scored with
+        the same operations (no closer risk, no hurry, the same feed costs)."""
+        bests = self._bests
+        if bests is None or not layout.takes:
+            return None
+        spaces, remaining = layout.take_spaces, self.info.remaining
+        if spaces is remaining or spaces == remaining:
+            return bests[self.index[top]]
+        return None
 
     def drawn_choice(self, layout: Layout, card: int) -> Action:
         """The best of placing `card` and discarding it to flip a card; placing wins a tie."""
@@ -179,7 +223,7 @@ class Planner:
         model, mine, i = self.model, self.mine, self.index[card]
         lists = self.my_gains() if model.deck else None  # (the deck's model keeps them)
         closing = self.my_hidden == 1
-        feed = self.feed_costs() if self.bot.feed_weight else None
+        feed = self.feed_costs() if self.feed_weight else None
         placings = self.classes_of(moves, spaces)
         key = None
         if lists is not None and feed is None and not closing and placings is self.info.classes():
@@ -241,20 +285,27 @@ class Planner:
         odds = model.odds
         if not odds.total:
             return 0.0
-        feed = self.feed_costs() if self.bot.feed_weight else None
+        feed = self.feed_costs() if self.feed_weight else None
         if not self.hurry and self.my_hidden != 1:  # (every class's list is its gains less feed)
-            bests = model.best_scores(self.mine, feed)
+            bests = self._bests = model.best_scores(self.mine, feed)
         else:
             bests = self._adjusted_bests(feed)
-        chosen = [bests[i] for i in odds.positive]
-        if self.my_hidden:
-            flip = self.bot.flip_bonus
-            if self.my_hidden == 1:
-                flip -= self.closing_cost(self.my_value)
-            flips = repeat(flip) if feed is None else map(flip.__sub__, [feed[i] for i in odds.positive])
-            chosen = list(map(max, chosen, flips))
-        # 0.0 + count * best, value by value (in order, as a loop adds them)
-        total: float = reduce(add, map(mul, odds.positive_counts, chosen), 0.0)
+        positive, counts = odds.positive, odds.positive_counts
+        hidden = self.my_hidden
+        flip = self.flip_bonus
+        if hidden == 1:
+            flip -= self.closing_cost(self.my_value)
+        # 0.0 + count * best, value by value, in order; with a face-down card, the best of
+        # placing and discarding to flip (max(b, f) is b unless f > b)
+        total = 0.0
+        for j in range(len(positive)):
+            i = positive[j]
+            best = bests[i]
+            if hidden:
+                f = flip if feed is None else flip - feed[i]
+                if f > best:
+                    best = f
+            total += counts[j] * best
         return total / odds.total
 
     # -- scoring one action --------------------------------------------------
@@ -295,10 +346,10 @@ class Planner:
     def flip_score(self, discarded: int | None) -> float:
         """Flipping a face-down card (after discarding `discarded`, if any): no gain on average,
         plus a small bonus for what it tells (a known card can be replaced to more effect)."""
-        score = self.bot.flip_bonus
+        score = self.flip_bonus
         if self.my_hidden == 1:
             score -= self.closing_cost(self.my_value)
-        if discarded is not None and self.bot.feed_weight:
+        if discarded is not None and self.feed_weight:
             score -= self.feed_costs()[self.index[discarded]]
         return score
 
@@ -310,7 +361,7 @@ class Planner:
         others = self.opponent_estimates()
         if multiplier == 1 or not others:
             return 0.0
-        if min(others) <= my_score + self.bot.closing_margin:
+        if min(others) <= my_score + self.closing_margin:
             return (multiplier - 1) * my_score
         return 0.0
 
@@ -329,7 +380,7 @@ class Planner:
                 if seat == self.me:
                     continue
                 estimate = info.value(model)
-                if self.bot.counts_cards:
+                if self.counts_cards:
                     estimate -= model.draw_gain(model.best_gains(info.shapes))
                 out.append(estimate)
             self._opponents = out
@@ -342,7 +393,7 @@ class Planner:
             view = self.view
             nxt = (self.me + 1) % view.players  # (rule 6.2: nobody takes it after the closer)
             if nxt != self.me and nxt != view.closer:
-                self._feed = self.model.feed(self.seats()[nxt].shapes, self.bot.feed_weight)
+                self._feed = self.model.feed(self.seats()[nxt].shapes, self.feed_weight)
             else:
                 self._feed = self.tables.no_feed
         return self._feed

@@ -20,9 +20,9 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import compress, repeat
-from operator import is_, itemgetter, sub
+from operator import is_, itemgetter
 from typing import Final
 
 from .._grid import Grid
@@ -119,9 +119,17 @@ class GridInfo:
 
     def seen_counts(self) -> tuple[int, ...]:
         """How many face-up cards of each value of the deck (in `Tables.values` order) it shows."""
-        if self._counts is None:
-            self._counts = tuple(map(self.seen().count, self._tables.values))
-        return self._counts
+        found = self._counts
+        if found is None:  # (a count per value, in one pass; a value off the deck counts nowhere)
+            index = self._tables.index
+            counts = [0] * len(index)
+            for v in self.shown:
+                if v is not None:
+                    i = index.get(v)
+                    if i is not None:
+                        counts[i] += 1
+            found = self._counts = tuple(counts)
+        return found
 
     def down(self) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
@@ -357,10 +365,13 @@ class Tables:
         `GridInfo`) and the discard pile's (kept by the pile, from the pile under its top card).
         """
         pile = view.discard_pile
-        counts: Iterable[int] = self._piles.get(pile) or self.pile_rest(pile)
-        for info in grids:  # (one list at the end: the maps are chained)
-            counts = map(sub, counts, info.seen_counts())
-        unseen = list(counts)  # (a new list: the kept counts never change)
+        rest = self._piles.get(pile)
+        unseen = list(self.pile_rest(pile) if rest is None else rest)  # (a new list: the kept
+        # counts never change)
+        for info in grids:
+            seen = info.seen_counts()
+            for j in range(len(unseen)):
+                unseen[j] -= seen[j]
         drawn = view.drawn
         if drawn is not None and drawn in self.index:
             unseen[self.index[drawn]] -= 1
@@ -384,8 +395,13 @@ class Tables:
             found = list(under)
             if pile[0] in self.index:
                 found[self.index[pile[0]]] -= 1
-        else:
-            found = list(map(sub, self.counts, map(pile.count, self.values)))
+        else:  # (a value off the deck counts nowhere)
+            found = list(self.counts)
+            index = self.index
+            for v in pile:
+                i = index.get(v)
+                if i is not None:
+                    found[i] -= 1
         if len(self._piles) >= RECENT:
             self._piles.clear()
         self._piles[pile] = found
