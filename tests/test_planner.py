@@ -173,7 +173,7 @@ def _first_of_each_class(p: planner.Planner,
 
 
 def test_the_classes_kept_on_a_grid_are_each_class_at_its_first_move() -> None:
-    """`GridInfo.classes` (kept by the column shapes) is what walking the moves finds, for the
+    """`GridInfo.placings` (kept by the column shapes) is what walking the moves finds, for the
     takes and places of real views, swallowed columns included."""
     checked = swallowed = 0
     for v in _views(STD, 6, 31):

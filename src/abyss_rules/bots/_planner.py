@@ -19,8 +19,9 @@ Examples:
 from __future__ import annotations
 
 from operator import sub
-from typing import Protocol
+from typing import Any, Final, Protocol
 
+from .._grid import Grid
 from ..actions import Action, DiscardDrawn, Flip
 from ..state import Phase
 from ..views import View
@@ -47,6 +48,11 @@ class Params(Protocol):
     def patience(self) -> int: ...
 
 
+_OPENING: Final = Phase.OPENING
+_DRAWN: Final = Phase.DRAWN
+# (the phases as constants: an enum member read from its class costs a lookup every time)
+
+
 def choose(bot: Params, view: View) -> Action:
     """The action `bot` plays in `view` (the caller has checked that `view` is a seat's view
     with legal actions): the `Planner`'s, which scores every legal action."""
@@ -71,6 +77,50 @@ def _hurry(bot: Params, view: View) -> bool:
     """Whether the round has lasted long enough (`patience` turns per player) for the bot to
     reveal a card with every move."""
     return view.turns >= bot.patience * view.players
+
+
+_CHECKED: Final[dict[int, object]] = {}
+"""The grids, discard piles and variants `unreadable` has checked, by identity (the views of a
+game share them: each is checked once; the entry holds it), and each variant's card values."""
+_VALUES: Final[dict[int, frozenset[int]]] = {}
+
+
+def unreadable(view: View) -> str | None:
+    """Why the planner cannot read `view`, or `None`: the fields it reads must be of their types
+    and every card it shows a card of its variant's deck. A view from `abyss_rules.view` always
+    is; a hand-made one is checked here (the model bots check every view before they plan), so
+    that the planner itself needs no guard. A grid or a discard pile already checked (the same
+    object) is not checked again."""
+    v: Any = view  # (read untyped: the compiled module would refuse a field of another type itself)
+    grids, pile = v.grids, v.discard_pile
+    if type(v.legal_actions) is not tuple or type(pile) is not tuple or type(grids) is not tuple \
+            or type(v.turns) is not int or type(v.viewer) is not int:
+        return "a field is not of its type (a list for a tuple, a str for an int...)"
+    checked = _CHECKED
+    if len(checked) >= 4096:
+        checked.clear()
+    variant = v.variant
+    if checked.get(id(variant)) is not variant:
+        _VALUES[id(variant)] = frozenset(value for value, _ in variant.deck)
+        checked[id(variant)] = variant
+    values = _VALUES[id(variant)]
+    grid: Any
+    for grid in grids:
+        if checked.get(id(grid)) is grid:
+            continue
+        if not isinstance(grid, Grid) or type(grid.cards) is not tuple or type(grid.face_up) is not tuple \
+                or type(grid.swallowed) is not tuple:
+            return "a grid is not a Grid of tuples"
+        if not values.issuperset([c for c in grid.cards if c is not None]):
+            return "a grid shows a card its variant's deck has not"
+        checked[id(grid)] = grid
+    if checked.get(id(pile)) is not pile:
+        if not values.issuperset(pile):
+            return "the discard pile holds a card its variant's deck has not"
+        checked[id(pile)] = pile
+    if v.drawn is not None and v.drawn not in values:
+        return "the drawn card is not a card of its variant's deck"
+    return None
 
 
 class Planner:
@@ -139,9 +189,10 @@ class Planner:
     def choose(self) -> Action:
         view = self.view
         layout = self.tables.layout(view.legal_actions)
-        if view.phase is Phase.OPENING:
+        phase = view.phase
+        if phase is _OPENING:
             return self.flip_choice(layout)
-        if view.phase is Phase.DRAWN:
+        if phase is _DRAWN:
             assert view.drawn is not None
             return self.drawn_choice(layout, view.drawn)
         return self.turn_choice(layout)
@@ -225,12 +276,13 @@ class Planner:
         closing = self.my_hidden == 1
         feed = self.feed_costs() if self.feed_weight else None
         placings = self.classes_of(moves, spaces)
-        key = None
-        if lists is not None and feed is None and not closing and placings is self.info.classes():
+        columns = self.info.placings()
+        slot = -1
+        if lists is not None and feed is None and not closing and placings is columns.classes:
             # (then the scores are the deck's gains alone: the best depends on the columns, the
-            # card and the hurry only, and is kept by the tables)
-            key = (self.mine, i, hurry)
-            kept = self.tables.best_places.get(key)
+            # card and the hurry only, and is kept with the columns' placings)
+            slot = 2 * i + (1 if hurry else 0)
+            kept = columns.deck_best[slot]
             if kept is not None:
                 return None if kept[1] < 0 else (kept[0], moves[kept[1]][0])
         best, found = NEG_INF, -1
@@ -251,18 +303,18 @@ class Planner:
                     score -= feed[gift]
             if found < 0 or score > best:
                 best, found = score, at
-        if key is not None:
-            self.tables.keep_best_place(key, (best, found))
+        if slot >= 0:
+            columns.deck_best[slot] = (best, found)
         return None if found < 0 else (best, moves[found][0])
 
     def classes_of(self, moves: list[tuple[Action, int, int]], spaces: tuple[int, ...]) -> list[Placing]:
         """Each class of each of the bot's columns that `moves` (on `spaces`) reach, once, as
         `(position of its first move, column, class)`, in the order of those moves: kept on
-        the grid (`GridInfo.classes`) when the moves are every remaining space in index order,
+        the grid (`GridInfo.placings`) when the moves are every remaining space in index order,
         as the engine lists them."""
         info = self.info
         if spaces is info.remaining or spaces == info.remaining:
-            return info.classes()
+            return info.placings().classes
         mine, cols = self.mine, self.tables.cols
         seen: set[int] = set()
         out = []

@@ -48,11 +48,11 @@ class GridInfo:
     flip first (see `flip_space`), and where a placed card is scored (`classes`)."""
 
     __slots__ = (
-        "_classes",
         "_counts",
         "_down",
         "_flip",
         "_model",
+        "_placings",
         "_seen",
         "_value",
         "grid",
@@ -107,7 +107,7 @@ class GridInfo:
         self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
-        self._classes: list[Placing] | None = None
+        self._placings: Placings | None = None
         self._model = -1
         self._value: float | None = None
 
@@ -151,13 +151,12 @@ class GridInfo:
             self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
         return self._flip
 
-    def classes(self) -> list[Placing]:
-        """Each class of each column once, as `(position in remaining, column, class)` at its
-        first row (`Shape.firsts`), in the order of those spaces: where a placement of a card
-        is scored (the planner's `best_place`); kept."""
-        if self._classes is None:
-            self._classes = self._tables.classes(self.shapes, self.remaining)
-        return self._classes
+    def placings(self) -> Placings:
+        """Where a placed card is scored on this grid's columns (`Placings`); kept."""
+        found = self._placings
+        if found is None:
+            found = self._placings = self._tables.placings(self.shapes, self.remaining)
+        return found
 
     def value(self, model: Model) -> float:
         """The expected score of the grid under `model` (kept for the last model asked, by its
@@ -165,6 +164,24 @@ class GridInfo:
         if self._model != model.serial or self._value is None:
             self._model, self._value = model.serial, sum(map(model.value, self.shapes))
         return self._value
+
+
+class Placings:
+    """Where a card placed on some columns is scored, whatever the card, and the best placement
+    of each card under the deck's model (GreedyBot's), kept as the planner finds them."""
+
+    __slots__ = ("classes", "deck_best")
+
+    def __init__(self, classes: list[Placing], values: int) -> None:
+        self.classes = classes
+        """Each class of each column once, as `(position in remaining, column, class)` at its
+        first row (`Shape.firsts`), in the order of those spaces: where a placement of a card
+        is scored (the planner's `best_place`)."""
+        self.deck_best: list[tuple[float, int] | None] = [None] * (2 * values)
+        """The planner's best placement on every class under the deck's model with nothing
+        but the gains to score, by the card's index and the hurry (`2 * index + hurry`): its
+        score and the position of its move (`-1`: none). The columns, the card and the hurry
+        fix it: the deck's odds never change."""
 
 
 class Masks:
@@ -229,7 +246,6 @@ class Tables:
         "_models",
         "_piles",
         "_placings",
-        "best_places",
         "_shapes",
         "cols",
         "column_slices",
@@ -266,10 +282,7 @@ class Tables:
         """The kept shape of a column, or `None` (`shape` makes one)."""
         self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
         self._piles: dict[tuple[int, ...], list[int]] = {}
-        self._placings: dict[tuple[Shape | None, ...], list[Placing]] = {}
-        self.best_places: dict[tuple[tuple[Shape | None, ...], int, bool], tuple[float, int]] = {}
-        """The planner's best placement under the deck's model with nothing but the gains to
-        score, by the columns, the card and the hurry: its score and the position of its move."""
+        self._placings: dict[tuple[Shape | None, ...], Placings] = {}
         self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
@@ -288,26 +301,19 @@ class Tables:
             self._shapes[column] = found
         return found
 
-    def classes(self, shapes: tuple[Shape | None, ...], remaining: tuple[int, ...]) -> list[Placing]:
-        """`GridInfo.classes` of a grid of these column shapes and remaining spaces, kept by the
+    def placings(self, shapes: tuple[Shape | None, ...], remaining: tuple[int, ...]) -> Placings:
+        """`GridInfo.placings` of a grid of these column shapes and remaining spaces, kept by the
         shapes (which fix the remaining spaces: a swallowed column is `None`)."""
         found = self._placings.get(shapes)
         if found is None:
             cols, where = self.cols, remaining.index
-            found = sorted([(where(row * cols + col), col, c)
-                            for col, shape in enumerate(shapes) if shape is not None
-                            for c, (_, row) in enumerate(shape.firsts)])
+            found = Placings(sorted([(where(row * cols + col), col, c)
+                                     for col, shape in enumerate(shapes) if shape is not None
+                                     for c, (_, row) in enumerate(shape.firsts)]), len(self.values))
             if len(self._placings) >= LIMIT:
                 self._placings.clear()
             self._placings[shapes] = found
         return found
-
-    def keep_best_place(self, key: tuple[tuple[Shape | None, ...], int, bool],
-                        found: tuple[float, int]) -> None:
-        """Keeps one of `best_places` (bounded by `LIMIT`)."""
-        if len(self.best_places) >= LIMIT:
-            self.best_places.clear()
-        self.best_places[key] = found
 
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
         """The spaces of the columns that are not swallowed, in index order."""
