@@ -4,7 +4,8 @@ changes no decision.
 
 Bots with random settings (subclasses of the built-in bots, as users write them) in random
 positions: the best placement `Planner.best_place` finds is the best of scoring every move
-alone, and the draw's value is the one from every class's list.
+alone, the draw's value is the one from every class's list, and the best take's score read from
+the draw's value-by-value bests is the best of scoring every take.
 """
 
 from __future__ import annotations
@@ -94,3 +95,9 @@ def test_the_best_placement_is_the_best_of_scoring_every_move(knobs: dict[str, o
             feed = p.feed_costs() if bot.feed_weight else None  # type: ignore[attr-defined]
             if not p.hurry and p.my_hidden != 1:
                 assert p.model.best_scores(p.mine, feed) == p._adjusted_bests(feed), knobs
+            # the best take's score read from the draw's bests is the best placement's
+            p.draw_value()
+            kept = p.kept_take(layout, card)
+            if kept is not None:
+                found = every_move(p, moves, card, p.hurry)
+                assert found is not None and kept == found[0], knobs
