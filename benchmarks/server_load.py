@@ -107,21 +107,24 @@ class Server:
             ready = selector.select(60)
         match = re.search(r"http://127\.0\.0\.1:(\d+)", self.process.stdout.readline()) if ready else None
         if match is None:
+            errors = self.errors()
             self.stop()
-            raise RuntimeError(f"the {kind} server did not start: {self.errors()}")
+            raise RuntimeError(f"the {kind} server did not start: {errors}")
         self.url, self.port = match.group(0), int(match.group(1))
         deadline = time.monotonic() + 120
-        while kind == "new" and self.errors().count("Application startup complete") < workers:
+        while kind == "new" and self.errors(None).count("Application startup complete") < workers:
             # uvicorn's workers start after the URL is printed: wait until each one serves
             if self.process.poll() is not None or time.monotonic() > deadline:
+                errors = self.errors()
                 self.stop()
-                raise RuntimeError(f"the new server did not start: {self.errors()}")
+                raise RuntimeError(f"the new server did not start: {errors}")
             time.sleep(0.05)
 
-    def errors(self) -> str:
-        """What the server wrote to stderr so far (its last 800 characters)."""
+    def errors(self, last: int | None = 800) -> str:
+        """What the server wrote to stderr so far (its `last` characters; None: all of it)."""
         self.log.seek(0)
-        return self.log.read()[-800:]
+        text = self.log.read()
+        return text if last is None else text[-last:]
 
     def cpu_seconds(self) -> float:
         """User + system time of the server's processes (its session: the workers too)."""

@@ -143,6 +143,26 @@ def test_the_installed_wheel_is_compiled_and_makes_the_pinned_decisions(installe
     assert "no compiled observation here" not in run.stdout  # (both tiers of the observation ran)
 
 
+def test_abyss_rules_pure_at_run_time_takes_the_sources_of_the_installed_wheel(installed: Path) -> None:
+    """`ABYSS_RULES_PURE=1` when the package is imported: the bots' modules are the wheel's `.py`
+    sources (not its compiled modules beside them), the hashing and the observations the pure tiers,
+    and the bots make the same pinned decisions."""
+    script = (
+        "import sys, abyss_rules.bots as b, abyss_rules.randomness as r, "
+        "abyss_rules.envs as o; "
+        f"names = {MODULES!r}; "
+        "files = [sys.modules['abyss_rules.' + n].__file__ for n in names]; "
+        "assert all(f.endswith('.py') for f in files), files; "
+        "assert (b.COMPILED, r.COMPILED, o.COMPILED) == (False, False, False); "
+        "import pytest; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
+    )
+    run = subprocess.run([str(installed), "-c", script, str(ROOT / "tests" / "test_bots_decisions.py")],
+                         capture_output=True, text=True, check=False, cwd=ROOT,
+                         env={**os.environ, "ABYSS_RULES_PURE": "1"})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and "failed" not in run.stdout
+
+
 def test_the_installed_command_reports_every_part_compiled(installed: Path) -> None:
     from abyss_rules._compiled import PARTS
 

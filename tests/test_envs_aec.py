@@ -199,7 +199,7 @@ def test_bad_options_are_refused_with_typed_errors() -> None:
         ({"variant": "huge"}, "invalid_variant"),
         ({"variant": 3}, "invalid_variant"),
         ({"reward": "points"}, "invalid_env_option"),
-        ({"render_mode": "rgb_array"}, "invalid_env_option"),
+        ({"render_mode": "rgb_array_list"}, "invalid_env_option"),
     ]
     for kwargs, code in cases:
         with pytest.raises(ar.ConfigError) as error:

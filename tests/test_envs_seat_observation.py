@@ -58,6 +58,34 @@ def test_states_differing_only_in_secrets_give_identical_fast_observations(compi
     assert checked > 500
 
 
+@pytest.mark.rule("8.1", "8.3")
+def test_the_state_path_reads_the_public_facts_that_view_exposes() -> None:
+    # One writer (batch._observation.Writer) makes every vector: Observation.encode hands it the
+    # view's facts, the environments the state's fields read by _READ. Those fields are the view's,
+    # face-down values aside (which the writer never puts in a vector: the secrecy tests).
+    from abyss_rules.batch._observation import view_facts
+    from abyss_rules.envs._seat_observation import _READ
+
+    checked = 0
+    for variant, players in SETUPS:
+        bits = tuple(1 << i for i in range(players * variant.cells))
+        for state in _walk(variant, players, seed=2, limit=300)[::5]:
+            fields = _READ(state)
+            for seat in range(players):
+                v = ar.view(state, seat)
+                facts = view_facts(v, bits)
+                assert len(fields[5]) == v.draw_pile_size
+                assert fields[:2] == facts[:2] and fields[3:5] == facts[3:5] and fields[6:] == facts[6:]
+                up = fields[3]
+                assert [card for i, card in enumerate(fields[2]) if up >> i & 1] == \
+                    [card for i, card in enumerate(facts[2]) if up >> i & 1]
+                assert all(card is None for i, card in enumerate(facts[2]) if not up >> i & 1)
+                assert (len(state.opening[seat]) < variant.initial_flips if state.phase is ar.Phase.OPENING
+                        else state.turn == seat) == (seat in v.to_act)
+                checked += 1
+    assert checked > 300
+
+
 @pytest.mark.parametrize("compiled", TIERS)
 def test_the_vectors_are_new_writable_float32_arrays(compiled: bool) -> None:
     fast = SeatObservation(Observation(ar.Variant.standard(), 2), compiled=compiled)

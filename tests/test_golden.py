@@ -12,11 +12,23 @@ import difflib
 from pathlib import Path
 
 import pytest
-from tests.golden.make import CLI_DIR, GAMES, HERE, documents, expected_files, narration, record_of
+from tests.golden.make import (
+    CLI_DIR,
+    GAMES,
+    HERE,
+    PLAY_DIR,
+    PLAYTHROUGHS,
+    documents,
+    expected_files,
+    narration,
+    playthrough,
+    record_of,
+)
 
 import abyss_rules as ar
 from abyss_rules.codec import canonical_json, parse_json, state_to_dict, variant_to_dict, view_to_dict
 from abyss_rules.config import FIELD_NAMES
+from abyss_rules.notation import to_notation
 
 
 def _first_difference(path: Path, expected: str) -> str:
@@ -42,8 +54,26 @@ def test_replay_narration_is_the_golden_text(name: str) -> None:
     assert path.read_bytes() == expected.encode(), f"{path}:\n{_first_difference(path, expected)}"
 
 
+@pytest.mark.parametrize("name", PLAYTHROUGHS)
+def test_playthrough_is_the_golden_text(name: str) -> None:
+    """The game step by step for a person: the table, the piles, the legal actions, the action, the
+    events. It changes with any of them, and its diff says what changed in words."""
+    path = PLAY_DIR / f"{name}.txt"
+    expected = playthrough(name)
+    assert path.read_bytes() == expected.encode(), f"{path}:\n{_first_difference(path, expected)}"
+
+
+def test_playthroughs_show_every_step_of_the_recorded_game() -> None:
+    for name in PLAYTHROUGHS:
+        text = (PLAY_DIR / f"{name}.txt").read_text(encoding="utf-8")
+        actions = [line.split(":")[0].removeprefix("action ") for line in text.splitlines()
+                   if line.startswith("action ")]
+        assert actions == [to_notation(a) for a in record_of(name).actions]
+        assert text.count("\nlegal (") == len(actions) + 1
+
+
 def test_no_stray_golden_files() -> None:
-    present = {*HERE.glob("*.txt"), *CLI_DIR.glob("*.txt")}
+    present = {*HERE.glob("*.txt"), *CLI_DIR.glob("*.txt"), *PLAY_DIR.glob("*.txt")}
     assert present == set(expected_files())
 
 

@@ -118,7 +118,7 @@ def test_by_name_as_an_environment_opponent() -> None:
         _, _, terminated, truncated, info = env.step(env.action_space.sample())
         assert not truncated
         steps += 1
-    assert steps > 0 and info["action_mask"].sum() == 0
+    assert steps > 0 and info["action_mask"].all()   # the game is over: every index (never an empty mask)
     env.close()
 
 

@@ -16,12 +16,16 @@ document per line, each line ``<tag> <text>``:
 ``tests/golden/cli/<name>.txt`` holds what ``abyss-rules replay`` prints for the full
 record (the narration of the command line).
 
+``tests/golden/playthroughs/<name>.txt`` is the same game for a person to read, for the games
+in `PLAYTHROUGHS`: per step, the whole table as text (hidden cards shown in brackets), the
+piles, the legal actions in notation, the action taken and the events it made, in words.
+
 ``tests/test_golden.py`` rebuilds all of it in memory and compares bytes: any change of
 any byte of any document (or of the narration) fails it. When a change is *meant* to
 change documents (for example the `rules_version` bump), regenerate the files from the
 repository's root and review the diff::
 
-    python -m tests.golden.make          # rewrites tests/golden/*.txt and tests/golden/cli/*.txt
+    python -m tests.golden.make          # rewrites every golden text file
     git diff --stat tests/golden/
 """
 
@@ -38,9 +42,11 @@ import abyss_rules as ar
 from abyss_rules.cli import main as cli_main
 from abyss_rules.codec import state_hash
 from abyss_rules.notation import to_notation
+from abyss_rules.pictures import action_words, event_words
 
 HERE = Path(__file__).resolve().parent
 CLI_DIR = HERE / "cli"
+PLAY_DIR = HERE / "playthroughs"
 
 # name -> (players, variant fields, seed, explicit deck orders or None, chooser seed, share of draws).
 # Between them they set every Variant field away from its default somewhere, with 2 to 6 players.
@@ -127,17 +133,73 @@ def narration(name: str) -> str:
     return f"exit {status}\n{out.getvalue()}{err.getvalue()}"
 
 
+# The games written out step by step for a person: few and short, so that they are read.
+PLAYTHROUGHS = ("short_2p", "previous_closer_4p", "reshuffle_2p")
+
+
+def _cell(grid: ar.Grid, space: int) -> str:
+    """A space as five characters: a face-up value, a face-down one in brackets, `--` swallowed."""
+    if grid.swallowed[space]:
+        return "   --"
+    value = grid.cards[space]
+    return f"{value:>4} " if grid.face_up[space] else f"{f'({value})':>5}"
+
+
+def _table(state: ar.State) -> list[str]:
+    """Every seat's grid, one line per row, seats side by side (rows and columns from 0)."""
+    grids = [state.grid(p) for p in range(state.players)]
+    width = 5 * grids[0].cols
+    lines = ["    " + "   ".join(f"seat {p}".center(width) for p in range(len(grids)))]
+    for r in range(grids[0].rows):
+        cells = ["".join(_cell(g, r * g.cols + c) for c in range(g.cols)) for g in grids]
+        lines.append(f"{r:>2}  " + "   ".join(cells))
+    return [line.rstrip() for line in lines]
+
+
+def _step(state: ar.State) -> list[str]:
+    to_act = " ".join(map(str, state.to_act)) or "-"
+    drawn = "-" if state.drawn is None else str(state.drawn)
+    lines = [f"phase {state.phase.value}, round {state.round}, to act {to_act}, seq {state.seq}, "
+             f"totals {' '.join(map(str, state.totals))}", *_table(state),
+             f"draw pile {len(state.draw_pile)}"
+             + (f" (top {state.draw_pile[0]})" if state.draw_pile else "")
+             + f"; discard pile {' '.join(map(str, state.discard_pile)) or '-'}; drawn {drawn}"]
+    legal = sorted(to_notation(a) for a in ar.legal_actions(state))
+    lines.append(f"legal ({len(legal)}): {' '.join(legal) if legal else '-'}")
+    return lines
+
+
+def playthrough(name: str) -> str:
+    """Game `name` step by step, for a person to read (see the module docs)."""
+    record = record_of(name)
+    players, _, seed, _, _, _ = GAMES[name]
+    lines = [f"# {name}: {players} players, seed {seed}, variant {ar.dumps_variant(record.variant)}", ""]
+    state = record.initial_state()
+    for action in record.actions:
+        lines += _step(state)
+        state, events = ar.apply_with_events(state, action)
+        lines.append(f"action {to_notation(action)}: {action_words(action)}")
+        lines += [f"  {type(event).__name__}: {event_words(event)}" for event in events]
+        lines.append("")
+    lines += _step(state)
+    lines.append(f"game over: winners {' '.join(map(str, state.winners))}")
+    return "\n".join(lines) + "\n"
+
+
 def expected_files() -> dict[Path, str]:
     """Every golden file and its text, built in memory."""
     files: dict[Path, str] = {}
     for name in GAMES:
         files[HERE / f"{name}.txt"] = documents(name)
         files[CLI_DIR / f"{name}.txt"] = narration(name)
+    for name in PLAYTHROUGHS:
+        files[PLAY_DIR / f"{name}.txt"] = playthrough(name)
     return files
 
 
 def main() -> int:
     CLI_DIR.mkdir(exist_ok=True)
+    PLAY_DIR.mkdir(exist_ok=True)
     for path, text in expected_files().items():
         old = path.read_text(encoding="utf-8") if path.exists() else None
         if old != text:

@@ -26,7 +26,7 @@ from ._convert import to_state
 from ._rounds import HistoryLog, deal, end_rounds
 from ._stepping import advance, legal, restart
 
-__all__ = ["Batch", "tables_for"]
+__all__ = ["Batch", "action_indices", "tables_for"]
 
 Array = np.ndarray[Any, Any]
 
@@ -322,7 +322,7 @@ class Batch:
         """
         t, a = self._t, self._a
         n = len(self)
-        k = _checked(indices, n)
+        k = action_indices(indices, n)
         phase = a.phase
         live = phase != OVER
         if skip is not None:
@@ -360,7 +360,12 @@ class Batch:
                                           f"{error.message}", error.rule, game=game, index=index)
 
 
-def _checked(indices: Any, n: int) -> Array:
+def action_indices(indices: Any, n: int) -> Array:
+    """`indices`, one action index per game of `n`, as an `int64` array (`Batch.step`'s check).
+
+    Raises:
+        MalformedActionError: `indices` is not `n` integers.
+    """
     try:
         k = np.asarray(indices)
     except (TypeError, ValueError) as error:  # e.g. ragged lists

@@ -9,9 +9,12 @@ in secrets give identical observations for every agent.
 Seats are *relative*: position `k` of every per-seat field is the seat `k` places after the
 viewer in turn order (`k = 0` is the viewer), so one policy can play every seat. Card values
 are one-hot over the deck's distinct values in ascending order (`K` of them: 15 for the
-standard deck). The layout below, written once in `_FIELDS`, gives both the encoder's positions
-and the table of the documentation (`abyss_rules.batch.Observation.table`); it is versioned
-with the environments' ids (`OBSERVATION_VERSION`).
+standard deck). The layout below, written once in `_FIELDS`, gives the encoders' positions and
+the table of the documentation (`abyss_rules.batch.Observation.table`); it is versioned with the
+environments' ids (`OBSERVATION_VERSION`). One `Writer` writes a vector from public facts
+(`Facts`): `Observation.encode` hands it a view's, the environments' `envs._seat_observation` the
+same fields of a `State`. `Observation.encode_batch` writes the same layout for a whole `Batch`
+from its arrays (equal row by row, a differential test checks it).
 
 Examples:
     >>> import abyss_rules as ar
@@ -26,8 +29,11 @@ Examples:
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from itertools import chain, compress
+from operator import ne
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 import numpy as np
@@ -42,7 +48,8 @@ from ..views import View
 if TYPE_CHECKING:
     from ._engine import Batch
 
-__all__ = ["OBSERVATION_VERSION", "TOTAL_CLIP", "Field", "Observation"]
+__all__ = ["LAYOUT", "OBSERVATION_VERSION", "TOTAL_CLIP", "Facts", "Field", "Observation", "Writer",
+           "view_facts"]
 
 OBSERVATION_VERSION: Final = 0
 """The version of the observation layout; the `-v0` of `abyss_rules/Solo-v0` and of the AEC
@@ -83,35 +90,17 @@ class Field:
 
 
 class _Context:
-    """What the encoders need besides the view: the layout's sizes and the deck's values."""
+    """What the batch encoder needs besides the arrays: the deck's values and the variant's numbers."""
 
-    __slots__ = ("players", "cells", "rank", "kinds", "block", "down", "gone", "row", "head", "flips_at",
-                 "totals_at", "deck_counts", "deck_list", "deck_size", "need", "scale", "cap", "values",
-                 "low", "ranks")
+    __slots__ = ("deck_counts", "deck_size", "need", "scale", "cap", "values", "low", "ranks")
 
-    def __init__(self, variant: Variant, players: int) -> None:
-        self.players = players
-        self.cells = variant.cells
-        self.rank = {value: k for k, (value, _) in enumerate(variant.deck)}
-        self.kinds = len(variant.deck)
-        self.block = variant.cells * (self.kinds + 2)  # the entries of one grid
-        # A face-up card's entry among a space's K + 2 (0: face down, 1: swallowed), and each
-        # entry's one-hot row.
-        # A space's K + 2 entries as bytes: face down, swallowed, or face up with a value (by value;
-        # None, what a public grid shows on a face-down space, gives the face-down row).
-        width = self.kinds + 2
-        self.down, self.gone = bytes([1] + [0] * (width - 1)), bytes([0, 1] + [0] * (width - 2))
-        self.row: dict[int | None, bytes] = {value: bytes(2 + k == j for j in range(width))
-                                             for value, k in self.rank.items()}
-        self.row[None] = self.down
-        self.head = self.flips_at = self.totals_at = 0  # set by the Observation: field starts
+    def __init__(self, variant: Variant) -> None:
         self.deck_counts = np.array([count for _, count in variant.deck], dtype=np.float32)
-        self.deck_list = [count for _, count in variant.deck]
         self.deck_size = variant.deck_size
         self.need = variant.initial_flips
         self.scale = totals_scale(variant)
         self.cap = variant.max_turns_per_round
-        # For the batch encoder: a card's rank by table lookup when the values span little.
+        # A card's rank by table lookup when the values span little.
         self.values = np.array([value for value, _ in variant.deck], dtype=np.int64)
         self.low = int(self.values[0])
         span = int(self.values[-1]) - self.low + 1
@@ -137,7 +126,7 @@ class DiscardShares:
 
     A discard pile changes by its top card at most per action: the counts are those of the last
     pile asked for, updated by its top card when that is all that changed, or counted afresh.
-    Used by `Observation.encode` and by the environments' `envs._seat_observation`.
+    Used by `Writer`.
 
     Args:
         rank: Each card value's entry.
@@ -180,40 +169,6 @@ class DiscardShares:
         return shares
 
 
-class _Memo:
-    """What `abyss_rules.batch.Observation.encode` remembers of the last view it encoded: its
-    discard counts (a `DiscardShares`), its opening flips and its totals (as entries).
-
-    The opening flips and the totals change once or twice a round: their entries are kept for
-    the last such fields each viewer saw, compared by identity (the memo holds them, so that an
-    identity cannot be reused while they are remembered)."""
-
-    __slots__ = ("context", "discards", "static")
-
-    def __init__(self, context: _Context) -> None:
-        self.context = context
-        # By viewer: the last opening flips and totals seen, and their entries.
-        self.static: dict[int, tuple[object, object, list[tuple[int, float]]]] = {}
-        self.discards = DiscardShares(context.rank, context.deck_list)
-
-    def seats(self, opening: tuple[tuple[int, ...], ...], totals: tuple[int, ...], me: int
-              ) -> list[tuple[int, float]]:
-        """The non-zero entries of the fields `opening_flips` and `totals`, as `(index, value)`, the
-        seats in relative order from `me`."""
-        found = self.static.get(me)
-        if found is not None and found[0] is opening and found[1] is totals:
-            return found[2]
-        c = self.context
-        p, need, scale = c.players, c.need, c.scale
-        order = [(me + k) % p for k in range(p)]
-        entries = [(c.flips_at + k, len(opening[seat]) / need) for k, seat in enumerate(order) if need]
-        entries += [(c.totals_at + k, min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[seat] / scale)))
-                    for k, seat in enumerate(order)]
-        entries = [(at, value) for at, value in entries if value]
-        self.static[me] = (opening, totals, entries)
-        return entries
-
-
 _Size = Callable[[int, int, int], int]
 """The length of a field from `(players P, cells C, distinct values K)`."""
 
@@ -247,6 +202,209 @@ _FIELDS: Final[tuple[tuple[str, _Size, float, float, str], ...]] = (
 )
 
 
+_FLOAT: Final = np.dtype(np.float32)
+_OPENING: Final = Phase.OPENING
+_UNSEEN: Final = object()
+"""What a viewer's vector was written from before its first call: equal to no fact."""
+_PILES: Final = struct.Struct("=2f").pack
+_ONE: Final = np.float32(1.0).tobytes()
+
+LAYOUT: Final = tuple(name for name, *_ in _FIELDS)
+"""The fields' names in index order."""
+
+Facts: TypeAlias = tuple[Phase, int | None, tuple[int | None, ...], int, int, object, tuple[int, ...],
+                         int | None, int | None, tuple[tuple[int, ...], ...], int, tuple[int, ...]]
+"""The public facts an observation is written from, in the order of `State`'s fields `phase, turn,
+cards, face_up_mask, swallowed_mask, draw_pile, discard_pile, drawn, closer, opening, turns, totals`
+(the draw pile's entry is not read: its size is passed apart). `view` exposes each of them."""
+
+
+def _floats(values: list[float]) -> bytes:
+    """`values` as `float32` bytes, each rounded to the nearest `float32` as NumPy rounds a Python
+    float stored in a `float32` array (`struct` and NumPy both use the C conversion)."""
+    return struct.pack(f"={len(values)}f", *values)
+
+
+def _one_hot(n: int, at: int | None) -> bytes:
+    """`n` `float32` zeros, with a one at `at` (none when `at` is `None`)."""
+    out = bytearray(4 * n)
+    if at is not None:
+        out[4 * at:4 * at + 4] = _ONE
+    return bytes(out)
+
+
+# How the writer works: each viewer's vector is kept, a `float32` array, with the facts it was
+# last written from (a `_Seen`), and a call writes (through the array's bytes) only what changed
+# since that viewer's last call, then hands out a copy: the first three fields when the phase,
+# `to_act` or the turn changed; the opening flips and the closer when the `opening` tuple or the
+# closer did; the drawn card; the top discard and the discard counts when the pile did; the draw
+# pile and the turns; the totals when the `totals` tuple did; and of the grids, only the spaces
+# whose face-up or swallowed bit or card changed. A step changes one or two spaces, so a call
+# writes a few short byte runs instead of the 468 entries of a standard two-player vector.
+class _Seen:
+    """One viewer's vector as it stands (its `float32` bytes) and the facts it was written from."""
+
+    __slots__ = ("vector", "out", "head", "opening", "closer", "drawn", "pile", "draw", "turns", "totals",
+                 "cards", "up", "gone")
+
+    def __init__(self, size: int) -> None:
+        self.vector: Vector = np.zeros(size, _FLOAT)
+        self.out = self.vector.data.cast("B")  # its bytes, written in place
+        self.head: object = _UNSEEN
+        self.opening: object = _UNSEEN
+        self.closer: object = _UNSEEN
+        self.drawn: object = _UNSEEN
+        self.pile: object = _UNSEEN
+        self.draw, self.turns = -1, -1
+        self.totals: object = _UNSEEN
+        self.cards: tuple[int | None, ...] | None = None  # None: the grids were never written
+        self.up, self.gone = 0, 0
+
+
+class Writer:
+    """The observation of one variant and player count, written from public facts (`Facts`): the
+    one definition of a vector that `Observation.encode` (from a `View`) and the environments'
+    `envs._seat_observation` (from a `State`'s public fields) both call.
+
+    What reaches the vector comes from the facts `view` copies (rule 8.1). Face-down values never
+    reach it: a seat's cards are compared with the last ones seen, face down or not, but that only
+    decides which spaces are written again; what a space gets is chosen by its mask bits and, for
+    a face-up space alone, its value (rule 8.2).
+
+    Args:
+        variant: The rules in play.
+        players: The number of players.
+        starts: Each field's first index, by name (the fields in the order of `LAYOUT`).
+        size: The vector's length.
+    """
+
+    __slots__ = ("_size", "_players", "_need", "_cap", "_deck_size", "_scale", "_values", "_none", "_rows",
+                 "_at", "_heads", "_orders", "_seen", "_spaces", "_all", "_places", "_discards")
+
+    def __init__(self, variant: Variant, players: int, starts: dict[str, int], size: int) -> None:
+        p, k, cells = players, len(variant.deck), variant.cells
+        rank = {value: r for r, (value, _) in enumerate(variant.deck)}
+        self._size, self._players = size, p
+        self._need, self._cap = variant.initial_flips, variant.max_turns_per_round
+        self._deck_size = variant.deck_size
+        self._scale = totals_scale(variant)
+        # The one-hot fields by value: a card's K entries (None: all 0), a space's K + 2 entries.
+        self._values: dict[int | None, bytes] = {value: _one_hot(k, r) for value, r in rank.items()}
+        self._values[None] = self._none = _one_hot(k, None)
+        self._rows: dict[int | str | None, bytes] = {c: _one_hot(k + 2, 2 + r) for c, r in rank.items()}
+        self._rows["down"], self._rows["gone"] = _one_hot(k + 2, 0), _one_hot(k + 2, 1)
+        self._rows[None] = self._rows["down"]  # a face-up space whose value a hand-built view hides
+        # The byte offsets of the fields after the first three (LAYOUT's fields follow one another).
+        at = {name: 4 * start for name, start in starts.items()}
+        self._at = tuple(at[name] for name in LAYOUT[3:])
+        self._heads: dict[tuple[Phase, bool, int], bytes] = {}
+        self._orders = tuple(tuple((seat + k) % p for k in range(p)) for seat in range(p))  # viewer first
+        self._seen = [_Seen(size) for _ in range(p)]
+        # The grids' spaces: the state's space i (seat i // cells) is at byte _places[viewer][i].
+        row = 4 * (k + 2)
+        self._spaces = range(p * cells)
+        self._all = (1 << p * cells) - 1
+        self._places = tuple(tuple(at["grids"] + row * (((i // cells - viewer) % p) * cells + i % cells)
+                                   for i in self._spaces) for viewer in range(p))
+        self._discards = DiscardShares(rank, [count for _, count in variant.deck])
+
+    def write(self, seat: int, acts: bool | None, facts: Facts, draw_size: int) -> Vector:
+        """The observation of `seat` (its seat first in every per-seat field): a new `float32` vector.
+
+        Args:
+            seat: The viewer (0 for a spectator, with `acts` False).
+            acts: The field `to_act`; `None` for the viewer's own: it owes an opening flip, or it
+                is its turn.
+            facts: The public facts (`Facts`), of this writer's variant and player count.
+            draw_size: The number of cards in the draw pile.
+        """
+        p = self._players
+        at_flips, _, at_drawn, at_top, at_shares, at_draw, _, at_totals, at_grids = self._at
+        phase, turn, cards, up, gone, _, pile, drawn, closer, opening, turns, totals = facts
+        seen = self._seen[seat]
+        out = seen.out
+        # phase, to_act, turn
+        if acts is None:
+            acts = len(opening[seat]) < self._need if phase is _OPENING else turn == seat
+        key = (phase, acts, (turn - seat) % p if turn is not None else -1)
+        if key != seen.head:
+            head = self._heads.get(key)
+            if head is None:
+                head = self._heads[key] = (_one_hot(4, PHASE_CODE[phase]) + (_ONE if acts else bytes(4))
+                                           + _one_hot(p, key[2] if key[2] >= 0 else None))
+            out[:at_flips] = head
+            seen.head = key
+        # opening_flips, closer
+        if opening is not seen.opening or closer != seen.closer:
+            need = self._need
+            out[at_flips:at_drawn] = _floats(
+                [len(opening[s]) / need if need else 0.0 for s in self._orders[seat]]) + _one_hot(
+                p, None if closer is None else (closer - seat) % p)
+            seen.opening, seen.closer = opening, closer
+        # drawn
+        if drawn != seen.drawn:
+            out[at_drawn:at_top] = self._values[drawn]
+            seen.drawn = drawn
+        # top_discard, discard_counts
+        if pile is not seen.pile:
+            if pile:
+                out[at_top:at_shares] = self._values[pile[0]]
+                out[at_shares:at_draw] = self._discards.of(pile).tobytes()
+            else:
+                out[at_top:at_shares] = out[at_shares:at_draw] = self._none
+            seen.pile = pile
+        # draw_pile, turns
+        if draw_size != seen.draw or turns != seen.turns:
+            cap = self._cap
+            out[at_draw:at_totals] = _PILES(
+                draw_size / self._deck_size, min(turns, cap) / cap if cap is not None else 0.0)
+            seen.draw, seen.turns = draw_size, turns
+        # totals
+        if totals is not seen.totals:
+            scale = self._scale
+            out[at_totals:at_grids] = _floats(
+                [min(TOTAL_CLIP, max(-TOTAL_CLIP, totals[s] / scale)) for s in self._orders[seat]])
+            seen.totals = totals
+        # grids, the viewer's first
+        if cards is not seen.cards or up != seen.up or gone != seen.gone:
+            self._grids(seen, seat, cards, up, gone)
+        return seen.vector.copy()
+
+    def _grids(self, seen: _Seen, seat: int, cards: tuple[int | None, ...], up: int, gone: int) -> None:
+        """Rewrite the entries of the spaces whose mask bits or cards changed since `seen` was
+        written: per space, swallowed, the face-up value, or face down. A face-down value only
+        decides whether a space is rewritten (it is compared with the last one), never what is
+        written."""
+        before = seen.cards
+        if before is None:
+            changed = self._all
+        else:
+            changed = (up ^ seen.up) | (gone ^ seen.gone)
+            if cards is not before:
+                for i in compress(self._spaces, map(ne, cards, before)):
+                    changed |= 1 << i
+        rows, places, out = self._rows, self._places[seat], seen.out
+        down, swallowed = rows["down"], rows["gone"]
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            i = bit.bit_length() - 1
+            at = places[i]
+            out[at:at + len(down)] = swallowed if gone & bit else rows[cards[i]] if up & bit else down
+        seen.cards, seen.up, seen.gone = cards, up, gone
+
+
+def view_facts(view: View, bits: tuple[int, ...]) -> Facts:
+    """The public facts of `view`, in the order of `Facts`: its grids' cards flattened (`None` on a
+    face-down space) and their flags as masks (`bits`: each space's bit), no draw pile."""
+    grids = view.grids
+    cards = tuple(chain.from_iterable([g.cards for g in grids]))
+    up = sum(compress(bits, chain.from_iterable([g.face_up for g in grids])))
+    gone = sum(compress(bits, chain.from_iterable([g.swallowed for g in grids])))
+    return (view.phase, view.turn, cards, up, gone, None, view.discard_pile, view.drawn, view.closer,
+            view.opening, view.turns, view.totals)
+
+
 class Observation:
     """The observation encoding of one variant and player count (layout version 0).
 
@@ -269,8 +427,8 @@ class Observation:
         ['phase', 'to_act', 'turn']
     """
 
-    __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_by_name", "_starts",
-                 "_memo")
+    __slots__ = ("variant", "players", "fields", "size", "low", "high", "_context", "_by_name", "_writer",
+                 "_bits")
 
     def __init__(self, variant: Variant | str, players: int) -> None:
         variant = Variant.resolve(variant)
@@ -293,24 +451,20 @@ class Observation:
         """The least value of each entry (the `low` of the observation `Box`)."""
         self.high: Vector = np.concatenate([np.full(f.stop - f.start, f.high, np.float32) for f in fields])
         """The greatest value of each entry (the `high` of the observation `Box`)."""
-        self._context = _Context(variant, players)
+        self._context = _Context(variant)
         self._by_name = {f.name: f for f in fields}
-        starts = {f.name: f.start for f in fields}
-        self._starts = tuple(starts[name] for name in ("phase", "to_act", "turn", "closer", "drawn",
-                                                       "top_discard", "discard_counts", "draw_pile", "turns"))
-        self._context.head = starts["grids"]
-        self._context.flips_at, self._context.totals_at = starts["opening_flips"], starts["totals"]
-        self._memo = _Memo(self._context)
+        self._writer = Writer(variant, players, {f.name: f.start for f in fields}, at)
+        self._bits = tuple(1 << i for i in range(players * variant.cells))  # a space's bit in a mask
 
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
-        del state["_memo"]  # a cache: rebuilt empty
+        del state["_writer"]  # its memo of the last vectors: rebuilt empty
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-        self._memo = _Memo(self._context)
+        self._writer = Writer(self.variant, self.players, {f.name: f.start for f in self.fields}, self.size)
 
     def slice(self, name: str) -> slice:
         """The indices of field `name` in a vector.
@@ -345,46 +499,11 @@ class Observation:
         if view.players != self.players:
             raise ConfigError(Code.INVALID_PLAYERS, f"this Observation encodes {self.players}-player games, "
                               f"got a {view.players}-player view")
-        c, p, memo = self._context, self.players, self._memo
-        phase_at, to_act_at, turn_at, closer_at, drawn_at, top_at, counts_at, draw_at, turns_at = self._starts
         viewer = view.viewer
-        me = 0 if viewer is None else viewer
-        # The one-hot fields before the grids, as bytes (one store per entry is cheapest there) ...
-        head = bytearray(c.head)
-        head[phase_at + PHASE_CODE[view.phase]] = 1
-        if viewer is not None and viewer in view.to_act:
-            head[to_act_at] = 1
-        if view.turn is not None:
-            head[turn_at + (view.turn - me) % p] = 1
-        if view.closer is not None:
-            head[closer_at + (view.closer - me) % p] = 1
-        if view.drawn is not None:
-            head[drawn_at + c.rank[view.drawn]] = 1
-        pile = view.discard_pile
-        if pile:
-            head[top_at + c.rank[pile[0]]] = 1
-        # ... then the grids, a row of K + 2 bytes per space (the viewer's grid first) ...
-        grids, row = view.grids, c.row
-        parts: list[bytes | bytearray] = [head]
-        for k in range(p):
-            grid = grids[(me + k) % p]
-            cards = grid.cards
-            if True in grid.swallowed or grid.face_up.count(True) + cards.count(None) != len(cards):
-                # A swallowed space (or a grid that is not a public snapshot): space by space.
-                parts += [c.gone if gone else row[card] if up else c.down
-                          for card, up, gone in zip(cards, grid.face_up, grid.swallowed, strict=True)]
-            else:
-                parts += map(row.__getitem__, cards)
-        out: Vector = np.frombuffer(b"".join(parts), dtype=np.uint8).astype(np.float32)
-        # ... and the fields of other values, entry by entry.
-        for at, value in memo.seats(view.opening, view.totals, me):
-            out[at] = value
-        if pile:
-            out[counts_at:counts_at + c.kinds] = memo.discards.of(pile)
-        out[draw_at] = view.draw_pile_size / c.deck_size
-        if c.cap is not None:
-            out[turns_at] = min(view.turns, c.cap) / c.cap
-        return out
+        facts = view_facts(view, self._bits)
+        if viewer is None:
+            return self._writer.write(0, False, facts, view.draw_pile_size)
+        return self._writer.write(viewer, viewer in view.to_act, facts, view.draw_pile_size)
 
     def encode_batch(self, batch: Batch, viewers: Any) -> npt.NDArray[np.float32]:
         """The observations of every game of a `Batch` at once: row `i` is

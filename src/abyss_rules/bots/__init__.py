@@ -27,15 +27,37 @@ Examples:
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
+import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
-from . import _model, _odds, _planner, _tables
-from ._search import RolloutSearch, check_seed
+
+
+def _sources(names: tuple[str, ...]) -> None:
+    """Import the modules `names` of this package from their `.py` sources, even where a compiled
+    module of the same name lies beside them (Python would take that one first): what
+    `ABYSS_RULES_PURE=1` asks for. In dependency order: each imports only the ones before it."""
+    for name in names:
+        full = f"{__name__}.{name}"
+        spec = importlib.util.spec_from_file_location(full, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[full] = module
+        spec.loader.exec_module(module)
+
+
+if os.environ.get("ABYSS_RULES_PURE") == "1":
+    _sources(("_odds", "_model", "_tables", "_planner"))
+
+from . import _model, _odds, _planner, _tables  # noqa: E402  (after the choice of the sources)
+from ._search import RolloutSearch, check_seed  # noqa: E402
 
 __all__ = [
     "BOTS",
@@ -82,7 +104,8 @@ COMPILED: Final[bool] = not any(str(m.__file__).endswith(".py") for m in _COMPIL
 """Whether the planner's modules, where GreedyBot and CountingBot spend their time, are the
 compiled ones: a wheel's build compiles them from their sources with mypyc (the same decisions,
 faster: docs/performance.md has the figures); an editable install, `ABYSS_RULES_PURE=1` at build
-time or a build without a C compiler runs the sources (see the Installation page of the docs)."""
+time or a build without a C compiler runs the sources, and so does a compiled wheel when the
+environment sets `ABYSS_RULES_PURE=1` at import (see the Installation page of the docs)."""
 
 BotFactory = Callable[[int], Bot]
 """Makes a fresh bot from an integer seed; every built-in bot class is one (`RandomBot(seed)`)."""

@@ -55,9 +55,15 @@ __all__ = [
     "raw_env",
 ]
 
+# `gymnasium.make` returns the environments themselves, not wrapped in Gymnasium's order-enforcing and
+# checking wrappers (they check what these environments check themselves, and since Gymnasium 1.0 a
+# wrapper hides `action_masks()`, which sb3-contrib's MaskablePPO and masked loops call); a
+# `reset()` must still come first (a ConfigError says so). Gymnasium's `check_env` passes on both.
 if SOLO_ID not in gymnasium.registry:
     gymnasium.register(id=SOLO_ID, entry_point="abyss_rules.envs._solo:SoloEnv",
-                       vector_entry_point="abyss_rules.envs._solo:solo_vector")
+                       vector_entry_point="abyss_rules.envs._solo:solo_vector",
+                       order_enforce=False, disable_env_checker=True)
 if SELF_PLAY_ID not in gymnasium.registry:
     gymnasium.register(id=SELF_PLAY_ID, entry_point="abyss_rules.envs._selfplay:SelfPlayEnv",
-                       vector_entry_point="abyss_rules.envs._vector:VectorEnv")
+                       vector_entry_point="abyss_rules.envs._vector:VectorEnv",
+                       order_enforce=False, disable_env_checker=True)

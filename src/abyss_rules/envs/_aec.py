@@ -7,7 +7,11 @@ order-enforcing wrapper); `raw_env` is the bare one.
 * Actions are `Discrete(space.size)` indices of `ActionSpace`.
 * Observations are dicts: `observation`, the agent's `Observation` encoding of its `View`
   (public facts only), and `action_mask`, an `int8` vector with 1 on the indices the agent may
-  play now (all 0 when it is not the agent to act).
+  play now (all 0 when it is not the agent to act). `observe(agent)` answers for every agent of
+  `possible_agents` at any time, one whose game has ended too (as PettingZoo's classic games do:
+  SuperSuit's wrappers ask it).
+* `render_mode="rgb_array"`: `render()` is an image of the public table (a spectator's view,
+  what every agent may see), see `abyss_rules.envs._render`.
 * The agent to act is the player to move; in the opening, whose flips the rules let players make
   in any order, the lowest seat that still owes a flip (seat order).
 * Rewards (the `reward=` option, see `abyss_rules.envs._rewards`) come at the end of each round
@@ -57,7 +61,7 @@ from ._illegal import ILLEGAL_REWARD, check_illegal
 from ._masks import LegalMasks
 from ._observation import OBSERVATION_VERSION, Observation
 from ._options import bad_option, game_seed, resolve
-from ._render import RENDER_MODES, check_render_mode, render
+from ._render import RENDER_MODES, Frame, Pictures, check_render_mode, render
 from ._rewards import Rewards
 from ._seat_observation import SeatObservation
 
@@ -99,8 +103,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         players: The number of players (rule 1.3).
         variant: A `Variant` or a preset name (`"standard"`, `"short"`, `"long"`).
         reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
-        render_mode: `None`, `"ansi"` (`render()` returns the public table as text) or `"human"`
-            (`render()` prints it).
+        render_mode: `None`, `"ansi"` (`render()` returns the public table as text), `"human"`
+            (`render()` prints it) or `"rgb_array"` (`render()` returns its image).
         illegal: `"raise"` (an illegal action raises the engine's error) or `"end"` (it ends the
             game with `illegal_reward` for the agent: see `abyss_rules.envs._illegal`).
         illegal_reward: The reward of an illegal action with `illegal="end"` (-1 by default).
@@ -112,6 +116,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's convention: a class attribute)
         "name": f"abyss_rules_v{OBSERVATION_VERSION}",
         "render_modes": list(RENDER_MODES),
+        "render_fps": 4,
         "is_parallelizable": False,
     }
 
@@ -123,6 +128,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self.variant = resolve(variant, players)
         self.players = players
         self.render_mode = check_render_mode(render_mode)
+        self._pictures = Pictures(self.variant, players) if render_mode == "rgb_array" else None
         self._rewards = Rewards(reward, players)
         self.reward = reward
         self.space = ActionSpace(self.variant)
@@ -176,14 +182,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self.agent_selection = self._agent(self._state)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """`agent`'s observation now: its encoded view and its action mask (new arrays).
+        """`agent`'s observation now: its encoded view and its action mask (new arrays). Any agent
+        of `possible_agents` may be observed at any time, one whose game is over or that has left
+        too (its mask is then all 0).
 
         Raises:
             KeyError: `agent` is not one of `possible_agents`.
         """
         state = self._state or self._current()
         seat = self._seat[agent]
-        if agent == self.agent_selection and not self.terminations[agent]:
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self._masks.of(seat_legal_actions(state, seat))
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
@@ -245,9 +253,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         self._rewarded = True
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
-        return render(self.render_mode, self._current())
+    def render(self) -> str | Frame | None:
+        """The public table (a spectator's view): as text for `"ansi"`, printed for `"human"`, an
+        `(H, W, 3)` `uint8` image for `"rgb_array"`."""
+        return render(self.render_mode, self._current(), None, self._pictures)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -11,33 +11,7 @@ Either way the action is never applied, and an action that is not an integer at 
 
 from __future__ import annotations
 
-import math
-from typing import Final
-
-from ._options import bad_option
+# (Defined beside the batch engine's Pgx-style `Env`, which takes the same option and needs NumPy only.)
+from ..batch._env import ILLEGAL, ILLEGAL_REWARD, check_illegal
 
 __all__ = ["ILLEGAL", "ILLEGAL_REWARD", "check_illegal"]
-
-ILLEGAL: Final[tuple[str, ...]] = ("raise", "end")
-"""The values of the environments' `illegal=` option."""
-
-ILLEGAL_REWARD: Final = -1.0
-"""The default reward of the agent whose illegal action ends the game (`illegal="end"`)."""
-
-
-def check_illegal(mode: object, reward: object) -> tuple[str, float]:
-    """`(mode, reward)` checked.
-
-    Raises:
-        ConfigError: `mode` is not one of `ILLEGAL`, or `reward` is not a finite number
-            (`invalid_env_option`).
-
-    Examples:
-        >>> check_illegal("end", -5)
-        ('end', -5.0)
-    """
-    if mode not in ILLEGAL:
-        raise bad_option(f"illegal must be one of {', '.join(ILLEGAL)}, got {mode!r}")
-    if not isinstance(reward, (int, float)) or isinstance(reward, bool) or not math.isfinite(reward):
-        raise bad_option(f"illegal_reward must be a finite number, got {reward!r}")
-    return str(mode), float(reward)

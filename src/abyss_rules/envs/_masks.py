@@ -2,7 +2,9 @@
 
 `LegalMasks` turns a tuple of legal actions -- a view's `legal_actions`, that is
 `legal_actions` of the viewer -- into the vector of `ActionSpace` indices the environments
-return: 1 on the index of each action, 0 elsewhere.
+return: 1 on the index of each action, 0 elsewhere. Where no decision is left (the game is
+over), the Gymnasium environments' mask is all 1 instead (`legal_or_all`, Pgx's convention): a
+masked softmax never meets an empty mask.
 
 Examples:
     >>> import abyss_rules as ar
@@ -26,7 +28,7 @@ from ..action_space import ActionSpace
 from ..actions import Action
 from ..caches import BoundedCache
 
-__all__ = ["LegalMasks", "Mask"]
+__all__ = ["LegalMasks", "Mask", "legal_or_all"]
 
 Mask = npt.NDArray[np.int8]
 
@@ -54,13 +56,19 @@ class LegalMasks:
         space: The indices.
     """
 
-    __slots__ = ("space", "_shape", "_index", "_held")
+    __slots__ = ("space", "_shape", "_index", "_held", "_all")
 
     def __init__(self, space: ActionSpace) -> None:
         self.space = space
         self._shape = (space.rows, space.cols)  # what an action's index depends on
         self._index: dict[int, int] = {}  # id(action) -> its index
         self._held: list[Action] = []     # the actions of `_index`, kept alive
+        self._all = np.ones(space.size, dtype=np.int8)
+        self._all.flags.writeable = False
+
+    def everything(self) -> Mask:
+        """The mask with every index set (read-only): where no decision is left."""
+        return self._all
 
     def of(self, actions: tuple[Action, ...]) -> Mask:
         """An `int8` vector of `space.size` (a new array): 1 on the index of each of `actions`."""
@@ -97,3 +105,9 @@ class LegalMasks:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["space"])  # type: ignore[misc]
+
+
+def legal_or_all(masks: LegalMasks, actions: tuple[Action, ...]) -> Mask:
+    """`masks.shared(actions)`, or every index where there is no legal action (the game is over)."""
+    return masks.shared(actions) if actions else masks.everything()
+

@@ -7,19 +7,14 @@ Bad options are refused at construction with a `ConfigError`: `invalid_variant` 
 
 from __future__ import annotations
 
-from typing import Final
-
 import numpy as np
 
+from ..batch._env import SEED_BOUND
 from ..config import Variant
 from ..errors import Code, ConfigError
 from ..rules._dealing import new_game
 
 __all__ = ["SEED_BOUND", "bad_option", "game_seed", "resolve"]
-
-SEED_BOUND: Final = 2**63
-"""Game seeds an environment draws itself are in `[0, SEED_BOUND)`."""
-
 
 def bad_option(message: str) -> ConfigError:
     """The error of a bad environment option (code `invalid_env_option`)."""

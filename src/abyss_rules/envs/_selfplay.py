@@ -10,7 +10,10 @@ work too.
 * one policy plays every seat: each step takes an index for the seat to act (`info["seat"]`);
   `action_space.sample()` without a mask draws a legal one;
 * the reward is that seat's, `info["rewards"]` every seat's;
-* `terminated` when the game is over (then call `reset()`), never `truncated`.
+* `terminated` when the game is over (then call `reset()`), never `truncated`; the mask is then
+  all 1 (Pgx's convention: no policy meets an empty mask);
+* `render_mode`: `"ansi"`, `"human"` or `"rgb_array"` (an image of the public table, see
+  `abyss_rules.envs._render`).
 
 Examples:
     >>> import gymnasium
@@ -34,6 +37,7 @@ from ..config import Variant
 from ._masks import Mask
 from ._observation import OBSERVATION_VERSION, Vector
 from ._options import SEED_BOUND, bad_option
+from ._render import RENDER_MODES, Frame, Pictures, check_render_mode, render
 from ._solo import LegalDiscrete, unpickled, weakly
 from ._vector import VectorEnv
 
@@ -51,16 +55,20 @@ class SelfPlayEnv(gymnasium.Env[Vector, np.int64]):
         players: The number of players (rule 1.3).
         variant: A `Variant` or a preset name.
         reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
+        render_mode: `None`, `"ansi"`, `"human"` or `"rgb_array"` (the public table).
 
     Raises:
         ConfigError: `invalid_variant`, `invalid_players` or `invalid_env_option`.
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, players: int = 2, variant: Variant | str = "standard", reward: str = "score") -> None:
+    def __init__(self, players: int = 2, variant: Variant | str = "standard", reward: str = "score",
+                 render_mode: str | None = None) -> None:
         self._vec = VectorEnv(1, players, variant, reward)
         self.players = players
+        self.render_mode = check_render_mode(render_mode)
+        self._pictures = Pictures(self._vec.variant, players) if render_mode == "rgb_array" else None
         self.observation_space = self._vec.single_observation_space
         self.action_space = LegalDiscrete(ActionSpace(self._vec.variant).size, weakly(self._legal_now))
         """`Discrete(space.size)` whose `sample()` without a mask draws a legal index."""
@@ -93,12 +101,20 @@ class SelfPlayEnv(gymnasium.Env[Vector, np.int64]):
             raise bad_option("the game is over: call reset() to deal a new one")
         obs, rewards, terminated, truncated, info = self._vec.step(np.array([action]))
         self._over = bool(terminated[0])
+        if self.render_mode == "human":
+            self.render()
         return obs[0], float(rewards[0]), self._over, bool(truncated[0]), _first(info)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal indices of the seat to act, as booleans (`sb3_contrib.MaskablePPO`'s protocol)."""
+        """The legal indices of the seat to act, as booleans (`sb3_contrib.MaskablePPO`'s protocol);
+        all true once the game is over."""
         masks: npt.NDArray[np.bool_] = self._vec.action_masks()[0]
         return masks
+
+    def render(self) -> str | Frame | None:
+        """The public table (a spectator's view): text for `"ansi"`, printed for `"human"`, an
+        `(H, W, 3)` `uint8` image for `"rgb_array"`."""
+        return render(self.render_mode, self._vec.batch.state(0), None, self._pictures)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         unpickled(self, state)

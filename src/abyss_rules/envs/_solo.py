@@ -8,8 +8,12 @@
   (and their opening flips, in seat order) inside `step`;
 * actions are `Discrete(space.size)` indices of `ActionSpace`; `info["action_mask"]`
   (`int8`) marks the legal ones, and `action_space.sample()` without a mask draws among them
-  (a `LegalDiscrete`);
-* observations are the learner's `Observation` encoding (a `Box`);
+  (a `LegalDiscrete`); `action_masks()` (sb3-contrib's `MaskablePPO` calls it) gives them as
+  booleans, also on what `gymnasium.make` returns. Once the game is over the mask is all 1 (as
+  Pgx's: no policy meets an empty mask; a vector environment's autoreset ignores the action, and
+  `step` wants a `reset()` first);
+* observations are the learner's `Observation` encoding (a `Box`); `render_mode="rgb_array"`
+  draws what the learner may see (`abyss_rules.envs._render`);
 * the reward of a step is the learner's reward (the `reward=` option) for the rounds and the game
   that ended during it; `terminated` when the game is over, never `truncated`;
 * an illegal action raises the engine's typed error and leaves the environment as it was (or,
@@ -48,10 +52,10 @@ from ..state import State
 from ..views import view
 from ._aec import action_of, to_act
 from ._illegal import ILLEGAL_REWARD, check_illegal
-from ._masks import LegalMasks, Mask
+from ._masks import LegalMasks, Mask, legal_or_all
 from ._observation import OBSERVATION_VERSION, Observation, Vector
 from ._options import SEED_BOUND, bad_option, game_seed, resolve
-from ._render import RENDER_MODES, check_render_mode, render
+from ._render import RENDER_MODES, Frame, Pictures, check_render_mode, render
 from ._rewards import Rewards
 from ._seat_observation import SeatObservation
 
@@ -132,7 +136,8 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         variant: A `Variant` or a preset name.
         reward: The reward scheme, one of `abyss_rules.envs.REWARDS`.
         seat: The learner's seat, or `None` for a random seat each game (`info["seat"]`).
-        render_mode: `None`, `"ansi"` or `"human"`.
+        render_mode: `None`, `"ansi"`, `"human"` or `"rgb_array"` (an image of what the learner may
+            see).
         illegal: `"raise"` (an illegal action raises the engine's error) or `"end"` (it ends the
             game with `illegal_reward`: see `abyss_rules.envs._illegal`).
         illegal_reward: The reward of an illegal action with `illegal="end"` (-1 by default).
@@ -165,6 +170,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         self.reward = reward
         self._rewards = Rewards(reward, self.players)
         self.render_mode = check_render_mode(render_mode)
+        self._pictures = Pictures(self.variant, self.players) if render_mode == "rgb_array" else None
         self.space = ActionSpace(self.variant)
         """The action indices (`ActionSpace`)."""
         self.encoder = Observation(self.variant, self.players)
@@ -211,7 +217,8 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
 
         After any of these errors the environment is unchanged. With `illegal="end"` the first
         two end the game instead: the reward is `illegal_reward`, `terminated` is true,
-        `info["illegal_action"]` is the error's code, and the next call must be `reset()`.
+        `info["illegal_action"]` is the error's code, and the next call must be `reset()` (the
+        mask is then all 1, as at the end of every game).
         """
         before = self._current()
         if self._ended:
@@ -223,7 +230,7 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
                 raise
             self._ended = True
             obs, info = self._observe(before)
-            self._mask = np.zeros(self.space.size, dtype=np.int8)
+            self._mask = self._masks.everything()
             info["action_mask"], info["illegal_action"] = self._mask.copy(), str(error.code)
             return obs, self.illegal_reward, True, False, info
         reward = self._rewards.of_step(before, state)[self.seat]
@@ -234,9 +241,10 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
         obs, info = self._observe(state)
         return obs, reward + more, state.is_over, False, info
 
-    def render(self) -> str | None:
-        """The public table (a spectator's view) as text for `"ansi"`; printed for `"human"`."""
-        return render(self.render_mode, self._current())
+    def render(self) -> str | Frame | None:
+        """The public table (a spectator's view) as text for `"ansi"`, printed for `"human"`; for
+        `"rgb_array"` an `(H, W, 3)` `uint8` image of what the learner may see."""
+        return render(self.render_mode, self._current(), self.seat, self._pictures)
 
     @property
     def game_state(self) -> State:
@@ -267,14 +275,15 @@ class SoloEnv(gymnasium.Env[Vector, np.int64]):
     def _observe(self, state: State) -> tuple[Vector, dict[str, Any]]:
         """The learner's observation and the step's `info` (its mask is kept for `action_masks`)."""
         seat = self.seat
-        self._mask = mask = self._masks.shared(seat_legal_actions(state, seat))  # read-only
+        self._mask = mask = legal_or_all(self._masks, seat_legal_actions(state, seat))  # read-only
         # encoder.encode(view(state, seat)), without building the view (proved equal by a test)
         return self._encode.encode(state, seat), {"action_mask": mask.copy(), "seat": seat}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal indices now, as `space.size` booleans (a new array): the
-        `action_masks()` method that `sb3_contrib.MaskablePPO` calls; all false once the game is
-        over. The same as `info["action_mask"]` of the last `reset` or `step`.
+        `action_masks()` method that `sb3_contrib.MaskablePPO` calls; all true once the game is
+        over (no decision is left: call `reset()`). The same as `info["action_mask"]` of the last
+        `reset` or `step`.
 
         Raises:
             ConfigError: Before the first `reset` (`invalid_env_option`).

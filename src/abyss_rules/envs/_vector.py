@@ -5,7 +5,9 @@
 
 * each step takes one action index per game, for the seat to act in it (the player to move; in
   the opening the lowest seat that still owes a flip); `info["action_mask"]` is
-  `(num_envs, space.size)` `int8` and `info["seat"]` the seat each observation is for;
+  `(num_envs, space.size)` `int8` and `info["seat"]` the seat each observation is for; the row
+  of a game that has just ended is all 1 (its action is ignored: Pgx's convention, so that a
+  masked softmax never meets an empty row);
 * `observations[i]` is that seat's `Observation` encoding, the same bytes as the AEC
   environment's (a differential test checks it); when game `i` has just ended, it is the view
   of the seat that made the last move;
@@ -123,7 +125,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """
         before = self.batch
         restart = self._done
-        mover = before.actor.copy()
+        mover = before.actor
         after = before.step(actions)                     # raises before anything changes
         scores = after.totals - before.totals             # the round scores, where a round ended
         over = after.done & ~restart
@@ -140,17 +142,18 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return obs, rewards, over.copy(), truncated, self._info(after, seat, everyone)
 
     def action_masks(self) -> Array:
-        """Every game's legal indices now, `(num_envs, space.size)` booleans (a new array): the
-        `action_masks()` method of `sb3_contrib.MaskablePPO`'s protocol; the same as
-        `info["action_mask"]` of the last `reset` or `step`.
+        """Every game's legal indices now, `(num_envs, space.size)` booleans (a new array), a game
+        that has just ended all true: the `action_masks()` method of `sb3_contrib.MaskablePPO`'s
+        protocol; the same as `info["action_mask"]` of the last `reset` or `step`.
 
         Raises:
             ConfigError: Before the first `reset` (`invalid_env_option`).
         """
-        return np.array(self.batch.legal_mask(), dtype=bool)
+        return self.batch.legal_mask() | self._done[:, None]
 
     def _info(self, b: Batch, seat: Array, everyone: Array | None) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": b.legal_mask().astype(np.int8), "seat": seat}
+        info: dict[str, Any] = {"action_mask": (b.legal_mask() | self._done[:, None]).view(np.int8),
+                                "seat": seat}
         info["rewards"] = np.zeros((self.num_envs, self.players)) if everyone is None else everyone
         return info
 

@@ -45,11 +45,10 @@ from typing import Any, Final
 
 import anyio
 import anyio.to_thread
-from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Route, Router, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -163,6 +162,8 @@ class _Server:
 
     @staticmethod
     def query(request: Request, allowed: frozenset[str]) -> dict[str, str]:
+        if not request.scope["query_string"]:
+            return {}
         items = request.query_params.multi_items()
         out: dict[str, str] = {}
         for key, value in items[:9]:
@@ -483,7 +484,7 @@ class _Server:
     # -- the app ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(self, app: object) -> AsyncIterator[None]:
         # The writer thread, back from the disk, waits for the GIL while the event loop runs Python:
         # at most this long, not the default 5 ms (once per statement of each group commit).
         sys.setswitchinterval(_SWITCH_INTERVAL)
@@ -547,55 +548,51 @@ def _sse(name: str, seq: int, doc: Any) -> bytes:
     return f"id: {seq}\nevent: {name}\n".encode() + b"data: " + encode(doc) + b"\n\n"
 
 
-async def _on_http_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HttpError)
-    return _refusal(error)
-
-
-async def _on_starlette_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
-    if error.status_code == 404:
-        return _refusal(HttpError.refuse(404, "no_such_route", f"no route {request.url.path[:80]!r}: the "
-                                         f"routes are {_ROUTES_TEXT}"))
-    if error.status_code == 405:
-        methods = {method.strip() for method in (error.headers or {}).get("Allow", "").split(",")}
-        allowed = ", ".join(sorted(methods, key=lambda method: (method != "GET", method)))
-        return _refusal(HttpError.refuse(405, "method_not_allowed",
-                                         f"{request.url.path[:80]} takes {allowed}",
-                                         headers={"Allow": allowed}))
-    return _refusal(HttpError.refuse(error.status_code, f"http_{error.status_code}", str(error.detail)))
-
-
-async def _on_bug(request: Request, error: Exception) -> Response:
+def _answer_error(scope: Scope, error: Exception) -> Response:
+    """The answer to an error a route raised: its refusal, the router's 404 / 405 as verdicts, the client
+    gone (`ClientDisconnect`), or 500 for a failure of the server's own (logged with its traceback)."""
+    if isinstance(error, HttpError):
+        return _refusal(error)
+    path = scope["path"][:80]
+    if isinstance(error, HTTPException):
+        if error.status_code == 404:
+            return _refusal(HttpError.refuse(404, "no_such_route", f"no route {path!r}: the routes are "
+                                             f"{_ROUTES_TEXT}"))
+        if error.status_code == 405:
+            methods = {method.strip() for method in (error.headers or {}).get("Allow", "").split(",")}
+            allowed = ", ".join(sorted(methods, key=lambda method: (method != "GET", method)))
+            return _refusal(HttpError.refuse(405, "method_not_allowed", f"{path} takes {allowed}",
+                                             headers={"Allow": allowed}))
+        return _refusal(HttpError.refuse(error.status_code, f"http_{error.status_code}", str(error.detail)))
+    if isinstance(error, ClientDisconnect):
+        # The client went away before its request's body arrived (or the edge cut it off: `EDGE_STATUS`).
+        # Nothing can be sent; the access log records 499 (the client closed the connection), or the
+        # edge's status.
+        return Response(status_code=scope.get(EDGE_STATUS, 499))
     _LOG.error("the server failed to answer a request", exc_info=error,
-               extra={"method": request.method, "path": request.url.path})
+               extra={"method": scope["method"], "path": scope["path"][:200]})
     return _json(500, ar.Verdict(False, "internal_error", None, "the server failed to answer this request",
                                  None).to_dict())
 
 
-async def _on_disconnect(request: Request, error: Exception) -> Response:
-    """The client went away before its request's body arrived (or the edge cut it off: `EDGE_STATUS`).
+class Edge:
+    """The one layer around the routes (Starlette's `Router`): each error a route raises answered as a
+    verdict (`_answer_error`), and one structured log line per HTTP request (method, path, the status
+    sent, milliseconds, client).
 
-    Nothing can be sent; the access log records 499 (the client closed the connection), or the edge's
-    status.
-    """
-    return Response(status_code=request.scope.get(EDGE_STATUS, 499))
-
-
-class AccessLog:
-    """ASGI middleware around the whole app: one structured log line per HTTP request (method, path, the
-    status sent, milliseconds, client).
-
-    An error the app did not answer itself was logged with its traceback where it was caught (`_on_bug`)
-    and answered 500 there; it goes no further, so that it is not logged twice.
+    A request passes through this, the router and its route, and each message it sends through one
+    wrapper (Starlette's application would add two middlewares, each wrapping every message). An error
+    raised after the answer started cannot be answered any more: a failure of the server's own is
+    logged, and uvicorn closes the connection.
     """
 
-    def __init__(self, app: ASGIApp, quiet: bool) -> None:
-        self.app, self.quiet = app, quiet
+    def __init__(self, router: Router, quiet: bool) -> None:
+        self.router, self.quiet = router, quiet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["app"] = self  # the router raises its 404 / 405 (answered here as verdicts)
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
+            await self.router(scope, receive, send)
             return
         start, status = time.perf_counter(), 0
 
@@ -606,10 +603,14 @@ class AccessLog:
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
-        except Exception:
-            if not status:
-                raise  # nothing was answered: the server answers 500 and logs it
+            await self.router(scope, receive, sending)
+        except Exception as error:
+            if status:
+                if not isinstance(error, (HttpError, HTTPException, ClientDisconnect)):
+                    _LOG.error("the server failed while answering a request", exc_info=error,
+                               extra={"method": scope["method"], "path": scope["path"][:200]})
+            else:
+                await _answer_error(scope, error)(scope, receive, sending)
         finally:
             if not self.quiet:
                 _LOG.info("request", extra={"method": scope["method"], "path": scope["path"][:200],
@@ -622,7 +623,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     """The ASGI app for `settings` (opens the database now; the background work starts with the app)."""
     server = _Server(settings or Settings())
     games = "/games/{game:str}"
-    app = Starlette(
+    router = Router(
         routes=[  # the ones a game calls most first: a request is matched against them in order
             Route(games + "/view", server.get_view, methods=["GET", "HEAD"]),
             Route(games + "/actions", server.post_action, methods=["POST"]),
@@ -635,11 +636,9 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
             Route(games + "/events", server.get_events, methods=["GET"]),
             WebSocketRoute(games + "/ws", server.websocket),
         ],
-        exception_handlers={HttpError: _on_http_error, HTTPException: _on_starlette_error,
-                            ClientDisconnect: _on_disconnect, Exception: _on_bug},
         lifespan=server.lifespan,
     )
-    return AccessLog(app, quiet=server.settings.quiet)
+    return Edge(router, quiet=server.settings.quiet)
 
 
 def app_from_env() -> ASGIApp:

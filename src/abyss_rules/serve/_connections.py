@@ -133,6 +133,9 @@ class _OneSend:
         self._parts.clear()
         self.flush()
 
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.transport, name)
 

@@ -215,17 +215,18 @@ class Games:
 
     def _row(self, game_id: str) -> _Known:
         """The game as stored now (404 `no_such_game` for an unknown or expired one)."""
-        row = self.store.load(game_id) if len(game_id) == 16 else None
+        with self._lock:
+            cached = self._known.get(game_id)
+        row = self.store.load(game_id, -1 if cached is None else cached.state.seq) \
+            if len(game_id) == 16 else None
         if row is None or self._expired(row.over, row.updated):
             raise HttpError.refuse(404, "no_such_game", f"no game {game_id[:40]!r} on this server "
                                    "(games expire: see the server's options)")
-        with self._lock:
-            cached = self._known.get(game_id)
-        if cached is not None and cached.state.seq == row.seq:
-            state = cached.state  # a state at a given seq never changes
+        if row.state is None or row.bots is None:  # held at this seq: a state at a given seq never changes
+            assert cached is not None
+            known = _Known(cached.state, cached.bots, row.updated)
         else:
-            state = ar.loads_state(row.state)
-        known = _Known(state, json.loads(row.bots), row.updated)
+            known = _Known(ar.loads_state(row.state), json.loads(row.bots), row.updated)
         self._remember(game_id, known)
         return known
 

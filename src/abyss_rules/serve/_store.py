@@ -81,7 +81,16 @@ SCHEMA: Final = (
     )""",
 )
 
-_ROW: Final = "SELECT seq, state, over, bots, updated FROM games WHERE id = ?"
+_ROW: Final = ("SELECT seq, CASE WHEN seq = ? THEN NULL ELSE state END, over, CASE WHEN seq = ? THEN NULL "
+               "ELSE bots END, updated FROM games WHERE id = ?")
+
+
+_MOVE: Final = ("UPDATE games SET seq = ?, state = ?, over = ?, waiting_bot = ?, updated = ? "
+                "WHERE id = ? AND seq = ?")
+_ACTION: Final = "INSERT INTO actions (game, seq, action, at) VALUES (?, ?, ?, ?)"
+_MOVE_AND_ACTION: Final = (f"WITH moved AS ({_MOVE} RETURNING id) "
+                           "INSERT INTO actions (game, seq, action, at) SELECT id, ?, ?, ? FROM moved")
+"""`_MOVE` and `_ACTION` in one statement (PostgreSQL): the action is inserted only if the update matched."""
 
 
 def hash_token(token: str) -> str:
@@ -113,10 +122,11 @@ class GameRow(NamedTuple):
     """A game as stored: its seq, its state document (secret), whether it is over, its bots."""
 
     seq: int
-    state: str
+    state: str | None
+    """None when the caller holds the state at `seq` already (`Store.load`'s `held`)."""
     over: bool
-    bots: str
-    """A JSON list, one entry per seat: a bot's name or null (a person)."""
+    bots: str | None
+    """A JSON list, one entry per seat: a bot's name or null (a person); None like `state`."""
     updated: float
 
 
@@ -321,9 +331,10 @@ class Store:
 
         self.write(job).result()
 
-    def load(self, game_id: str) -> GameRow | None:
-        """The stored game, or `None`."""
-        rows = self._read(_ROW, (game_id,))
+    def load(self, game_id: str, held: int = -1) -> GameRow | None:
+        """The stored game, or `None`; without its state and bots if it is at seq `held` (the caller holds
+        them: a game's state at a seq never changes, nor do its bots)."""
+        rows = self._read(_ROW, (held, held, game_id))
         if not rows:
             return None
         row = rows[0]
@@ -342,16 +353,17 @@ class Store:
         another request won. It is set once the transaction committed.
         """
         def job(cursor: Any) -> bool:
-            updated = self._run(cursor, "UPDATE games SET seq = ?, state = ?, over = ?, waiting_bot = ?, "
-                                "updated = ? WHERE id = ? AND seq = ?",
-                                (seq + 1, state, int(over), int(waiting_bot), now, game_id, seq)).rowcount
-            if updated != 1:
-                return False
-            self._run(cursor, "INSERT INTO actions (game, seq, action, at) VALUES (?, ?, ?, ?)",
-                      (game_id, seq + 1, action, now))
-            return True
+            return self._move(cursor, (seq + 1, state, int(over), int(waiting_bot), now, game_id, seq),
+                              (game_id, seq + 1, action, now))
 
         return self.write(job)
+
+    def _move(self, cursor: Any, update: Sequence[Any], insert: Sequence[Any]) -> bool:
+        """`_MOVE` then, if it updated the game's row, `_ACTION`: whether the move was stored."""
+        if self._run(cursor, _MOVE, update).rowcount != 1:
+            return False
+        self._run(cursor, _ACTION, insert)
+        return True
 
     def record(self, game_id: str, after: int = 0) -> tuple[str, list[str]] | None:
         """The game's set-up (with the seed: secret) and its actions after seq `after`, in order."""
@@ -486,6 +498,11 @@ class PostgresStore(Store):
 
     def _serialize_creations(self, cursor: Any) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(19190001)")
+
+    def _move(self, cursor: Any, update: Sequence[Any], insert: Sequence[Any]) -> bool:
+        # one round trip to the database instead of two (a concurrent move of the same game waits for
+        # the first to commit, then finds its seq changed: the update matches nothing, nor the insert)
+        return int(self._run(cursor, _MOVE_AND_ACTION, (*update, *insert[1:])).rowcount) == 1
 
     def _is_broken(self, error: BaseException) -> bool:
         return isinstance(error, self._psycopg.OperationalError)
