@@ -6,8 +6,8 @@ the sdist and then the wheel *from the sdist*; the wheel is installed alone in a
 environment (with pytest and Hypothesis to run the tests); there the bots' modules must be the
 compiled ones (`bots.COMPILED`, each module's file an extension module of that environment), and
 the bots' tests -- `test_bots_decisions.py` (the decisions pinned before the bots were made
-faster), `test_planner.py`, `test_bots.py` and `property/test_planner_shortcuts.py` (every
-shortcut decides as the full planner, over random bot settings) -- run against it; so do the stream's tests
+faster), `test_planner.py`, `test_bots.py` and `property/test_planner_caches.py` (what the
+planner keeps changes no decision, over random bot settings) -- run against it; so do the stream's tests
 (`test_randomness.py`: the compiled bulk SHA-256 of `_sha256_blocks.c` against hashlib and the
 spec's vectors, and its shuffle against the pure one on every deck size a variant allows), the
 deal's (`test_rules_dealing.py`, the golden games of `test_golden.py`) and the batch engine's
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("bots._odds", "bots._model", "bots._tables", "bots._planner")
 EXTENSIONS = ("_sha256_blocks", "_seat_encode")  # (written in C: the word streams' bulk SHA-256 and
 # shuffles, and the environments' observation vector)
-TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_shortcuts.py",
+TESTS = ("test_bots_decisions.py", "test_planner.py", "test_bots.py", "property/test_planner_caches.py",
          "test_randomness.py", "test_rules_dealing.py", "test_golden.py", "test_batch_shuffle.py",
          "test_batch.py", "property/test_batch_differential.py",
          "test_envs_seat_observation.py", "property/test_envs_observation_secrets.py")

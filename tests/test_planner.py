@@ -1,5 +1,5 @@
-"""The bots' planner (abyss_rules.bots._planner, on _model and _tables): its kept tables and
-shortcuts agree with computing afresh."""
+"""The bots' planner (abyss_rules.bots._planner, on _model and _tables): its kept tables agree
+with computing afresh."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.builders import mixed_games
 
 import abyss_rules as ar
 from abyss_rules import caches
-from abyss_rules.bots import COMPILED, CountingBot, GreedyBot
+from abyss_rules.bots import CountingBot, GreedyBot
 from abyss_rules.bots import _planner as planner
 from abyss_rules.bots import _tables as bot_tables
 
@@ -38,28 +38,6 @@ def test_gains_for_every_value_are_the_value_before_minus_the_value_after(varian
                     for i, card in enumerate(tables.values):
                         after = shape.column[:row] + (card,) + shape.column[row + 1:]
                         assert gains[c][i] == model.value(shape) - model.value(tables.shape(after))
-
-
-@pytest.mark.parametrize("bot", [GreedyBot(), CountingBot()], ids=["greedy", "counting"])
-def test_the_column_by_column_shortcut_picks_what_scoring_every_move_picks(bot: object) -> None:
-    checked = closing = 0  # (closing: one face-down card, so the closer risk counts)
-    for v in _views(STD, 4, 2):
-        if v.phase is ar.Phase.OPENING:
-            continue
-        p = planner.Planner(bot, v)  # type: ignore[arg-type]
-        layout = p.tables.layout(v.legal_actions)
-        card = v.drawn if v.phase is ar.Phase.DRAWN else v.top_discard
-        moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
-            (layout.takes, layout.take_spaces)
-        if card is None:
-            continue
-        for hurry in (False, True):
-            fast = p.best_place(moves, spaces, card, hurry=hurry)
-            slow = p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
-            assert fast == slow
-            checked += 1
-            closing += p.my_hidden == 1 and not hurry and v.closer is None
-    assert checked > 200 and closing > 20
 
 
 def test_the_kept_tables_are_bounded() -> None:
@@ -113,9 +91,10 @@ def test_the_best_scores_skip_only_classes_that_cannot_reach_the_best(variant: a
     assert skipped > 20
 
 
-def test_an_opening_flip_is_the_planners_whatever_flips_are_legal() -> None:
-    """The kept flip of a grid decides an opening when it is legal, also among some of the
-    face-down spaces only (views with fewer legal flips, made here): the Planner's choice."""
+def test_an_opening_flip_is_flip_space_over_the_legal_flips_whatever_flips_are_legal() -> None:
+    """The flip kept on a grid (`GridInfo.flip`) decides an opening when every face-down space
+    may be flipped; among some of them only (views with fewer legal flips, made here), the
+    planner picks what `flip_space` picks over those."""
     rng = random.Random(12)
     compared = 0
     for v in _views(STD, 6, 13):
@@ -124,38 +103,17 @@ def test_an_opening_flip_is_the_planners_whatever_flips_are_legal() -> None:
         for _ in range(4):
             legal = tuple(a for a in v.legal_actions if rng.random() < 0.6) or v.legal_actions[:1]
             narrowed = attrs.evolve(v, legal_actions=legal)
+            info = bot_tables.tables_of(STD).grid(v.grids[v.viewer])  # type: ignore[index]
+            row, col = bot_tables.flip_space(info.shapes, [(a.row, a.col) for a in legal])  # type: ignore[attr-defined]
             for bot in (GreedyBot(), CountingBot()):
-                tables = bot_tables.tables_of(STD)
-                assert planner.choose(bot, narrowed) == planner.Planner(bot, narrowed, tables).choose()
+                chosen = planner.choose(bot, narrowed)
+                assert (chosen.row, chosen.col) == (row, col)  # type: ignore[attr-defined]
                 compared += 1
     assert compared > 100
 
 
-def test_the_best_take_scores_what_the_draws_value_has_for_the_top_card() -> None:
-    """CountingBot's turn reads the best take's score from the draw's per-value best scores
-    (`_draw_value`): it is the score of the move `_best_move` finds, bit for bit, with the real
-    feed costs and with random ones."""
-    tables = bot_tables.tables_of(STD)
-    rng = random.Random(8)
-    compared = 0
-    for v in _views(STD, 4, 9):
-        if v.phase is not ar.Phase.TURN or v.top_discard is None:
-            continue
-        grids = [tables.grid(g) for g in v.grids]
-        info, model = grids[v.viewer], tables.unseen_model(v, grids)  # type: ignore[index]
-        layout, top = tables.layout(v.legal_actions), tables.index[v.top_discard]
-        real = planner._feed_costs(CountingBot(), v, tables, grids, model)
-        for feed in [real, [rng.choice([0.0, 0.5, 3.0, 9.0]) for _ in tables.values]]:
-            _, bests = planner._draw_value(0.5, model, info, feed)
-            move = planner._best_move(layout.takes, layout.take_spaces, info, model, top, feed)
-            assert bests is not None and move is not None
-            assert bests[top] == move[0]
-            compared += 1
-    assert compared > 100
-
-
 def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_its_columns() -> None:
-    """GreedyBot's rows and `Model.gains` read each class's gains from the class
+    """`Model.gains` of the deck's model reads each class's gains from the class
     (`ColumnClass.deck_gains`, shared by every column of the class): they must be the gains of
     every one of them, computed afresh from that column's value."""
     tables = bot_tables.tables_of(STD)
@@ -166,8 +124,7 @@ def test_the_deck_models_class_gains_kept_on_a_class_are_the_gains_of_each_of_it
             for shape in tables.grid(grid).shapes:
                 if shape is None:
                     continue
-                for hidden_only in (False, True):
-                    model.best_rows(shape, hidden_only)
+                model.gains(shape)
                 for c, cls in enumerate(shape.classes):
                     if cls.deck_gains is not None:
                         assert cls.deck_gains == model.class_gains(model.value(shape), cls)
@@ -203,88 +160,48 @@ def test_the_tables_of_a_variant_are_its_own_and_go_with_clear_caches() -> None:
     assert bot_tables.tables_of(STD) is not kept and bot_tables.tables_of(STD).variant is STD
 
 
-@attrs.frozen
-class _Careful:
-    """GreedyBot's knobs with another closing margin: a larger one sees a closer risk more often."""
-
-    closing_margin: float
-    counts_cards: bool = False
-    feed_weight: float = 0.0
-    take_threshold: float = GreedyBot.take_threshold
-    flip_bonus: float = GreedyBot.flip_bonus
-    patience: int = GreedyBot.patience
-
-
-def _places_compared(p: planner.Planner, v: ar.View, card: int) -> ar.Action | None:
-    """Checks that the best place of `card` (a take or a placement, as `v`'s phase has) is the
-    same by the shortcut and by scoring every move, in a hurry or not; the move not in a hurry."""
-    layout = p.tables.layout(v.legal_actions)
-    moves, spaces = (layout.places, layout.place_spaces) if v.phase is ar.Phase.DRAWN else \
-        (layout.takes, layout.take_spaces)
-    found = None
-    for hurry in (True, False):
-        fast = p.best_place(moves, spaces, card, hurry=hurry)
-        assert fast == p.best_place(moves, spaces, card, hurry=hurry, shortcut=False)
-        found = None if fast is None else fast[1]
-    return found
+def _first_of_each_class(p: planner.Planner,
+                         moves: list[tuple[ar.Action, int, int]]) -> list[tuple[int, int, int]]:
+    """`Planner.classes_of` the long way: each column and class at its first move, in move order."""
+    out, seen = [], set()
+    for at, (_, row, col) in enumerate(moves):
+        c = p.mine[col].row_class[row]  # type: ignore[union-attr]
+        if (col, c) not in seen:
+            seen.add((col, c))
+            out.append((at, col, c))
+    return out
 
 
-def _on_face_down(p: planner.Planner, action: ar.Action) -> bool:
-    return p.info.shown[action.row * p.tables.cols + action.col] is None  # type: ignore[attr-defined]
-
-
-def test_one_face_down_cards_shortcut_scores_as_every_move_does_whatever_the_closer_risk() -> None:
-    """GreedyBot with one face-down card (`Planner._one_down`): the face-down card's score
-    against the best face-up gain (`GridInfo.best_face_up`) picks what scoring every move
-    picks, with closer risks from none to large (margins and closer multipliers)."""
-    met = {True: 0, False: 0}  # (whether the face-down card won, with a closer risk)
-    views = [v for v in _views(STD, 16, 21) if v.phase is not ar.Phase.OPENING]
-    for multiplier in (2, 3, 50):
-        variant = STD.replace(closer_multiplier=multiplier)
-        for v in views:
-            card = v.drawn if v.phase is ar.Phase.DRAWN else v.top_discard
-            if card is None:
-                continue
-            v = attrs.evolve(v, variant=variant)
-            for margin in (-5.0, 0.0, 1.0, 100.0):
-                p = planner.Planner(_Careful(margin), v)  # type: ignore[arg-type]
-                if p.my_hidden != 1:
-                    break
-                chosen = _places_compared(p, v, card)
-                top, where = p.info.best_space(p.model, p.index[card], False)
-                risky = p.closing_cost(p.my_value - top) > 0
-                if chosen is not None and p.info.shown[where] is None and risky:
-                    met[_on_face_down(p, chosen)] += 1
-    assert met[False] > 10, met  # (a real closer risk is rarely small enough for the face-down card)
-
-
-class _Risky(planner.Planner):
-    """A Planner whose closer risk is `RISK` times the score (none in a hurry, as always)."""
-
-    __slots__ = ()
-    RISK = 0.0
-
-    def closing_cost(self, my_score: float) -> float:
-        return self.RISK * my_score if my_score > 0 and not self.hurry else 0.0
-
-
-@pytest.mark.skipif(COMPILED, reason="subclasses the Planner, which the compiled module does not allow: "
-                                     "the sources' test")
-def test_one_face_down_cards_shortcut_scores_as_every_move_does_with_small_closer_risks() -> None:
-    """The same with closer risks small enough that either side wins."""
-    bot = GreedyBot()
-    met = {True: 0, False: 0}
-    for v in _views(STD, 16, 21):
-        card = v.drawn if v.phase is ar.Phase.DRAWN else v.top_discard
-        if v.phase is ar.Phase.OPENING or card is None:
+def test_the_classes_kept_on_a_grid_are_each_class_at_its_first_move() -> None:
+    """`GridInfo.placings` (kept by the column shapes) is what walking the moves finds, for the
+    takes and places of real views, swallowed columns included."""
+    checked = swallowed = 0
+    for v in _views(STD, 6, 31):
+        if v.phase is ar.Phase.OPENING:
             continue
-        for risk in (0.0, 0.002, 0.01, 0.03, 0.1, 0.3, 1.0):
-            _Risky.RISK = risk
-            p = _Risky(bot, v)  # type: ignore[arg-type]
-            if p.my_hidden != 1:
-                break
-            chosen = _places_compared(p, v, card)
-            _, where = p.info.best_space(p.model, p.index[card], False)
-            if chosen is not None and risk and not p.hurry and p.info.shown[where] is None:
-                met[_on_face_down(p, chosen)] += 1
-    assert met[True] > 10 and met[False] > 10, met
+        p = planner.Planner(CountingBot(), v)  # type: ignore[arg-type]
+        layout = p.tables.layout(v.legal_actions)
+        for moves, spaces in ((layout.takes, layout.take_spaces), (layout.places, layout.place_spaces)):
+            if moves:
+                assert spaces == p.info.remaining
+                assert p.classes_of(moves, spaces) == _first_of_each_class(p, moves)
+                checked += 1
+                swallowed += None in p.mine
+    assert checked > 300 and swallowed > 5
+
+
+def test_the_draws_value_asks_the_model_for_what_every_list_gives() -> None:
+    """Without a closer risk or a hurry the draw's value takes the value-by-value best from
+    `Model.best_scores`: it equals the best of every class's list (`_adjusted_bests`)."""
+    checked = 0
+    for v in _views(STD, 6, 32):
+        if v.phase is not ar.Phase.TURN:
+            continue
+        for bot in (GreedyBot(), CountingBot()):
+            p = planner.Planner(bot, v)  # type: ignore[arg-type]
+            if p.hurry or p.my_hidden == 1:
+                continue
+            feed = p.feed_costs() if bot.feed_weight else None
+            assert p.model.best_scores(p.mine, feed) == p._adjusted_bests(feed)
+            checked += 1
+    assert checked > 100

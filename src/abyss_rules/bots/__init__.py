@@ -35,7 +35,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
-from .._grid import Grid
 from ..actions import Action
 from ..errors import BotError, Code
 from ..views import View
@@ -125,47 +124,6 @@ def _no_action(bot: object, view: object) -> BotError:
     )
 
 
-_CHECKED: Final[dict[int, object]] = {}
-"""The grids, discard piles and variants `_unreadable` has checked, by identity (the views of a
-game share them: each is checked once; the entry holds it), and each variant's card values."""
-_VALUES: Final[dict[int, frozenset[int]]] = {}
-
-
-def _unreadable(view: View) -> str | None:
-    """Why the planner cannot read `view`, or `None`: the fields it reads must be of their types
-    and every card it shows a card of its variant's deck. A view from `abyss_rules.view` always
-    is; a hand-made one is checked here, so that the planner itself needs no guard. A grid or a
-    discard pile already checked (the same object) is not checked again."""
-    grids, pile = view.grids, view.discard_pile
-    if type(view.legal_actions) is not tuple or type(pile) is not tuple or type(grids) is not tuple \
-            or type(view.turns) is not int or type(view.viewer) is not int:
-        return "a field is not of its type (a list for a tuple, a str for an int...)"
-    checked = _CHECKED
-    if len(checked) >= 4096:
-        checked.clear()
-    variant = view.variant
-    if checked.get(id(variant)) is not variant:
-        _VALUES[id(variant)] = frozenset(v for v, _ in variant.deck)
-        checked[id(variant)] = variant
-    values = _VALUES[id(variant)]
-    for grid in grids:
-        if checked.get(id(grid)) is grid:
-            continue
-        if not isinstance(grid, Grid) or type(grid.cards) is not tuple or type(grid.face_up) is not tuple \
-                or type(grid.swallowed) is not tuple:
-            return "a grid is not a Grid of tuples"
-        if not values.issuperset([c for c in grid.cards if c is not None]):
-            return "a grid shows a card its variant's deck has not"
-        checked[id(grid)] = grid
-    if checked.get(id(pile)) is not pile:
-        if not values.issuperset(pile):
-            return "the discard pile holds a card its variant's deck has not"
-        checked[id(pile)] = pile
-    if view.drawn is not None and view.drawn not in values:
-        return "the drawn card is not a card of its variant's deck"
-    return None
-
-
 class RandomBot:
     """Plays a uniformly random legal action: the baseline.
 
@@ -248,7 +206,7 @@ class _ModelBot:
         """
         if not isinstance(view, View) or not view.legal_actions or view.viewer is None:
             raise _no_action(self, view)
-        problem = _unreadable(view)
+        problem = _planner.unreadable(view)
         if problem is not None:
             raise BotError(Code.BOT_CANNOT_ACT, f"{type(self).__name__} cannot read this view: {problem}")
         return _planner.choose(self, view)

@@ -32,7 +32,6 @@ Examples:
 from __future__ import annotations
 
 from itertools import count
-from operator import gt, sub
 from typing import Final
 
 from ..caches import BoundedCache
@@ -44,8 +43,6 @@ Column = tuple[int | None, ...]
 """One column of a grid, top row first: a face-up value, or `None` for a face-down card."""
 
 NEG_INF: Final = float("-inf")
-Rows = tuple[list[float], list[int]]
-"""`Model.best_rows` of a column: for each card value, its best gain and the first row of it."""
 # ColumnClass.kind: how its scores depend on the card placed (see Model.best_scores).
 _PLAIN: Final = 0     # some face-down cards stay, other face-up cards: K - v, one equal value aside
 _EVERY: Final = 1     # some face-down cards stay, no other face-up card: any value may be matched
@@ -175,7 +172,7 @@ def column_class(kept: dict[tuple[int | None, ...], ColumnClass], values: tuple[
 class Shape:
     """What a column is, whatever the odds: its face-down count, face-up sum and classes."""
 
-    __slots__ = ("best", "classes", "column", "deck_rows", "firsts", "hidden", "hidden_float", "known",
+    __slots__ = ("classes", "column", "firsts", "hidden", "hidden_float", "known",
                  "row_class", "same", "swallowed_total", "total", "total_float")
 
     def __init__(self, column: Column, values: tuple[int, ...], index: dict[int, int],
@@ -204,17 +201,13 @@ class Shape:
         self.classes = tuple(classes)
         self.firsts = tuple([(cls, row_class.index(c)) for c, cls in enumerate(classes)])
         """Each class with the first row of it (the classes come in the order of their first rows)."""
-        self.best: tuple[Model, list[Rows | None]] | None = None
-        """`Model.best_rows` of the last model asked (other than the deck's)."""
-        self.deck_rows: list[Rows | None] = [None, None]
-        """`Model.best_rows` of the deck's model (GreedyBot's): `[everywhere, face-down only]`."""
 
 
 class Model:
     """Expected scores of columns under some odds (rules 4.1, 4.3, 6.4), kept per column."""
 
-    __slots__ = ("_best_of", "_feeds", "_gains", "_values", "deck", "delta", "index", "odds", "rows",
-                 "serial", "values", "weight")
+    __slots__ = ("_best_of", "_feeds", "_gains", "_grid_gains", "_values", "deck", "delta", "index", "odds",
+                 "rows", "serial", "values", "weight")
 
     def __init__(self, odds: Odds, weight: float, rows: int, index: dict[int, int], *,
                  deck: bool = False, delta: float | None = None) -> None:
@@ -233,6 +226,7 @@ class Model:
         # (kept by shape: a shape is one per column of a variant's tables, and hashes fastest)
         self._values: dict[Shape, float] = {}
         self._gains: dict[Shape, tuple[list[float], ...]] = {}
+        self._grid_gains: dict[tuple[Shape | None, ...], list[tuple[list[float], ...] | None]] = {}
         self._best_of: dict[tuple[Shape | None, ...], list[float]] = {}
         self._feeds: dict[tuple[tuple[Shape | None, ...], float], list[float]] = {}
 
@@ -280,6 +274,16 @@ class Model:
         self._gains[shape] = found
         return found
 
+    def grid_gains(self, shapes: tuple[Shape | None, ...]) -> list[tuple[list[float], ...] | None]:
+        """`gains` of each of these columns (`None` for a swallowed one), kept by the columns."""
+        found = self._grid_gains.get(shapes)
+        if found is None:
+            found = [None if s is None else self.gains(s) for s in shapes]
+            if len(self._grid_gains) >= LIMIT:
+                self._grid_gains.clear()
+            self._grid_gains[shapes] = found
+        return found
+
     def deck_class_gains(self, shape: Shape, cls: ColumnClass) -> list[float]:
         """`class_gains` of `cls`, a class of `shape`, under the deck's model, kept on the class
         (`ColumnClass.deck_gains`): the deck's odds never change, and a class fixes its
@@ -302,8 +306,8 @@ class Model:
         hm = cls.hidden_float * odds.mean
         if cls.every:  # no other face-up card: any card may be matched by the hidden ones
             # less the chance of a swallow times its saving: w * P(all equal) * (sum + h * v)
-            return [before - ((s + hm) - w * e * t)
-                    for s, e, t in zip(cls.sums, odds.all_equal(h), cls.swallowed_sums, strict=True)]
+            sums, equal, swallowed = cls.sums, odds.all_equal(h), cls.swallowed_sums
+            return [before - ((sums[j] + hm) - w * equal[j] * swallowed[j]) for j in range(len(sums))]
         gains = [before - (s + hm) for s in cls.sums]  # sum + hidden * mean
         for i in cls.equal:  # (the swallowed sum is the sum plus h times the value)
             gains[i] = before - (cls.sums[i] + hm - w * odds.all_equal(h)[i] * cls.swallowed_sums[i])
@@ -345,15 +349,18 @@ class Model:
         # (methods are called on their objects, not kept in locals: the compiled module calls
         # them directly, and the interpreter about as fast)
         odds, w, delta, mean = self.odds, self.weight, self.delta, self.odds.mean
-        by_index, kept_values = odds.by_index, self._values
-        entries: list[tuple[float, float, float, ColumnClass]] = []
+        by_index = odds.by_index
+        # (the entries as parallel lists, read in typed loops)
+        his: list[float] = []
+        befores: list[float] = []
+        classes: list[ColumnClass] = []
         top_lo, top = NEG_INF, -1
-        for shape in dict.fromkeys(shapes):  # (a column like one before scores as it does)
-            if shape is None:
+        done: list[Shape] = []
+        for shape in shapes:
+            if shape is None or shape in done:  # (a column like one before scores as it does)
                 continue
-            before = kept_values.get(shape)
-            if before is None:
-                before = self.value(shape)
+            done.append(shape)
+            before = self.value(shape)
             for cls in shape.classes:
                 kind = cls.kind
                 if kind == _PLAIN:
@@ -372,20 +379,32 @@ class Model:
                     k -= feed[cls.gift]
                 lo = k - eps
                 if lo > top_lo:
-                    top_lo, top = lo, len(entries)
-                entries.append((k + eps, lo, before, cls))
-        if not entries:
+                    top_lo, top = lo, len(classes)
+                his.append(k + eps)
+                befores.append(before)
+                classes.append(cls)
+        if not classes:
             return [NEG_INF] * len(self.values)
-        kept = [e for e in entries if e[0] >= top_lo]
-        lists = [self._scores(e[2], e[3], feed) for e in kept]
-        best = lists[0]
-        for scores in lists[1:]:  # (max(a, b) is a unless b > a: the first best, as map(max) keeps)
-            best = [b if b > a else a for a, b in zip(best, scores, strict=True)]
-        if len(kept) == len(entries):
+        best: list[float] | None = None
+        skipped = False
+        for e in range(len(classes)):
+            if his[e] < top_lo:
+                skipped = True
+                continue
+            scores = self._scores(befores[e], classes[e], feed)
+            if best is None:
+                best = scores
+                continue
+            for j in range(len(best)):  # (max(a, b) is a unless b > a: the first best, as map(max) keeps)
+                if scores[j] > best[j]:
+                    best[j] = scores[j]
+        assert best is not None  # (the top is kept)
+        if not skipped:
             return best
-        values, top_cls = self.values, entries[top][3]
+        values, top_cls = self.values, classes[top]
         checked = top_cls.equal if top_cls.kind == _COMPLETE else ()
-        for hi, _, before, cls in entries:
+        for e in range(len(classes)):
+            hi, before, cls = his[e], befores[e], classes[e]
             if hi >= top_lo:
                 continue
             own = cls.equal if cls.kind == _COMPLETE else ()
@@ -404,54 +423,10 @@ class Model:
         """A class's gains less what each move feeds (a new list)."""
         scores = self.class_gains(before, cls)
         if feed is not None and cls.gifted:
-            if cls.all_gifted:
-                return list(map(sub, scores, map(feed.__getitem__, cls.gift_index)))
             gift_index = cls.gift_index
             for i in cls.gifted:
                 scores[i] -= feed[gift_index[i]]
         return scores
-
-    def best_rows(self, shape: Shape, hidden_only: bool) -> Rows:
-        """For each card value, its best gain on one column and the first row where it is
-        reached (`-inf` and `-1` if no row qualifies), as two lists; kept on the shape (for the
-        deck's model in `deck_rows`, else for the last model asked)."""
-        if self.deck:
-            found = shape.deck_rows[hidden_only]
-            if found is None:
-                found = shape.deck_rows[hidden_only] = self._rows(shape, hidden_only)
-            return found
-        kept = shape.best
-        if kept is None or kept[0] is not self:
-            kept = shape.best = (self, [None, None])
-        found = kept[1][hidden_only]
-        if found is None:
-            found = kept[1][hidden_only] = self._rows(shape, hidden_only)
-        return found
-
-    def _rows(self, shape: Shape, hidden_only: bool) -> Rows:
-        # The first row of each class is the first where its gain is reached, and the classes
-        # come in the order of their first rows: a later one must gain more to take a value.
-        # (The deck's model reads only the classes it needs, kept on each class.)
-        gains = None if self.deck else self.gains(shape)
-        best: list[float] | None = None
-        rows: list[int] = []
-        for c, (cls, row) in enumerate(shape.firsts):
-            if not hidden_only or cls.hidden:
-                scores = gains[c] if gains is not None else self.deck_class_gains(shape, cls)
-                if best is None:
-                    best, rows = scores, [row] * len(scores)  # (never changed in place)
-                    continue
-                # (`gt` is `>` on two floats; a later class often gains more on every value,
-                # or on none: then no list is built value by value)
-                better = list(map(gt, scores, best))
-                if False not in better:
-                    best, rows = scores, [row] * len(scores)
-                elif True in better:
-                    best = [g if t else b for g, b, t in zip(scores, best, better, strict=True)]
-                    rows = [row if t else r for r, t in zip(rows, better, strict=True)]
-        if best is None:
-            return [NEG_INF] * len(self.values), [-1] * len(self.values)
-        return best, rows
 
     def best_gains(self, shapes: tuple[Shape | None, ...]) -> list[float]:
         """For each card value, the best gain of placing it anywhere on these columns (kept:
@@ -485,5 +460,6 @@ class Model:
             return 0.0
         # count * max(0.0, best), value by value (max(0.0, b) is b only if b > 0.0; a value
         # without a card adds 0.0, which changes no sum of these terms)
-        gains: float = sum([c * b if b > 0.0 else 0.0 for c, b in zip(odds.by_index, best, strict=True)])
+        by_index = odds.by_index
+        gains: float = sum([by_index[j] * best[j] if best[j] > 0.0 else 0.0 for j in range(len(best))])
         return gains / odds.total

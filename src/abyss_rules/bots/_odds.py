@@ -19,8 +19,6 @@ Examples:
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import mul
 from typing import Final
 
 from ..caches import BoundedCache
@@ -57,10 +55,17 @@ class Odds:
         self.by_index = by_index
         self.values = values
         self._positive: tuple[list[int], list[int]] | None = None
-        self.total = total = sum(by_index)
-        self.most = max(by_index, default=0)
-        # (integer sums: the values without a card add nothing)
-        self.mean = sum(map(mul, values, by_index)) / total if total else 0.0
+        # (integer sums, in typed loops: the values without a card add nothing)
+        total, most, weighted = 0, 0, 0
+        for j in range(len(by_index)):
+            c = by_index[j]
+            total += c
+            weighted += values[j] * c
+            if c > most:
+                most = c
+        self.total = total
+        self.most = most
+        self.mean = weighted / total if total else 0.0
         self._chances: dict[int, list[float]] = {}
         self._equal: dict[int, list[float]] = {}
         self._hidden_column: dict[int, float] = {}
@@ -76,11 +81,17 @@ class Odds:
         return self._positives()[1]
 
     def _positives(self) -> tuple[list[int], list[int]]:
-        if self._positive is None:
+        found = self._positive
+        if found is None:
             by_index = self.by_index
-            self._positive = (list(compress(range(len(by_index)), by_index)),
-                              list(compress(by_index, by_index)))
-        return self._positive
+            at: list[int] = []
+            counts: list[int] = []
+            for j in range(len(by_index)):
+                if by_index[j]:
+                    at.append(j)
+                    counts.append(by_index[j])
+            found = self._positive = (at, counts)
+        return found
 
     def chances(self, k: int) -> list[float]:
         """For each count `c` of one value (up to the largest count), the chance that `k` unseen
@@ -96,7 +107,8 @@ class Odds:
         without replacement) are all that value (see `all_equal`)."""
         found = self._equal.get(k)
         if found is None:
-            found = self._equal[k] = list(map(self.chances(k).__getitem__, self.by_index))
+            chances = self.chances(k)
+            found = self._equal[k] = [chances[c] for c in self.by_index]
         return found
 
     def max_equal(self, k: int) -> float:
@@ -110,7 +122,8 @@ class Odds:
         if found is None:
             # chance * k * value, value by value (a value without a card adds 0.0: its chance is
             # 0.0, and adding 0.0 changes no sum of these terms, which starts from 0)
-            worth = map(mul, map(mul, self.all_equal(k), repeat(k)), self.values)
+            equal, values = self.all_equal(k), self.values
+            worth = [equal[j] * k * values[j] for j in range(len(values))]
             found = self._hidden_column[k] = k * self.mean - sum(worth)
         return found
 

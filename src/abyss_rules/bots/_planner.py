@@ -1,24 +1,12 @@
-"""How the bots choose: the one-step planner of GreedyBot and CountingBot.
+"""How the bots choose: the one-step planner of GreedyBot, CountingBot and ExpertBot.
 
-`abyss_rules.bots.GreedyBot` and
-`abyss_rules.bots.CountingBot` plan one step on the
-expected-score model (`abyss_rules.bots._model`) and the
-tables each variant keeps (`abyss_rules.bots._tables`).
+`abyss_rules.bots.GreedyBot` and `abyss_rules.bots.CountingBot` (and `ExpertBot`, its weights
+tuned) plan one step on the expected-score model (`abyss_rules.bots._model`) and the tables each
+variant keeps (`abyss_rules.bots._tables`): a `Planner` scores every legal action of the view
+and plays the best.
 
 Everything here reads a `View` only (rule 8.3): face-up values, the discard pile, the
 drawn card, whose turn it is. Nothing else reaches a bot.
-
-**Where the time goes.** What does not depend on the odds -- a column's shape, a grid's
-columns, the legal actions by kind -- is computed once per variant and kept. GreedyBot's odds
-(the whole deck) never change, so each column shape keeps its best gain and first row for
-every card and most of its decisions are the best of a few kept rows (`choose`); an opening
-flip needs no odds at all. CountingBot's odds change with every card that turns up, so its
-take-or-draw and place-or-discard are scored afresh (`_counting`): the unseen model is found
-from kept counts, the next player's feed costs and its own value of a draw are the
-value-by-value best over the column classes that can reach it (`Model.best_scores`), and one
-value per class where one card matters (the drawn card, the top of the discard pile). Moves
-that may close the round, and a round's hurry, go through a `Planner`: the same decisions,
-scored the long way.
 
 Examples:
     >>> import abyss_rules as ar
@@ -30,17 +18,15 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import reduce
-from itertools import repeat
-from operator import add, mul, sub
-from typing import Final, Protocol
+from operator import sub
+from typing import Any, Final, Protocol
 
+from .._grid import Grid
 from ..actions import Action, DiscardDrawn, Flip
 from ..state import Phase
 from ..views import View
-from ._model import NEG_INF, Model, Shape
-from ._tables import GridInfo, Layout, Tables, flip_space, tables_of
+from ._model import NEG_INF
+from ._tables import GridInfo, Layout, Placing, Tables, flip_space, tables_of
 
 __all__: list[str] = []  # private: the bots module is the public face
 
@@ -63,154 +49,28 @@ class Params(Protocol):
 
 
 _OPENING: Final = Phase.OPENING
-_TURN: Final = Phase.TURN
 _DRAWN: Final = Phase.DRAWN
-
-
-def deck_lookups_apply(bot: Params) -> bool:
-    """Whether GreedyBot's look-ups (`choose`) score as the `Planner` does for `bot`, whatever the
-    position they are used in (no move can close the round).
-
-    Exactly when `bot` does not count cards (its model is the whole deck's, whose gains the
-    tables keep) and gives no weight to feeding the next player (`feed_weight == 0`: a move's
-    score is its plain gain, with nothing taken off for the card it leaves on the discard
-    pile). `take_threshold`, `flip_bonus` and `patience` (the hurry) are read by the look-ups as
-    by the Planner; `closing_margin` only matters for a move that may close the round, which
-    the look-ups leave to the Planner.
-    """
-    return not bot.counts_cards and bot.feed_weight == 0.0
-
-
-def counting_shortcut_applies(bot: Params) -> bool:
-    """Whether CountingBot's shortcut (`_counting`) scores as the Planner does for `bot` (in a
-    position where no move can close the round and without hurry, which `_counting` checks).
-
-    Exactly when `bot` counts cards (its model is of the unseen cards) and weighs feeding the
-    next player (`feed_weight != 0`: the shortcut takes the feed costs off every score as the
-    Planner does; with no weight the Planner adds none, and the shortcut is not used).
-    `flip_bonus` is read by both; `take_threshold` is GreedyBot's only; `closing_margin` and
-    `patience` matter only with closer risk or hurry, which the shortcut leaves to the Planner.
-    """
-    return bot.counts_cards and bot.feed_weight != 0.0
+# (the phases as constants: an enum member read from its class costs a lookup every time)
 
 
 def choose(bot: Params, view: View) -> Action:
     """The action `bot` plays in `view` (the caller has checked that `view` is a seat's view
-    with legal actions).
-
-    The common cases are decided here: an opening flip (the bot's grid alone decides it,
-    whatever the bot's settings: the Planner's opening flip is `flip_space` too), the turns of
-    a bot for which `deck_lookups_apply` when no move can close the round (the deck's odds
-    never change, so every gain is a look-up), and those of a bot for which
-    `counting_shortcut_applies` in the same case (`_counting`). Everything else goes to a
-    `Planner`; a property test compares every shortcut with a Planner that takes none, over
-    random bot settings and positions.
-    """
-    tables = tables_of(view.variant)
-    phase = view.phase
-    if phase is _OPENING:
-        info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
-        if info.hidden:
-            # The kept flip is the best face-down space of the grid (`flip_space` over all of
-            # them), so it is the best of any legal flips that include it.
-            row, col = info.flip()
-            for a in view.legal_actions:
-                if type(a) is Flip and a.row == row and a.col == col:
-                    return a
-    elif deck_lookups_apply(bot):
-        info = tables.grid(view.grids[view.viewer])  # type: ignore[index]
-        if info.hidden > 1:  # (no move closes the round, rule 6.1)
-            layout = tables.layout(view.legal_actions)
-            hurry = _hurry(bot, view)
-            remaining = info.remaining
-            if phase is _TURN and layout.draw is not None:
-                pile = view.discard_pile
-                if not pile:
-                    return layout.draw
-                top = pile[0]
-                if layout.take_spaces is remaining or layout.take_spaces == remaining:
-                    best, where = info.best_space(tables.deck_model, tables.index[top], hurry)
-                    if where >= 0 and best >= bot.take_threshold:
-                        return layout.takes[remaining.index(where)][0]
-                    return layout.draw
-            elif phase is _DRAWN and layout.discards and (layout.place_spaces is remaining
-                                                          or layout.place_spaces == remaining):
-                best, where = info.best_space(tables.deck_model, tables.index[view.drawn], hurry)  # type: ignore[index]
-                if layout.discard_spaces == info.down():
-                    if where < 0 or bot.flip_bonus > best:
-                        return _discard(info, layout, everywhere=True)
-                    return layout.places[remaining.index(where)][0]
-    elif counting_shortcut_applies(bot) and (found := _counting(bot, view, tables, phase)) is not None:
-        return found
-    return Planner(bot, view, tables).choose()
+    with legal actions): the `Planner`'s, which scores every legal action."""
+    return Planner(bot, view).choose()
 
 
-def _counting(bot: Params, view: View, tables: Tables, phase: Phase) -> Action | None:
-    """A card-counting bot's take-or-draw and place-or-discard when no move can close the
-    round (its grid has two face-down cards or more) and it is not in a hurry: the Planner's
-    scores, in the same operations, from what the unseen model keeps (gains per column, the
-    next player's feed costs); `None` for any other case (then the Planner decides)."""
-    me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
-    grids = [tables.grid(g) for g in view.grids]
-    info = grids[me]
-    if info.hidden < 2 or _hurry(bot, view):
-        return None
-    model = tables.unseen_model(view, grids)
-    feed = _feed_costs(bot, view, tables, grids, model)
-    layout = tables.layout(view.legal_actions)
-    index = tables.index
-    if phase is _DRAWN:
-        i = index[view.drawn]  # type: ignore[index]
-        best = _best_move(layout.places, layout.place_spaces, info, model, i, feed)
-        if layout.discards and (best is None or bot.flip_bonus - feed[i] > best[0]):
-            return _discard(info, layout)
-        return None if best is None else best[1]
-    draw, bests = (0.0, None) if layout.draw is None else _draw_value(bot.flip_bonus, model, info, feed)
-    # The options in order, the first best winning (as max() keeps it): take, draw, flip.
-    kind, best_score, take, t = None, NEG_INF, None, -1
-    top = view.top_discard
-    if top is not None and layout.takes:
-        t, spaces = index[top], layout.take_spaces
-        if bests is not None and (spaces is info.remaining or spaces == info.remaining):
-            # (the best take's score is the best score of placing the top card, which the draw's
-            # value has: the same classes, the same operations; its move is found if it wins)
-            kind, best_score = "take", bests[t]
-        elif (take := _best_move(layout.takes, layout.take_spaces, info, model, t, feed)) is not None:
-            kind, best_score = "take", take[0]
-    if layout.draw is not None and (kind is None or draw > best_score):
-        kind, best_score = "draw", draw
-    if layout.flips and (kind is None or bot.flip_bonus > best_score):
-        kind = "flip"  # (the flip's score: its bonus, nothing is discarded)
-    if kind == "take":
-        if take is None:
-            take = _best_move(layout.takes, layout.take_spaces, info, model, t, feed)
-        return take[1] if take is not None else None
-    if kind == "draw":
-        return layout.draw
-    if kind == "flip":
-        return _flip_of(info.shapes, layout.flips)
-    return None
-
-
-def _feed_costs(bot: Params, view: View, tables: Tables, grids: list[GridInfo], model: Model) -> list[float]:
-    """For each card value, how much leaving it on the discard pile helps the next player (more
-    than a draw would, `Model.feed`); all 0.0 when nobody takes it next (the next seat is the
-    bot's own or the closer's, rule 6.2)."""
-    me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
-    nxt = (me + 1) % view.players
-    if nxt != me and nxt != view.closer:
-        return model.feed(grids[nxt].shapes, bot.feed_weight)
-    return tables.no_feed
-
-
-def _discard(info: GridInfo, layout: Layout, everywhere: bool = False) -> DiscardDrawn:
-    """The discard of the drawn card that flips the space `flip_space` picks (the one kept on
-    `info` when every face-down space may be flipped, as the caller may know: `everywhere`)."""
-    if everywhere or layout.discard_spaces == info.down():
-        row, col = info.flip()
-    else:
-        row, col = flip_space(info.shapes, layout.discards)
+def _discard(info: GridInfo, layout: Layout) -> DiscardDrawn:
+    """The discard of the drawn card that flips the space `flip_space` picks."""
+    row, col = _flip_space(info, layout.discard_spaces, layout.discards)
     return layout.discard_at[row, col]
+
+
+def _flip_space(info: GridInfo, spaces: tuple[int, ...], pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    """`flip_space` over `pairs` (the `(row, col)` of `spaces`): kept on the grid
+    (`GridInfo.flip`) when they are every face-down space, as the engine lists them."""
+    if spaces == info.down():
+        return info.flip()
+    return flip_space(info.shapes, pairs)
 
 
 def _hurry(bot: Params, view: View) -> bool:
@@ -219,82 +79,67 @@ def _hurry(bot: Params, view: View) -> bool:
     return view.turns >= bot.patience * view.players
 
 
-def _flip_of(shapes: tuple[Shape | None, ...], flips: Sequence[Flip]) -> Flip:
-    """The flip of `flips` on the space `flip_space` picks."""
-    row, col = flip_space(shapes, [(a.row, a.col) for a in flips])
-    return next(a for a in flips if (a.row, a.col) == (row, col))
+_CHECKED: Final[dict[int, object]] = {}
+"""The grids, discard piles and variants `unreadable` has checked, by identity (the views of a
+game share them: each is checked once; the entry holds it), and each variant's card values."""
+_VALUES: Final[dict[int, frozenset[int]]] = {}
 
 
-def _best_move(moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], info: GridInfo, model: Model,
-               i: int, feed: list[float]) -> tuple[float, Action] | None:
-    """`Planner.best_place` without closer risk or hurry: the first best of `moves` (placing
-    card `i` on `spaces`, in their order), each scored by its gain less what the card it leaves
-    feeds the next player.
-
-    A move of a class already scored (same column, same class) scores the same and cannot
-    beat the first one, so each class is scored once: when the moves are every remaining space
-    in index order (as in a turn without hurry), class by class from the columns' kept first
-    rows, the lowest space winning a tie (the first in the moves' order).
-    """
-    remaining, shapes = info.remaining, info.shapes
-    if spaces is remaining or spaces == remaining:
-        best, where, cols = NEG_INF, -1, len(shapes)
-        for col, shape in enumerate(shapes):
-            if shape is None:
-                continue
-            before = model.value(shape)
-            for cls, row in shape.firsts:
-                score = model.class_gain_at(before, cls, i)
-                gift = cls.gift_index[i]
-                if gift >= 0:
-                    score -= feed[gift]
-                if score > best or (score == best and row * cols + col < where):
-                    best, where = score, row * cols + col
-        return None if where < 0 else (best, moves[remaining.index(where)][0])
-    found: tuple[float, Action] | None = None
-    done = set()
-    for a, row, col in moves:
-        shape = shapes[col]
-        c = shape.row_class[row]  # type: ignore[union-attr]
-        if (key := c * len(shapes) + col) in done:  # (one int per column and class)
+def unreadable(view: View) -> str | None:
+    """Why the planner cannot read `view`, or `None`: the fields it reads must be of their types
+    and every card it shows a card of its variant's deck. A view from `abyss_rules.view` always
+    is; a hand-made one is checked here (the model bots check every view before they plan), so
+    that the planner itself needs no guard. A grid or a discard pile already checked (the same
+    object) is not checked again."""
+    v: Any = view  # (read untyped: the compiled module would refuse a field of another type itself)
+    grids, pile = v.grids, v.discard_pile
+    if type(v.legal_actions) is not tuple or type(pile) is not tuple or type(grids) is not tuple \
+            or type(v.turns) is not int or type(v.viewer) is not int:
+        return "a field is not of its type (a list for a tuple, a str for an int...)"
+    checked = _CHECKED
+    if len(checked) >= 4096:
+        checked.clear()
+    variant = v.variant
+    if checked.get(id(variant)) is not variant:
+        _VALUES[id(variant)] = frozenset(value for value, _ in variant.deck)
+        checked[id(variant)] = variant
+    values = _VALUES[id(variant)]
+    grid: Any
+    for grid in grids:
+        if checked.get(id(grid)) is grid:
             continue
-        done.add(key)
-        cls = shape.classes[c]  # type: ignore[union-attr]
-        score = model.class_gain_at(model.value(shape), cls, i)
-        gift = cls.gift_index[i]
-        if gift >= 0:
-            score -= feed[gift]
-        if found is None or score > found[0]:
-            found = (score, a)
-    return found
-
-
-def _draw_value(flip_bonus: float, model: Model, info: GridInfo,
-                feed: list[float]) -> tuple[float, list[float] | None]:
-    """`Planner.draw_value` without closer risk or hurry, for a grid with a face-down card, and
-    the best score of placing each card value (`Model.best_scores` with `feed`; `None` when no
-    card is unseen)."""
-    odds = model.odds
-    if not odds.total:
-        return 0.0, None
-    bests = model.best_scores(info.shapes, feed)
-    # count * max(best, flip), value by value, where flip is discarding the card and flipping
-    # (max(b, f) is b unless f > b); added up from 0.0 in order, as a loop adds them (a value
-    # without a card adds 0.0, as the flip is finite, which changes no sum from 0.0)
-    products = [c * (f if (f := flip_bonus - g) > b else b)
-                for c, b, g in zip(odds.by_index, bests, feed, strict=True)]
-    total: float = reduce(add, products, 0.0)
-    return total / odds.total, bests
+        if not isinstance(grid, Grid):
+            return "a grid is not a Grid of tuples"
+        fields: Any = grid  # (read untyped, as the view)
+        cards = fields.cards
+        if type(cards) is not tuple or type(fields.face_up) is not tuple \
+                or type(fields.swallowed) is not tuple:
+            return "a grid is not a Grid of tuples"
+        if not values.issuperset([c for c in cards if c is not None]):
+            return "a grid shows a card its variant's deck has not"
+        checked[id(grid)] = grid
+    if checked.get(id(pile)) is not pile:
+        if not values.issuperset(pile):
+            return "the discard pile holds a card its variant's deck has not"
+        checked[id(pile)] = pile
+    if v.drawn is not None and v.drawn not in values:
+        return "the drawn card is not a card of its variant's deck"
+    return None
 
 
 class Planner:
     """Scores every legal action of one view and picks the best (for GreedyBot and CountingBot)."""
 
     __slots__ = (
+        "_bests",
         "_feed",
         "_my_gains",
         "_opponents",
         "bot",
+        "closing_margin",
+        "counts_cards",
+        "feed_weight",
+        "flip_bonus",
         "grids",
         "hurry",
         "index",
@@ -303,21 +148,25 @@ class Planner:
         "mine",
         "model",
         "my_hidden",
-        "shortcuts",
         "tables",
+        "take_threshold",
         "view",
     )
 
-    def __init__(self, bot: Params, view: View, tables: Tables | None = None, shortcuts: bool = True) -> None:
+    def __init__(self, bot: Params, view: View, tables: Tables | None = None) -> None:
         self.bot = bot
-        self.shortcuts = shortcuts
-        """Whether `best_place` may take its shortcuts (`False`: every move is scored, the long way)."""
+        # (the bot's knobs, read once)
+        self.counts_cards: bool = bot.counts_cards
+        self.feed_weight: float = bot.feed_weight
+        self.closing_margin: float = bot.closing_margin
+        self.take_threshold: float = bot.take_threshold
+        self.flip_bonus: float = bot.flip_bonus
         self.view = view
         self.me: int = view.viewer  # type: ignore[assignment]  # checked by the caller
         self.tables = tables = tables_of(view.variant) if tables is None else tables
         self.index = tables.index
         self.grids: list[GridInfo] | None = None
-        if bot.counts_cards:
+        if self.counts_cards:
             self.grids = [tables.grid(g) for g in view.grids]
             self.info = self.grids[self.me]
             self.model = tables.unseen_model(view, self.grids)
@@ -330,6 +179,9 @@ class Planner:
         self._opponents: list[float] | None = None
         self._feed: list[float] | None = None
         self._my_gains: list[tuple[list[float], ...] | None] | None = None
+        self._bests: list[float] | None = None
+        """The draw's best score of placing each card value on the bot's columns, with neither
+        the closer risk nor the hurry to adjust (`Model.best_scores`): kept by `draw_value`."""
 
     @property
     def my_value(self) -> float:
@@ -341,31 +193,63 @@ class Planner:
     def choose(self) -> Action:
         view = self.view
         layout = self.tables.layout(view.legal_actions)
-        if view.phase is Phase.OPENING:
-            return self.flip_choice(layout.flips)
-        if view.phase is Phase.DRAWN:
+        phase = view.phase
+        if phase is _OPENING:
+            return self.flip_choice(layout)
+        if phase is _DRAWN:
             assert view.drawn is not None
             return self.drawn_choice(layout, view.drawn)
         return self.turn_choice(layout)
 
     def turn_choice(self, layout: Layout) -> Action:
+        """The best of taking the discard (at its best place), drawing and flipping, in that
+        order: the first best wins (GreedyBot takes only a clear gain, else draws)."""
         top = self.view.top_discard
-        best_take = None if top is None else self.best_place(layout.takes, layout.take_spaces, top)
         draw = layout.draw
-        if not self.bot.counts_cards and draw is not None:
+        if not self.counts_cards and draw is not None:
             # GreedyBot: take the discard only when it clearly helps, else draw (and decide then).
-            if best_take is not None and best_take[0] >= self.bot.take_threshold:
+            best_take = None if top is None else self.best_place(layout.takes, layout.take_spaces, top)
+            if best_take is not None and best_take[0] >= self.take_threshold:
                 return best_take[1]
             return draw
-        options = [best_take] if best_take is not None else []
-        if draw is not None:
-            options.append((self.draw_value(), draw))
+        draw_score = self.draw_value() if draw is not None else NEG_INF  # (first: it keeps the bests)
+        chosen: Action | None = None
+        score = NEG_INF
+        take_kept = False
+        if top is not None:
+            kept = self.kept_take(layout, top)
+            if kept is not None:
+                chosen, score, take_kept = layout.takes[0][0], kept, True
+            else:
+                best_take = self.best_place(layout.takes, layout.take_spaces, top)
+                if best_take is not None:
+                    score, chosen = best_take
+        if draw is not None and (chosen is None or draw_score > score):
+            chosen, score, take_kept = draw, draw_score, False
         if layout.flips:
-            flip = self.flip_choice(layout.flips)
-            options.append((self.flip_score(discarded=None), flip))
-        if not options:  # in a hurry with nothing that reveals a card: any take will do
+            flip_score = self.flip_score(discarded=None)
+            if chosen is None or flip_score > score:
+                chosen, take_kept = self.flip_choice(layout), False
+        if chosen is None:  # in a hurry with nothing that reveals a card: any take will do
             return self.view.legal_actions[0]
-        return max(options, key=lambda o: o[0])[1]
+        if take_kept:  # (the take wins: its move, found now)
+            best_take = self.best_place(layout.takes, layout.take_spaces, top)  # type: ignore[arg-type]
+            assert best_take is not None
+            return best_take[1]
+        return chosen
+
+    def kept_take(self, layout: Layout, top: int) -> float | None:
+        """The best take's score read from the draw's value-by-value bests (`draw_value` keeps
+        them), or `None` when it has none: the takes are every remaining space in index order,
+        so the best take is the best placement of the top card on the same classes, scored with
+        the same operations (no closer risk, no hurry, the same feed costs)."""
+        bests = self._bests
+        if bests is None or not layout.takes:
+            return None
+        spaces, remaining = layout.take_spaces, self.info.remaining
+        if spaces is remaining or spaces == remaining:
+            return bests[self.index[top]]
+        return None
 
     def drawn_choice(self, layout: Layout, card: int) -> Action:
         """The best of placing `card` and discarding it to flip a card; placing wins a tie."""
@@ -380,103 +264,112 @@ class Planner:
         return best[1]
 
     def best_place(self, moves: list[tuple[Action, int, int]], spaces: tuple[int, ...], card: int,
-                   hurry: bool | None = None, shortcut: bool = True) -> tuple[float, Action] | None:
-        """The best of `moves` (takes or places of `card`; only those revealing a card in a
-        hurry), the first in their order on a tie; `None` if there is none.
+                   hurry: bool | None = None) -> tuple[float, Action] | None:
+        """The best of `moves` (takes or places of `card` on `spaces`, their spaces in index
+        order; only those revealing a card in a hurry), the first in their order on a tie;
+        `None` if there is none.
 
-        When a score is the plain gain (no closer risk, no feeding) and the moves are every
-        remaining space in index order, the best is found column by column from kept
-        per-column bests (`GridInfo.best_space`); `shortcut=False` (or a Planner made with
-        `shortcuts=False`) scores every move. The shortcuts are taken only under the settings
-        they state (`_best_gain`, `_one_down`), checked here: the bot's `feed_weight` is 0
-        and the moves are every remaining space in index order.
+        A move's score is its gain, less the closer risk on a face-down card when it is the
+        bot's last one, less what the card it leaves on the discard pile feeds the next player.
+        The moves of one class of one column (see `ColumnClass`) score the same, so each class
+        is scored once, at its first move (`classes_of`).
         """
         hurry = self.hurry if hurry is None else hurry
-        if shortcut and self.shortcuts and not self.bot.feed_weight and spaces == self.info.remaining:
-            # Plain gains on every remaining space in index order: the best column by column.
-            if self.my_hidden != 1 or (hurry and self.hurry):
-                # (in a hurry only the one face-down card counts, with no closer risk)
-                return self._best_gain(moves, card, hurry)
-            if not hurry and self.model.deck:
-                return self._one_down(moves, card)
-        best: tuple[float, Action] | None = None
-        mine, i = self.mine, self.index[card]
-        kept: dict[int, float] = {}  # (without the lists: one value per column and class)
-        cols = self.tables.cols
-        lists = self.my_gains() if self.model.deck else None  # (the deck's model keeps them)
+        model, mine, i = self.model, self.mine, self.index[card]
+        lists = self.my_gains() if model.deck else None  # (the deck's model keeps them)
         closing = self.my_hidden == 1
-        feed = self.feed_costs() if self.bot.feed_weight else None
-        for a, row, col in moves:
+        feed = self.feed_costs() if self.feed_weight else None
+        placings = self.classes_of(moves, spaces)
+        columns = self.info.placings()
+        slot = -1
+        if lists is not None and feed is None and not closing and placings is columns.classes:
+            # (then the scores are the deck's gains alone: the best depends on the columns, the
+            # card and the hurry only, and is kept with the columns' placings)
+            slot = 2 * i + (1 if hurry else 0)
+            kept = columns.deck_best[slot]
+            if kept is not None:
+                return None if kept[1] < 0 else (kept[0], moves[kept[1]][0])
+        best, found = NEG_INF, -1
+        for at, col, c in placings:
             shape = mine[col]
             assert shape is not None
-            hidden = shape.column[row] is None
-            if hurry and not hidden:
+            cls = shape.classes[c]
+            if hurry and not cls.hidden:
                 continue
-            # The score of placing `card` at (row, col): the gain, minus the closer risk and
-            # what it feeds the next player (the card it leaves on the discard pile).
-            c = shape.row_class[row]
-            if lists is not None:
-                gain = lists[col][c][i]  # type: ignore[index]
-            elif (gain := kept.get(key := c * cols + col)) is None:
-                gain = kept[key] = self.model.gain_at(shape, c, i)
+            gain = lists[col][c][i] if lists is not None else model.class_gain_at(  # type: ignore[index]
+                model.value(shape), cls, i)
             score = gain
-            if hidden and closing:
+            if closing and cls.hidden:
                 score -= self.closing_cost(self.my_value - gain)
             if feed is not None:
-                gift = shape.classes[c].gift_index[i]
+                gift = cls.gift_index[i]
                 if gift >= 0:
                     score -= feed[gift]
-            if best is None or score > best[0]:
-                best = (score, a)
-        return best
+            if found < 0 or score > best:
+                best, found = score, at
+        if slot >= 0:
+            columns.deck_best[slot] = (best, found)
+        return None if found < 0 else (best, moves[found][0])
 
-    def _one_down(self, moves: list[tuple[Action, int, int]], card: int) -> tuple[float, Action] | None:
-        """`best_place` of `card` on every remaining space in index order with one face-down
-        card, not in a hurry, under the deck's model (`model.deck`, a bot that does not count
-        cards), with `feed_weight` 0; any `closing_margin` (the closer risk is computed by
-        `closing_cost`, as the long way does): the face-down card's score is its gain less
-        the closer risk, which is never negative (rule 6.5: a multiplier of at least 1), and a
-        face-up card's is its gain. When the best gain is on a face-up card (the first space
-        with it), no score beats or ties it before it; else the face-down card's score is
-        compared with the best face-up gain (`GridInfo.best_face_up`), the first space winning a tie."""
-        info, i = self.info, self.index[card]
-        top, where = info.best_space(self.model, i, False)
-        if where < 0:
-            return None
-        remaining = info.remaining
-        if info.shown[where] is not None:
-            return top, moves[remaining.index(where)][0]
-        score = top - self.closing_cost(self.my_value - top)
-        gain, space = info.best_face_up(self.model, i)
-        if space >= 0 and (gain > score or (gain == score and space < where)):
-            return gain, moves[remaining.index(space)][0]
-        return score, moves[remaining.index(where)][0]
-
-    def _best_gain(self, moves: list[tuple[Action, int, int]], card: int,
-                   hurry: bool) -> tuple[float, Action] | None:
-        """`best_place` of `card` on every remaining space in index order when every score is
-        the plain gain: the bot's `feed_weight` is 0 (nothing is taken off for feeding) and no
-        move carries closer risk -- the bot has other than one face-down card, or it is in a
-        hurry (`closing_cost` is then 0; `hurry` and `self.hurry` both). Any model, any other
-        setting. The first best gain, from the per-column bests kept on the grid
-        (`GridInfo.best_space`), among face-down spaces only in a hurry."""
+    def classes_of(self, moves: list[tuple[Action, int, int]], spaces: tuple[int, ...]) -> list[Placing]:
+        """Each class of each of the bot's columns that `moves` (on `spaces`) reach, once, as
+        `(position of its first move, column, class)`, in the order of those moves: kept on
+        the grid (`GridInfo.placings`) when the moves are every remaining space in index order,
+        as the engine lists them."""
         info = self.info
-        best, where = info.best_space(self.model, self.index[card], hurry)
-        if where < 0:
-            return None
-        return best, moves[info.remaining.index(where)][0]
+        if spaces is info.remaining or spaces == info.remaining:
+            return info.placings().classes
+        mine, cols = self.mine, self.tables.cols
+        seen: set[int] = set()
+        out = []
+        for at, (_, row, col) in enumerate(moves):
+            c = mine[col].row_class[row]  # type: ignore[union-attr]
+            if (key := c * cols + col) not in seen:  # (one int per column and class)
+                seen.add(key)
+                out.append((at, col, c))
+        return out
 
     def draw_value(self) -> float:
         """The expected score of drawing: the best drawn-phase option, averaged over the odds.
 
         For every card value at once: each class of the bot's spaces (see `ColumnClass`) gives
-        a list of scores by value, and the best is taken value by value.
+        a list of scores by value, and the best is taken value by value: by the model
+        (`Model.best_scores`, which skips the lists that cannot reach the best) when every list
+        is a class's gains less the feed costs, else here (`_adjusted_bests`).
         """
         model = self.model
-        odds, index = model.odds, self.index
+        odds = model.odds
         if not odds.total:
             return 0.0
-        feed = self.feed_costs() if self.bot.feed_weight else None
+        feed = self.feed_costs() if self.feed_weight else None
+        if not self.hurry and self.my_hidden != 1:  # (every class's list is its gains less feed)
+            bests = self._bests = model.best_scores(self.mine, feed)
+        else:
+            bests = self._adjusted_bests(feed)
+        positive, counts = odds.positive, odds.positive_counts
+        hidden = self.my_hidden
+        flip = self.flip_bonus
+        if hidden == 1:
+            flip -= self.closing_cost(self.my_value)
+        # 0.0 + count * best, value by value, in order; with a face-down card, the best of
+        # placing and discarding to flip (max(b, f) is b unless f > b)
+        total = 0.0
+        for j in range(len(positive)):
+            i = positive[j]
+            best = bests[i]
+            if hidden:
+                f = flip if feed is None else flip - feed[i]
+                if f > best:
+                    best = f
+            total += counts[j] * best
+        return total / odds.total
+
+    # -- scoring one action --------------------------------------------------
+
+    def _adjusted_bests(self, feed: list[float] | None) -> list[float]:
+        """`Model.best_scores` of the bot's columns with the closer risk taken off a face-down
+        card's scores when it is the last one, and only face-down cards in a hurry: every
+        class's list, then the best value by value."""
         lists: list[list[float]] = []
         for shape, gains_of in zip(self.mine, self.my_gains(), strict=True):
             if shape is None or gains_of is None:
@@ -497,36 +390,22 @@ class Planner:
                             scores[i] -= feed[cls.gift_index[i]]
                 lists.append(scores)
         if not lists:
-            bests = [NEG_INF] * len(index)
-        else:
-            bests = list(map(max, *lists)) if len(lists) > 1 else lists[0]
-        chosen = [bests[i] for i in odds.positive]
-        if self.my_hidden:
-            flip = self.bot.flip_bonus
-            if self.my_hidden == 1:
-                flip -= self.closing_cost(self.my_value)
-            flips = repeat(flip) if feed is None else map(flip.__sub__, [feed[i] for i in odds.positive])
-            chosen = list(map(max, chosen, flips))
-        # 0.0 + count * best, value by value (in order, as a loop adds them)
-        total: float = reduce(add, map(mul, odds.positive_counts, chosen), 0.0)
-        return total / odds.total
-
-    # -- scoring one action --------------------------------------------------
+            return [NEG_INF] * len(self.index)
+        return list(map(max, *lists)) if len(lists) > 1 else lists[0]
 
     def my_gains(self) -> list[tuple[list[float], ...] | None]:
         """`Model.gains` of each of the bot's columns (`None` for a swallowed one)."""
         if self._my_gains is None:
-            gains = self.model.gains
-            self._my_gains = [None if s is None else gains(s) for s in self.mine]
+            self._my_gains = self.model.grid_gains(self.mine)
         return self._my_gains
 
     def flip_score(self, discarded: int | None) -> float:
         """Flipping a face-down card (after discarding `discarded`, if any): no gain on average,
         plus a small bonus for what it tells (a known card can be replaced to more effect)."""
-        score = self.bot.flip_bonus
+        score = self.flip_bonus
         if self.my_hidden == 1:
             score -= self.closing_cost(self.my_value)
-        if discarded is not None and self.bot.feed_weight:
+        if discarded is not None and self.feed_weight:
             score -= self.feed_costs()[self.index[discarded]]
         return score
 
@@ -538,7 +417,7 @@ class Planner:
         others = self.opponent_estimates()
         if multiplier == 1 or not others:
             return 0.0
-        if min(others) <= my_score + self.bot.closing_margin:
+        if min(others) <= my_score + self.closing_margin:
             return (multiplier - 1) * my_score
         return 0.0
 
@@ -557,7 +436,7 @@ class Planner:
                 if seat == self.me:
                     continue
                 estimate = info.value(model)
-                if self.bot.counts_cards:
+                if self.counts_cards:
                     estimate -= model.draw_gain(model.best_gains(info.shapes))
                 out.append(estimate)
             self._opponents = out
@@ -567,10 +446,17 @@ class Planner:
         """For each card value, how much leaving it on the discard pile helps the next player
         (more than a draw would)."""
         if self._feed is None:
-            self._feed = _feed_costs(self.bot, self.view, self.tables, self.seats(), self.model)
+            view = self.view
+            nxt = (self.me + 1) % view.players  # (rule 6.2: nobody takes it after the closer)
+            if nxt != self.me and nxt != view.closer:
+                self._feed = self.model.feed(self.seats()[nxt].shapes, self.feed_weight)
+            else:
+                self._feed = self.tables.no_feed
         return self._feed
 
     # -- which card to flip --------------------------------------------------
 
-    def flip_choice(self, flips: list[Flip]) -> Flip:
-        return _flip_of(self.mine, flips)
+    def flip_choice(self, layout: Layout) -> Flip:
+        """The flip of the space `flip_space` picks among the legal flips."""
+        row, col = _flip_space(self.info, layout.flip_spaces, layout.flip_pairs)
+        return layout.flip_at[row, col]

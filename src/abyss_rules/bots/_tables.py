@@ -20,9 +20,9 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import compress, repeat
-from operator import is_, itemgetter, sub
+from operator import is_, itemgetter
 from typing import Final
 
 from .._grid import Grid
@@ -30,10 +30,13 @@ from ..actions import Action, DiscardDrawn, Draw, Flip, PlaceDrawn, TakeDiscard
 from ..caches import BoundedCache
 from ..config import Variant
 from ..views import View
-from ._model import NEG_INF, Column, ColumnClass, Model, Shape
+from ._model import Column, ColumnClass, Model, Shape
 from ._odds import LIMIT, Odds
 
 __all__: list[str] = []  # private: the bots module is the public face
+
+Placing = tuple[int, int, int]
+"""Where a class of a column is scored: `(position of its first space, column, class)`."""
 
 RECENT: Final = 1 << 10
 """Entries per cache of recent objects (grids, legal-action tuples)."""
@@ -42,13 +45,14 @@ RECENT: Final = 1 << 10
 class GridInfo:
     """One grid as the planner reads it: column shapes (`None` for a swallowed column), its
     face-up values, its face-down count, remaining spaces and the face-down space it would
-    flip first (see `flip_space`), and the best column for each card (`best_space`)."""
+    flip first (see `flip_space`), and where a placed card is scored (`classes`)."""
 
     __slots__ = (
         "_counts",
         "_down",
         "_flip",
         "_model",
+        "_placings",
         "_seen",
         "_value",
         "grid",
@@ -103,6 +107,7 @@ class GridInfo:
         self._tables = tables
         self._seen: tuple[int, ...] | None = None
         self._counts: tuple[int, ...] | None = None
+        self._placings: Placings | None = None
         self._model = -1
         self._value: float | None = None
 
@@ -114,9 +119,17 @@ class GridInfo:
 
     def seen_counts(self) -> tuple[int, ...]:
         """How many face-up cards of each value of the deck (in `Tables.values` order) it shows."""
-        if self._counts is None:
-            self._counts = tuple(map(self.seen().count, self._tables.values))
-        return self._counts
+        found = self._counts
+        if found is None:  # (a count per value, in one pass; a value off the deck counts nowhere)
+            index = self._tables.index
+            counts = [0] * len(index)
+            for v in self.shown:
+                if v is not None:
+                    i = index.get(v)
+                    if i is not None:
+                        counts[i] += 1
+            found = self._counts = tuple(counts)
+        return found
 
     def down(self) -> tuple[int, ...]:
         """The face-down spaces, in index order."""
@@ -138,6 +151,13 @@ class GridInfo:
             self._flip = (self.shapes[where].column.index(None), where)  # type: ignore[union-attr]
         return self._flip
 
+    def placings(self) -> Placings:
+        """Where a placed card is scored on this grid's columns (`Placings`); kept."""
+        found = self._placings
+        if found is None:
+            found = self._placings = self._tables.placings(self.shapes, self.remaining)
+        return found
+
     def value(self, model: Model) -> float:
         """The expected score of the grid under `model` (kept for the last model asked, by its
         serial number: a grid does not keep a model alive)."""
@@ -145,42 +165,23 @@ class GridInfo:
             self._model, self._value = model.serial, sum(map(model.value, self.shapes))
         return self._value
 
-    def best_space(self, model: Model, i: int, hidden_only: bool) -> tuple[float, int]:
-        """The best gain of card `i` on this grid (only on face-down cards if `hidden_only`)
-        and the first space (in index order) where it is reached: `(-inf, -1)` for none.
 
-        (Not kept: a grid is rarely asked twice about one card; its columns keep their rows.)"""
-        best, where, cols, deck, col = NEG_INF, -1, self._tables.cols, model.deck, -1
-        for shape in self.shapes:
-            col += 1
-            if shape is None:
-                continue
-            gains, rows = (deck and shape.deck_rows[hidden_only]) or model.best_rows(shape, hidden_only)
-            # (a gain is -inf exactly where there is no row: never above `best`, and equal to
-            # it only while nothing is found, `where` -1)
-            if (gain := gains[i]) > best or (gain == best and where >= 0 and rows[i] * cols + col < where):
-                best, where = gain, rows[i] * cols + col
-        return best, where
+class Placings:
+    """Where a card placed on some columns is scored, whatever the card, and the best placement
+    of each card under the deck's model (GreedyBot's), kept as the planner finds them."""
 
-    def best_face_up(self, model: Model, i: int) -> tuple[float, int]:
-        """The best gain of card `i` on a face-up card of this grid under the deck's model and
-        the first space (in index order) where it is reached: `(-inf, -1)` for none."""
-        best, where, cols, col = NEG_INF, -1, self._tables.cols, -1
-        for shape in self.shapes:
-            col += 1
-            if shape is None:
-                continue
-            if not shape.hidden:  # (its best rows are all on face-up cards)
-                gains, rows = shape.deck_rows[False] or model.best_rows(shape, False)
-                gain, row = gains[i], rows[i]
-            else:  # (its classes in the order of their first rows: a later one must gain more)
-                gain, row = NEG_INF, -1
-                for cls, first in shape.firsts:
-                    if not cls.hidden and (g := model.deck_class_gains(shape, cls)[i]) > gain:
-                        gain, row = g, first
-            if gain > best or (gain == best and where >= 0 and row * cols + col < where):
-                best, where = gain, row * cols + col
-        return best, where
+    __slots__ = ("classes", "deck_best")
+
+    def __init__(self, classes: list[Placing], values: int) -> None:
+        self.classes = classes
+        """Each class of each column once, as `(position in remaining, column, class)` at its
+        first row (`Shape.firsts`), in the order of those spaces: where a placement of a card
+        is scored (the planner's `best_place`)."""
+        self.deck_best: list[tuple[float, int] | None] = [None] * (2 * values)
+        """The planner's best placement on every class under the deck's model with nothing
+        but the gains to score, by the card's index and the hurry (`2 * index + hurry`): its
+        score and the position of its move (`-1`: none). The columns, the card and the hurry
+        fix it: the deck's odds never change."""
 
 
 class Masks:
@@ -244,6 +245,7 @@ class Tables:
         "_masks",
         "_models",
         "_piles",
+        "_placings",
         "_shapes",
         "cols",
         "column_slices",
@@ -280,6 +282,7 @@ class Tables:
         """The kept shape of a column, or `None` (`shape` makes one)."""
         self._classes: dict[tuple[int | None, ...], ColumnClass] = {}
         self._piles: dict[tuple[int, ...], list[int]] = {}
+        self._placings: dict[tuple[Shape | None, ...], Placings] = {}
         self._grids: dict[int, GridInfo] = {}
         self._models: dict[tuple[int, ...], Model] = {}
         self._layouts: dict[int, Layout] = {}
@@ -296,6 +299,20 @@ class Tables:
             if len(self._shapes) >= LIMIT:
                 self._shapes.clear()
             self._shapes[column] = found
+        return found
+
+    def placings(self, shapes: tuple[Shape | None, ...], remaining: tuple[int, ...]) -> Placings:
+        """`GridInfo.placings` of a grid of these column shapes and remaining spaces, kept by the
+        shapes (which fix the remaining spaces: a swallowed column is `None`)."""
+        found = self._placings.get(shapes)
+        if found is None:
+            cols, where = self.cols, remaining.index
+            found = Placings(sorted([(where(row * cols + col), col, c)
+                                     for col, shape in enumerate(shapes) if shape is not None
+                                     for c, (_, row) in enumerate(shape.firsts)]), len(self.values))
+            if len(self._placings) >= LIMIT:
+                self._placings.clear()
+            self._placings[shapes] = found
         return found
 
     def remaining(self, shapes: tuple[Shape | None, ...]) -> tuple[int, ...]:
@@ -354,10 +371,13 @@ class Tables:
         `GridInfo`) and the discard pile's (kept by the pile, from the pile under its top card).
         """
         pile = view.discard_pile
-        counts: Iterable[int] = self._piles.get(pile) or self.pile_rest(pile)
-        for info in grids:  # (one list at the end: the maps are chained)
-            counts = map(sub, counts, info.seen_counts())
-        unseen = list(counts)  # (a new list: the kept counts never change)
+        rest = self._piles.get(pile)
+        unseen = list(self.pile_rest(pile) if rest is None else rest)  # (a new list: the kept
+        # counts never change)
+        for info in grids:
+            seen = info.seen_counts()
+            for j in range(len(unseen)):
+                unseen[j] -= seen[j]
         drawn = view.drawn
         if drawn is not None and drawn in self.index:
             unseen[self.index[drawn]] -= 1
@@ -381,8 +401,13 @@ class Tables:
             found = list(under)
             if pile[0] in self.index:
                 found[self.index[pile[0]]] -= 1
-        else:
-            found = list(map(sub, self.counts, map(pile.count, self.values)))
+        else:  # (a value off the deck counts nowhere)
+            found = list(self.counts)
+            index = self.index
+            for v in pile:
+                i = index.get(v)
+                if i is not None:
+                    found[i] -= 1
         if len(self._piles) >= RECENT:
             self._piles.clear()
         self._piles[pile] = found
@@ -399,6 +424,9 @@ class Layout:
         "discard_spaces",
         "discards",
         "draw",
+        "flip_at",
+        "flip_pairs",
+        "flip_spaces",
         "flips",
         "legal",
         "place_spaces",
@@ -438,6 +466,10 @@ class Layout:
         self.discard_spaces = tuple(r * cols + c for r, c in self.discards)
         self.discard_at = dict(zip(self.discards[::-1], self.discard_actions[::-1], strict=True))
         """The first discard on each `(row, col)`."""
+        self.flip_pairs = [(a.row, a.col) for a in self.flips]
+        self.flip_spaces = tuple(r * cols + c for r, c in self.flip_pairs)
+        self.flip_at = dict(zip(self.flip_pairs[::-1], self.flips[::-1], strict=True))
+        """The first flip on each `(row, col)`."""
 
 
 # One of the library's bounded caches (caches.py); each variant's tables bound their own by LIMIT.
