@@ -54,6 +54,21 @@ def _read_all(sock: socket.socket, limit: float = 10) -> tuple[bytes, float]:
     return data, time.monotonic() - started
 
 
+def _trickle(sock: socket.socket, piece: bytes, pause: float) -> tuple[bytes, float]:
+    """Send `piece` every `pause` seconds (for at most 6 s) until the server answers or closes;
+    return everything it sent and when the trickle began."""
+    started, first = time.monotonic(), b""
+    with contextlib.suppress(OSError):
+        while time.monotonic() - started < 6:
+            sock.sendall(piece)
+            sock.settimeout(pause)
+            with contextlib.suppress(TimeoutError):
+                first = sock.recv(4096)
+                break
+    rest, _ = _read_all(sock)
+    return first + rest, started
+
+
 def _one_answer(sock: socket.socket) -> bytes:
     """One whole answer (its head, and a body of its Content-Length) from a kept-alive connection."""
     data = b""
@@ -90,17 +105,8 @@ def test_the_next_request_on_a_kept_alive_connection_has_a_header_deadline(serve
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         assert _one_answer(sock).startswith(b"HTTP/1.1 200 ")
         sock.sendall(b"GET /health HTTP/1.1\r\nX-Slow: ")
-        started, closed = time.monotonic(), b""
-        with contextlib.suppress(OSError):
-            while time.monotonic() - started < 6:
-                sock.sendall(b"a")
-                sock.settimeout(0.2)
-                with contextlib.suppress(TimeoutError):
-                    closed = sock.recv(4096)
-                    break
-        rest, _ = _read_all(sock)
+        answer, started = _trickle(sock, b"a", 0.2)
     assert time.monotonic() - started < 3, "the trickled request was never cut off"
-    answer = closed + rest
     assert answer.startswith(b"HTTP/1.1 408 ") and b'"code":"request_timeout"' in answer
     assert b"connection: close" in answer.lower()
 
@@ -110,17 +116,9 @@ def test_a_body_trickled_a_byte_at_a_time_is_cut_off(server: Served) -> None:
     with _connect(server, ATTACKER) as sock:
         sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 100\r\n\r\n")
-        started, answer = time.monotonic(), b""
-        with contextlib.suppress(OSError):
-            while time.monotonic() - started < 6:
-                sock.sendall(b" ")
-                sock.settimeout(0.3)
-                with contextlib.suppress(TimeoutError):
-                    answer = sock.recv(4096)
-                    break
-        rest, _ = _read_all(sock)
+        answer, started = _trickle(sock, b" ", 0.3)
     assert time.monotonic() - started < 3, "the slow body was held open"
-    assert (answer + rest).startswith(b"HTTP/1.1 408 ") and b"request_timeout" in answer + rest
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"request_timeout" in answer
     assert server.game_ids() == before
 
 
